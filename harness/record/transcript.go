@@ -1,0 +1,180 @@
+// Package record holds the trial record: the transcript of one run of the
+// bridge loop, exactly as it happened. It is the one type that flows from the
+// loop to scoring, reports, comparisons and gates, so it depends on neither the
+// Ollama nor the MCP client, and it round-trips through JSON losslessly.
+package record
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Transcript is everything one conversation through the bridge loop did:
+// what was asked, every round sent to Ollama, every tool executed, and how it
+// ended.
+type Transcript struct {
+	// Model is the Ollama model name as requested.
+	Model string `json:"model"`
+	// Messages are the messages the conversation started with (system prompt
+	// and user turns), before any round ran.
+	Messages []Message `json:"messages"`
+	// Rounds are the /api/chat requests in order; the last one produced the
+	// answer (or failed).
+	Rounds []Round `json:"rounds"`
+	// Answer is the content of the last round's response.
+	Answer string `json:"answer"`
+	// RoundLimitHit is true when the model was still calling tools after
+	// MaxRounds and the final request went out without tools.
+	RoundLimitHit bool `json:"round_limit_hit,omitempty"`
+	// MaxRounds is the round limit the loop ran with.
+	MaxRounds int `json:"max_rounds"`
+	// Failure is set when the loop stopped before an answer because of an
+	// infrastructure failure (Ollama unreachable, a broken stream, cancellation).
+	// A tool failure never sets it: tool failures are results the model sees.
+	Failure *Failure `json:"failure,omitempty"`
+	// Wall is the wall time of the whole conversation.
+	Wall time.Duration `json:"wall_ns"`
+}
+
+// Failure says why a conversation stopped without an answer.
+type Failure struct {
+	// Kind is one of the Failure* constants.
+	Kind string `json:"kind"`
+	// Message is the underlying error text, as the user would need it.
+	Message string `json:"message"`
+	// HTTPStatus is Ollama's status code when it answered with an error.
+	HTTPStatus int `json:"http_status,omitempty"`
+}
+
+// Failure kinds. All of them are infrastructure failures, never model failures.
+const (
+	FailureOllama   = "ollama"   // Ollama answered with an error or could not be reached
+	FailureStream   = "stream"   // the response stream broke: bad JSON, dropped, no done line
+	FailureCanceled = "canceled" // the context was canceled or its deadline passed
+)
+
+// Message is one chat message, in the shape Ollama's /api/chat uses.
+type Message struct {
+	Role       string     `json:"role"`
+	Content    string     `json:"content"`
+	Thinking   string     `json:"thinking,omitempty"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolName   string     `json:"tool_name,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+}
+
+// ToolCall is a tool call exactly as the model returned it. Arguments keep the
+// raw JSON object with its key order as received; compare them by value, never
+// byte for byte (Ollama does not keep key order stable between responses).
+type ToolCall struct {
+	ID        string          `json:"id,omitempty"`
+	Index     int             `json:"index"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// Round is one /api/chat request and its response.
+type Round struct {
+	// Index counts rounds from 1.
+	Index    int           `json:"index"`
+	Request  Request       `json:"request"`
+	Response Response      `json:"response"`
+	Metrics  Metrics       `json:"metrics"`
+	Wall     time.Duration `json:"wall_ns"`
+	// Executions are the tool calls of this round as they ran, in call order.
+	Executions []Execution `json:"executions,omitempty"`
+}
+
+// Request is what was sent in one round.
+type Request struct {
+	// Messages is how many messages the request carried.
+	Messages int `json:"messages"`
+	// ToolsSent says whether the tool list was offered; false on the final
+	// request after the round limit.
+	ToolsSent bool `json:"tools_sent"`
+	// Tools is how many tools were offered.
+	Tools int `json:"tools,omitempty"`
+	// Final marks the request sent without tools after the round limit.
+	Final bool `json:"final,omitempty"`
+	// Options are the model options sent (temperature, seed, num_ctx, ...).
+	Options map[string]any `json:"options,omitempty"`
+	// Think is the think value sent: "", "true", "false", "low", "medium", "high".
+	Think string `json:"think,omitempty"`
+}
+
+// Response is what came back in one round, accumulated over all stream chunks.
+type Response struct {
+	Content    string     `json:"content"`
+	Thinking   string     `json:"thinking,omitempty"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	DoneReason string     `json:"done_reason,omitempty"`
+	// Chunks is how many stream lines the response came in.
+	Chunks int `json:"chunks"`
+	// Failure is set when this round's request failed.
+	Failure *Failure `json:"failure,omitempty"`
+}
+
+// Metrics are Ollama's own counters for one response (from its done line).
+type Metrics struct {
+	TotalDuration      time.Duration `json:"total_duration_ns"`
+	LoadDuration       time.Duration `json:"load_duration_ns"`
+	PromptEvalCount    int           `json:"prompt_eval_count"`
+	PromptEvalDuration time.Duration `json:"prompt_eval_duration_ns"`
+	EvalCount          int           `json:"eval_count"`
+	EvalDuration       time.Duration `json:"eval_duration_ns"`
+}
+
+// Execution is one tool call as the bridge ran it against its server.
+type Execution struct {
+	// CallID and Name are the call's id and the tool name the model used.
+	CallID string `json:"call_id,omitempty"`
+	Name   string `json:"name"`
+	// Server and Tool are the owning server and the tool's original name;
+	// empty when the name matched no tool.
+	Server    string          `json:"server,omitempty"`
+	Tool      string          `json:"tool,omitempty"`
+	Arguments json.RawMessage `json:"arguments"`
+	// Result is the text the model was given as the tool's result.
+	Result string `json:"result"`
+	// IsError says the result was marked as an error for the model.
+	IsError bool `json:"is_error,omitempty"`
+	// ErrorKind is one of the Exec* constants when IsError is set.
+	ErrorKind string `json:"error_kind,omitempty"`
+	// Error is the detail behind ErrorKind (validator message, transport error).
+	Error    string        `json:"error,omitempty"`
+	Duration time.Duration `json:"duration_ns"`
+}
+
+// Execution error kinds. The first three are outcomes of the model's choice;
+// the last two are failures of the server, which scoring keeps apart.
+const (
+	ExecUnknownTool   = "unknown_tool"   // the name matched no tool in the catalog
+	ExecInvalidArgs   = "invalid_args"   // the arguments failed the tool's input schema
+	ExecToolError     = "tool_error"     // the server ran the tool and it returned isError
+	ExecTimeout       = "timeout"        // the call ran past the per-call timeout
+	ExecServerFailure = "server_failure" // the server died or the protocol failed
+)
+
+// InfraError reports whether an execution failed because of the server rather
+// than the model.
+func (e Execution) InfraError() bool {
+	return e.ErrorKind == ExecTimeout || e.ErrorKind == ExecServerFailure
+}
+
+// ToolCalls returns every tool call the model made, over all rounds, in order.
+func (t *Transcript) ToolCalls() []ToolCall {
+	var calls []ToolCall
+	for _, r := range t.Rounds {
+		calls = append(calls, r.Response.ToolCalls...)
+	}
+	return calls
+}
+
+// Executions returns every tool execution, over all rounds, in order.
+func (t *Transcript) Executions() []Execution {
+	var ex []Execution
+	for _, r := range t.Rounds {
+		ex = append(ex, r.Executions...)
+	}
+	return ex
+}
