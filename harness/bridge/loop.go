@@ -1,0 +1,206 @@
+// Package bridge is the loop that lets an Ollama model use MCP tools: it
+// offers the tools with every /api/chat request, runs the calls the model
+// returns against their servers, feeds the results back as role "tool"
+// messages, and repeats until the model answers or the round limit is hit.
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"time"
+
+	"github.com/ollama/ollama/api"
+	"github.com/toolgrade/toolgrade/harness/record"
+)
+
+// DefaultMaxRounds is the round limit when Request.MaxRounds is zero.
+const DefaultMaxRounds = 5
+
+// Chatter is the part of Ollama's *api.Client the loop uses.
+type Chatter interface {
+	Chat(ctx context.Context, req *api.ChatRequest, fn api.ChatResponseFunc) error
+}
+
+// Toolbox offers tools and runs them; *servers.Catalog is the real one.
+// Call never fails: a failure is a result the model sees, marked as an error.
+type Toolbox interface {
+	OllamaTools() api.Tools
+	Call(ctx context.Context, name string, args json.RawMessage, callID string) record.Execution
+}
+
+// Request is one conversation to run.
+type Request struct {
+	Model string
+	// System, when set, is sent as the first message.
+	System string
+	// Messages are the conversation so far, usually one user message.
+	Messages []api.Message
+	// Options are Ollama model options (temperature, seed, num_ctx, top_k,
+	// top_p, num_predict); nil sends none.
+	Options map[string]any
+	// Think is sent as is: nil leaves the field out, so a thinking model
+	// thinks (Ollama's default).
+	Think *api.ThinkValue
+	// KeepAlive is how long Ollama keeps the model loaded; nil: its default.
+	KeepAlive *api.Duration
+	// MaxRounds is how many requests may offer tools; zero: DefaultMaxRounds.
+	// When the model still calls tools after that, one last request goes
+	// without tools so an answer always comes back.
+	MaxRounds int
+}
+
+// Loop runs conversations. Its zero value is not usable: Chat and Tools are
+// required.
+type Loop struct {
+	Chat  Chatter
+	Tools Toolbox
+	// Now is the clock for wall times; nil: time.Now.
+	Now func() time.Time
+	// OnChunk, when set, sees every stream chunk as it arrives (for a proxy
+	// that streams through); round counts from 1.
+	OnChunk func(round int, chunk api.ChatResponse)
+}
+
+// Run runs one conversation through the loop. It always returns the
+// transcript of what happened; the error is non-nil exactly when the
+// transcript's Failure is set (Ollama failed, the stream broke, or ctx ended).
+func (l *Loop) Run(ctx context.Context, req Request) (*record.Transcript, error) {
+	now := l.Now
+	if now == nil {
+		now = time.Now
+	}
+	maxRounds := req.MaxRounds
+	if maxRounds <= 0 {
+		maxRounds = DefaultMaxRounds
+	}
+	var msgs []api.Message
+	if req.System != "" {
+		msgs = append(msgs, api.Message{Role: "system", Content: req.System})
+	}
+	msgs = append(msgs, req.Messages...)
+
+	t := &record.Transcript{Model: req.Model, Messages: recordMessages(msgs), MaxRounds: maxRounds}
+	start := now()
+	defer func() { t.Wall = now().Sub(start) }()
+	tools := l.Tools.OllamaTools()
+
+	for i := 1; ; i++ {
+		final := i > maxRounds
+		offered := tools
+		if final {
+			offered = nil
+		}
+		round, msg, err := l.round(ctx, now, i, req, msgs, offered, final)
+		t.Rounds = append(t.Rounds, round)
+		if err != nil {
+			t.Failure = round.Response.Failure
+			return t, err
+		}
+		if final || len(msg.ToolCalls) == 0 {
+			t.Answer = round.Response.Content
+			t.RoundLimitHit = final
+			return t, nil
+		}
+		msgs = append(msgs, msg)
+		last := &t.Rounds[len(t.Rounds)-1]
+		for j, call := range msg.ToolCalls {
+			rc := round.Response.ToolCalls[j]
+			ex := l.Tools.Call(ctx, rc.Name, rc.Arguments, rc.ID)
+			last.Executions = append(last.Executions, ex)
+			msgs = append(msgs, api.Message{
+				Role:       "tool",
+				Content:    ex.Result,
+				ToolName:   call.Function.Name,
+				ToolCallID: call.ID,
+			})
+		}
+		if err := ctx.Err(); err != nil {
+			t.Failure = &record.Failure{Kind: record.FailureCanceled, Message: err.Error()}
+			return t, err
+		}
+	}
+}
+
+// round sends one request and gathers its stream.
+func (l *Loop) round(ctx context.Context, now func() time.Time, i int, req Request, msgs []api.Message, tools api.Tools, final bool) (record.Round, api.Message, error) {
+	stream := true
+	chat := &api.ChatRequest{
+		Model:     req.Model,
+		Messages:  msgs,
+		Stream:    &stream,
+		Tools:     tools,
+		Options:   req.Options,
+		Think:     req.Think,
+		KeepAlive: req.KeepAlive,
+	}
+	r := record.Round{
+		Index: i,
+		Request: record.Request{
+			Messages:  len(msgs),
+			ToolsSent: len(tools) > 0,
+			Tools:     len(tools),
+			Final:     final,
+			Options:   req.Options,
+			Think:     thinkString(req.Think),
+		},
+	}
+	var acc accumulator
+	start := now()
+	err := l.Chat.Chat(ctx, chat, func(c api.ChatResponse) error {
+		acc.add(c)
+		if l.OnChunk != nil {
+			l.OnChunk(i, c)
+		}
+		return nil
+	})
+	r.Wall = now().Sub(start)
+	r.Response = acc.resp
+	r.Metrics = acc.metrics
+	if err == nil && !acc.done {
+		err = errNoDone
+	}
+	if err != nil {
+		r.Response.Failure = classify(ctx, err)
+		return r, api.Message{}, fmt.Errorf("round %d: %w", i, err)
+	}
+	return r, acc.message(), nil
+}
+
+// errNoDone is a stream that ended without its done line. Ollama's client
+// ignores read errors, so a dropped connection looks like a short stream.
+var errNoDone = errors.New("the stream ended before Ollama's done line (connection dropped?)")
+
+// classify sorts a failed round into a failure kind.
+func classify(ctx context.Context, err error) *record.Failure {
+	f := &record.Failure{Message: err.Error()}
+	var se api.StatusError
+	var ne net.Error
+	var ue *url.Error
+	switch {
+	case ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		f.Kind = record.FailureCanceled
+	case errors.As(err, &se):
+		f.Kind = record.FailureOllama
+		f.HTTPStatus = se.StatusCode
+		if se.ErrorMessage != "" {
+			f.Message = se.ErrorMessage
+		}
+	case errors.As(err, &ue), errors.As(err, &ne):
+		f.Kind = record.FailureOllama
+	default:
+		// No done line, an {"error": ...} line, or a line that is not JSON.
+		f.Kind = record.FailureStream
+	}
+	return f
+}
+
+func thinkString(t *api.ThinkValue) string {
+	if t == nil || t.Value == nil {
+		return ""
+	}
+	return fmt.Sprint(t.Value)
+}

@@ -1,0 +1,147 @@
+package record
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+)
+
+// Writer appends trials to a JSONL file, one line each, written through to
+// the file as each trial ends so that a killed run loses only the trials in
+// flight. It is safe for concurrent use.
+type Writer struct {
+	mu sync.Mutex
+	w  io.Writer
+	n  int
+}
+
+// NewWriter returns a Writer appending to w. Each Write is one write call of
+// one whole line, so w should not buffer (an *os.File is right).
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+
+// Write appends one trial.
+func (w *Writer) Write(t *Trial) error {
+	b, err := json.Marshal(t)
+	if err != nil {
+		return fmt.Errorf("encoding trial %s/%s#%d: %w", t.Model, t.CaseID, t.Repeat, err)
+	}
+	b = append(b, '\n')
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, err := w.w.Write(b); err != nil {
+		return err
+	}
+	w.n++
+	return nil
+}
+
+// Count returns how many trials were written.
+func (w *Writer) Count() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.n
+}
+
+// SyntaxError is a line of a trials file that could not be read. Reading goes
+// on past it.
+type SyntaxError struct {
+	File string
+	Line int
+	Err  error
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err) }
+
+// Reader reads trials from JSONL in the manner of bufio.Scanner: Scan, then
+// Trial; bad lines are kept as Warnings and skipped.
+type Reader struct {
+	sc       *bufio.Scanner
+	file     string
+	line     int
+	cur      *Trial
+	err      error
+	Warnings []*SyntaxError
+}
+
+// NewReader reads trials from r; file names it in warnings.
+func NewReader(r io.Reader, file string) *Reader {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 64<<20)
+	return &Reader{sc: sc, file: file}
+}
+
+// Scan advances to the next trial, returning false at the end or on a read
+// error.
+func (r *Reader) Scan() bool {
+	for r.sc.Scan() {
+		r.line++
+		b := bytes.TrimSpace(r.sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var t Trial
+		if err := json.Unmarshal(b, &t); err != nil {
+			r.Warnings = append(r.Warnings, &SyntaxError{File: r.file, Line: r.line, Err: err})
+			continue
+		}
+		if t.Model == "" || t.CaseID == "" {
+			r.Warnings = append(r.Warnings, &SyntaxError{File: r.file, Line: r.line, Err: fmt.Errorf("not a trial: no model or case")})
+			continue
+		}
+		r.cur = &t
+		return true
+	}
+	r.err = r.sc.Err()
+	return false
+}
+
+// Trial returns the trial Scan read.
+func (r *Reader) Trial() *Trial { return r.cur }
+
+// Err returns the read error that stopped Scan, if any.
+func (r *Reader) Err() error { return r.err }
+
+// TrimPartial cuts a trials file back to its last complete line, dropping
+// what a killed writer left half-written, and returns how many bytes it
+// dropped. A missing file is not an error.
+func TrimPartial(path string) (int64, error) {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if os.IsNotExist(err) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	size := st.Size()
+	if size == 0 {
+		return 0, nil
+	}
+	// Read back from the end to the last newline.
+	const chunk = 64 * 1024
+	end := size
+	for end > 0 {
+		start := max(end-chunk, 0)
+		buf := make([]byte, end-start)
+		if _, err := f.ReadAt(buf, start); err != nil {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+			keep := start + int64(i) + 1
+			if keep == size {
+				return 0, nil
+			}
+			return size - keep, f.Truncate(keep)
+		}
+		end = start
+	}
+	return size, f.Truncate(0)
+}

@@ -1,0 +1,134 @@
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func sampleTrial() *Trial {
+	return &Trial{
+		Model: "qwen3:8b", CaseID: "dog", Repeat: 2, Seed: 44, Tags: []string{"search"}, Attempts: 2,
+		Start: time.Date(2026, 12, 1, 8, 0, 0, 123456789, time.UTC),
+		Transcript: &Transcript{
+			Model:     "qwen3:8b",
+			Messages:  []Message{{Role: "system", Content: "Be brief."}, {Role: "user", Content: "Can I bring my dog?"}},
+			MaxRounds: 5,
+			Answer:    "Yes, on the terrace.",
+			Wall:      1234567 * time.Microsecond,
+			Rounds: []Round{{
+				Index: 1,
+				Request: Request{Messages: 2, ToolsSent: true, Tools: 3,
+					Options: map[string]any{"temperature": 0.0, "seed": 44.0}, Think: "false"},
+				Response: Response{Thinking: "dogs?", Chunks: 2, DoneReason: "stop",
+					ToolCalls: []ToolCall{{ID: "call_ab12cd34", Index: 0, Name: "search",
+						Arguments: json.RawMessage(`{"top_k":5,"query":"dog"}`)}}},
+				Metrics: Metrics{TotalDuration: 416681974, LoadDuration: 286131354, PromptEvalCount: 674,
+					PromptEvalDuration: 93762147, EvalCount: 5, EvalDuration: 28500883},
+				Wall: 420 * time.Millisecond,
+				Executions: []Execution{{CallID: "call_ab12cd34", Name: "search", Server: "docs", Tool: "search",
+					Arguments: json.RawMessage(`{"top_k":5,"query":"dog"}`), Result: "faq.txt: Dogs are welcome.",
+					Duration: 3 * time.Millisecond}},
+			}, {
+				Index:   2,
+				Request: Request{Messages: 4, Final: true},
+				Response: Response{Content: "Yes, on the terrace.", Chunks: 3, DoneReason: "stop",
+					Failure: nil},
+			}},
+		},
+		Score: Score{Outcome: OutcomePass, CallExpected: true, ToolCorrect: true, ArgsCorrect: true,
+			CallsToKnownTools: 1, ValidCalls: 1, Rounds: 2},
+	}
+}
+
+func TestTrialRoundTripsLosslessly(t *testing.T) {
+	in := sampleTrial()
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out Trial
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(in, &out); d != "" {
+		t.Errorf("round trip changed the trial (-in +out):\n%s", d)
+	}
+	// Arguments keep their bytes and key order as received.
+	if got := string(out.Transcript.Rounds[0].Response.ToolCalls[0].Arguments); got != `{"top_k":5,"query":"dog"}` {
+		t.Errorf("arguments %s", got)
+	}
+	again, _ := json.Marshal(&out)
+	if !bytes.Equal(b, again) {
+		t.Errorf("second encoding differs:\n%s\n%s", b, again)
+	}
+}
+
+func TestWriterReader(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	for i := range 3 {
+		tr := sampleTrial()
+		tr.Repeat = i
+		if err := w.Write(tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A broken line and a half-written last line, as a killed run leaves.
+	data := strings.Replace(buf.String(), "\n", "\n{not json}\n", 1) + `{"model":"x","case":"y","transcript":{"mod`
+	r := NewReader(strings.NewReader(data), "trials.jsonl")
+	var repeats []int
+	for r.Scan() {
+		repeats = append(repeats, r.Trial().Repeat)
+	}
+	if r.Err() != nil {
+		t.Fatal(r.Err())
+	}
+	if d := cmp.Diff([]int{0, 1, 2}, repeats); d != "" {
+		t.Error(d)
+	}
+	if len(r.Warnings) != 2 || r.Warnings[0].Line != 2 || r.Warnings[1].Line != 5 {
+		t.Fatalf("warnings %v", r.Warnings)
+	}
+	if !strings.HasPrefix(r.Warnings[0].Error(), "trials.jsonl:2: ") {
+		t.Errorf("warning text %q", r.Warnings[0].Error())
+	}
+	if w.Count() != 3 {
+		t.Errorf("count %d", w.Count())
+	}
+}
+
+func TestTrimPartial(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "trials.jsonl")
+	for _, tc := range []struct {
+		in, want string
+		dropped  int64
+	}{
+		{"a\nb\n", "a\nb\n", 0},
+		{"a\nb\npart", "a\nb\n", 4},
+		{"part", "", 4},
+		{"", "", 0},
+	} {
+		if err := os.WriteFile(p, []byte(tc.in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		n, err := TrimPartial(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := os.ReadFile(p)
+		if string(got) != tc.want || n != tc.dropped {
+			t.Errorf("TrimPartial(%q) = %q, dropped %d; want %q, %d", tc.in, got, n, tc.want, tc.dropped)
+		}
+	}
+	if n, err := TrimPartial(filepath.Join(dir, "missing")); n != 0 || err != nil {
+		t.Errorf("missing file: %d %v", n, err)
+	}
+}

@@ -1,0 +1,88 @@
+package record
+
+import "time"
+
+// Trial is one model × case × repeat: the line written to trials.jsonl as
+// soon as the trial ends. Reports, comparisons and gates read nothing else.
+type Trial struct {
+	Model  string `json:"model"`
+	CaseID string `json:"case"`
+	// Variant names the tool-description variant the trial ran with; empty
+	// for the servers' own descriptions.
+	Variant string `json:"variant,omitempty"`
+	// Repeat counts from 0; repeat i runs with seed Seed = base seed + i.
+	Repeat int      `json:"repeat"`
+	Seed   int64    `json:"seed"`
+	Tags   []string `json:"tags,omitempty"`
+	// Attempts is how many times the trial ran; more than 1 when
+	// infrastructure failures were retried.
+	Attempts int       `json:"attempts"`
+	Start    time.Time `json:"start"`
+	// Transcript is the final attempt's conversation.
+	Transcript *Transcript `json:"transcript"`
+	Score      Score       `json:"score"`
+}
+
+// Key identifies a trial within a run (for resuming and pairing).
+func (t *Trial) Key() TrialKey {
+	return TrialKey{Model: t.Model, CaseID: t.CaseID, Variant: t.Variant, Repeat: t.Repeat}
+}
+
+// TrialKey identifies a trial within a run.
+type TrialKey struct {
+	Model   string
+	CaseID  string
+	Variant string
+	Repeat  int
+}
+
+// Score is the verdict on one trial.
+type Score struct {
+	// Outcome is exactly one of the Outcome* constants.
+	Outcome string `json:"outcome"`
+	// Detail says why, for a failure: the go-cmp diff of the arguments, the
+	// validator's message, the tool named, the answer that did not match.
+	Detail string `json:"detail,omitempty"`
+	// CallExpected is true for cases that expect a tool call, false for
+	// no_tool cases (irrelevance).
+	CallExpected bool `json:"call_expected"`
+	// ToolCorrect: the first call named an expected tool (selection accuracy).
+	ToolCorrect bool `json:"tool_correct"`
+	// ArgsCorrect: every expected call that named the right tool had matching
+	// arguments (argument accuracy, over trials with ToolCorrect).
+	ArgsCorrect bool `json:"args_correct"`
+	// CallsToKnownTools and ValidCalls count the calls that named a tool in
+	// the catalog, and those whose arguments passed its schema (validity).
+	CallsToKnownTools int `json:"calls_known"`
+	ValidCalls        int `json:"calls_valid"`
+	// Rounds is how many requests the conversation used.
+	Rounds int `json:"rounds"`
+	// Truncated: a prompt reached num_ctx, so Ollama cut it and the tools
+	// may have been lost.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// Outcomes: every trial gets exactly one.
+const (
+	OutcomePass             = "pass"
+	OutcomeWrongTool        = "wrong_tool"
+	OutcomeHallucinatedTool = "hallucinated_tool"
+	OutcomeNoCall           = "no_call"
+	OutcomeCallInText       = "call_in_text"
+	OutcomeEmptyAnswer      = "empty_answer"
+	OutcomeUnexpectedCall   = "unexpected_call"
+	OutcomeInvalidArgs      = "invalid_args"
+	OutcomeWrongArgs        = "wrong_args"
+	OutcomeMissingCall      = "missing_call"
+	OutcomeExtraCall        = "extra_call"
+	OutcomeRoundLimit       = "round_limit"
+	OutcomeWrongAnswer      = "wrong_answer"
+	OutcomeInfraError       = "infra_error"
+)
+
+// Outcomes lists every outcome in report order.
+var Outcomes = []string{
+	OutcomePass, OutcomeWrongTool, OutcomeHallucinatedTool, OutcomeNoCall, OutcomeCallInText,
+	OutcomeEmptyAnswer, OutcomeUnexpectedCall, OutcomeInvalidArgs, OutcomeWrongArgs,
+	OutcomeMissingCall, OutcomeExtraCall, OutcomeRoundLimit, OutcomeWrongAnswer, OutcomeInfraError,
+}

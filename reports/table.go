@@ -1,0 +1,34 @@
+// Package reports renders what toolgrade measured: terminal tables now,
+// machine-readable summaries beside them. It reads records and numbers only,
+// never the Ollama or MCP clients, so any report can be rebuilt offline.
+package reports
+
+import (
+	"io"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// Table writes rows under header as a terminal table, in one fixed style
+// (headers as given, cells left-aligned) so output is stable for golden files.
+func Table(w io.Writer, header []string, rows [][]string) error {
+	t := tablewriter.NewTable(w,
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAlignment(tw.AlignLeft),
+		tablewriter.WithRowAlignment(tw.AlignLeft),
+	)
+	t.Header(toAny(header)...)
+	if err := t.Bulk(rows); err != nil {
+		return err
+	}
+	return t.Render()
+}
+
+func toAny(s []string) []any {
+	out := make([]any, len(s))
+	for i, v := range s {
+		out[i] = v
+	}
+	return out
+}
