@@ -1,0 +1,8 @@
+// Package stats holds the statistics toolgrade reports: success rates with
+// Wilson intervals, pass@k and pass^k, constant-memory latency histograms,
+// small integer distributions, flakiness labels and a paired McNemar test.
+//
+// In the spirit of golang.org/x/perf/benchmath, the numbers live here and
+// rendering lives elsewhere; every function is NaN-free and says, through a
+// flag or a documented zero, when the sample cannot support a claim.
+package stats
