@@ -5,29 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/ollama/ollama/api"
+	"github.com/toolgrade/toolgrade/harness/record"
 )
 
-// Model is what Ollama reports about one model: enough to tell, in a results
-// file, exactly which weights produced a trial.
-type Model struct {
-	Name          string   `json:"name"`
-	Digest        string   `json:"digest,omitempty"`
-	Family        string   `json:"family,omitempty"`
-	ParameterSize string   `json:"parameter_size,omitempty"`
-	Quantization  string   `json:"quantization,omitempty"`
-	Capabilities  []string `json:"capabilities"`
-	// NumCtx is the model's default context length from its parameters
-	// (zero when the model does not set one).
-	NumCtx int `json:"num_ctx,omitempty"`
-}
-
-// Supports reports whether the model lists capability c ("tools", "thinking").
-func (m *Model) Supports(c string) bool { return slices.Contains(m.Capabilities, c) }
+// Model is what Ollama reports about one model.
+type Model = record.Model
 
 // Unreachable is the error for an Ollama that does not answer at all.
 type Unreachable struct {
@@ -76,8 +62,8 @@ func CheckModel(ctx context.Context, c *api.Client, base *url.URL, model string)
 	if err != nil {
 		return nil, fmt.Errorf("asking Ollama at %s about %q: %w", base, model, unwrapURL(err))
 	}
-	// The v0.17.4 client drops non-streaming HTTP errors (its checkError
-	// returns nil), so an error answer decodes into an empty response.
+	// Every model Ollama can run lists at least "completion"; an empty list
+	// means a server that is not Ollama, or one too old to say.
 	if len(show.Capabilities) == 0 {
 		return nil, fmt.Errorf("Ollama at %s reported no capabilities for %q (is it a model Ollama can run?)", base, model)
 	}

@@ -1,0 +1,248 @@
+package fakeollama
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/ollama/ollama/api"
+	"github.com/ollama/ollama/types/model"
+)
+
+// defaultError is the error text of the http_500 and error_mid_stream faults
+// when a rule gives none: what Ollama says when its runner crashes.
+const defaultError = "llama runner process has terminated: exit status 2"
+
+// Timings of the metrics on the done line.
+const (
+	coldLoad        = 800 * time.Millisecond // first request for a model
+	warmLoad        = 3 * time.Millisecond   // later requests
+	perPromptToken  = 20 * time.Microsecond
+	perOutputToken  = 4 * time.Millisecond
+	requestOverhead = time.Millisecond
+	defaultKeep     = 5 * time.Minute // Ollama's default keep_alive
+)
+
+// chat answers POST /api/chat, checking the request in the order
+// server/routes.go ChatHandler does, so that each error is the one real
+// Ollama gives first.
+func (s *Server) chat(w http.ResponseWriter, r *http.Request, req *api.ChatRequest, decodeErr error) {
+	if decodeErr != nil {
+		writeError(w, http.StatusBadRequest, decodeErr.Error())
+		return
+	}
+	if req.TopLogprobs < 0 || req.TopLogprobs > 20 {
+		writeError(w, http.StatusBadRequest, "top_logprobs must be between 0 and 20")
+		return
+	}
+	if !model.ParseName(req.Model).IsValid() {
+		writeError(w, http.StatusBadRequest, "model is required")
+		return
+	}
+	m := s.findModel(req.Model)
+	if m == nil {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("model '%s' not found", req.Model))
+		return
+	}
+	if len(req.Messages) == 0 && req.KeepAlive != nil && req.KeepAlive.Duration == 0 {
+		s.mu.Lock()
+		delete(s.loaded, m)
+		s.mu.Unlock()
+		writeJSON(w, http.StatusOK, s.bare(req, "unload"))
+		return
+	}
+
+	// A thinking model thinks unless told not to; any other model refuses
+	// to think.
+	var think bool
+	if m.has(model.CapabilityThinking) {
+		think = req.Think == nil || req.Think.Bool()
+	} else if req.Think != nil && req.Think.Bool() {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("%q does not support thinking", req.Model))
+		return
+	}
+
+	rl := s.match(m, req)
+	if !m.has(model.CapabilityCompletion) {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("%q does not support chat", req.Model))
+		return
+	}
+	if (len(req.Tools) > 0 && !m.has(model.CapabilityTools)) || (rl != nil && rl.Fault == FaultNoTools) {
+		writeError(w, http.StatusBadRequest, m.name.String()+" does not support tools")
+		return
+	}
+	if len(req.Messages) == 0 {
+		s.touch(m, req.KeepAlive)
+		writeJSON(w, http.StatusOK, s.bare(req, "load"))
+		return
+	}
+	if req.Think != nil && req.Think.IsString() && !slices.Contains(m.ThinkLevels, req.Think.String()) {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("think value %q is not supported for this model", req.Think.String()))
+		return
+	}
+
+	reply, fault, errMsg, latency := s.fallback, FaultNone, defaultError, s.latency
+	if rl != nil {
+		reply, fault, errMsg = rl.Reply, rl.Fault, cmp.Or(rl.Error, defaultError)
+		if rl.Latency != nil {
+			latency = *rl.Latency
+		}
+	}
+	if s.override >= 0 {
+		latency = s.override
+	}
+	if !wait(r.Context(), latency) {
+		return
+	}
+	if fault == FaultHTTP500 {
+		writeError(w, http.StatusInternalServerError, errMsg)
+		return
+	}
+
+	cold := s.touch(m, req.KeepAlive)
+	ans := s.compose(reply, fault, think, m.KeepUnknownCalls, req.Tools)
+	s.respond(w, r, req, ans, s.metrics(req, ans, latency, cold), fault, errMsg)
+}
+
+// bare is the answer without generation: to a request without messages
+// ("load") or one that unloads the model ("unload").
+func (s *Server) bare(req *api.ChatRequest, reason string) api.ChatResponse {
+	return api.ChatResponse{
+		Model:      req.Model,
+		CreatedAt:  s.now(),
+		Message:    api.Message{Role: "assistant"},
+		Done:       true,
+		DoneReason: reason,
+	}
+}
+
+// wait sleeps for d, or until ctx ends; it reports whether the full time
+// passed.
+func wait(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// touch marks m as loaded until its keep-alive runs out and reports whether
+// it was not loaded before (a cold start).
+func (s *Server) touch(m *modelInfo, keepAlive *api.Duration) bool {
+	keep := defaultKeep
+	if keepAlive != nil {
+		keep = min(max(keepAlive.Duration, 0), 100*365*24*time.Hour)
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l, ok := s.loaded[m]
+	cold := !ok || !l.expires.After(now)
+	if keep == 0 {
+		delete(s.loaded, m)
+	} else {
+		s.loaded[m] = loadedModel{expires: now.Add(keep)}
+	}
+	return cold
+}
+
+// metrics are the done line's counts and durations: the prompt is
+// estimated at 4 bytes a token of the request's messages and tools, and the
+// durations follow from the counts, so they are deterministic.
+func (s *Server) metrics(req *api.ChatRequest, ans *answer, latency time.Duration, cold bool) api.Metrics {
+	prompt, _ := json.Marshal(struct {
+		Messages []api.Message `json:"messages"`
+		Tools    api.Tools     `json:"tools,omitempty"`
+	}{req.Messages, req.Tools})
+	met := api.Metrics{
+		LoadDuration:    warmLoad,
+		PromptEvalCount: max(len(prompt)/4, 1),
+		EvalCount:       ans.evalCount,
+	}
+	if cold {
+		met.LoadDuration = coldLoad
+	}
+	met.PromptEvalDuration = time.Duration(met.PromptEvalCount) * perPromptToken
+	met.EvalDuration = time.Duration(met.EvalCount) * perOutputToken
+	met.TotalDuration = latency + met.LoadDuration + met.PromptEvalDuration + met.EvalDuration + requestOverhead
+	return met
+}
+
+// respond writes the answer: NDJSON chunks and a done line, or with
+// stream:false one body merging them, as Ollama does; faults cut it short.
+func (s *Server) respond(w http.ResponseWriter, r *http.Request, req *api.ChatRequest, ans *answer, met api.Metrics, fault Fault, errMsg string) {
+	done := api.ChatResponse{
+		Model:      req.Model,
+		Message:    api.Message{Role: "assistant"},
+		Done:       true,
+		DoneReason: ans.doneReason,
+		Metrics:    met,
+	}
+
+	if req.Stream != nil && !*req.Stream {
+		switch fault {
+		case FaultDrop:
+			panic(http.ErrAbortHandler)
+		case FaultErrorMidStream:
+			writeError(w, http.StatusInternalServerError, errMsg)
+			return
+		case FaultInvalidJSON:
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+			w.WriteHeader(http.StatusOK)
+			w.Write([]byte(s.brokenLine(req)))
+			return
+		}
+		for _, p := range ans.pieces {
+			done.Message.Thinking += p.thinking
+			done.Message.Content += p.content
+			if p.call != nil {
+				done.Message.ToolCalls = append(done.Message.ToolCalls, *p.call)
+			}
+		}
+		done.CreatedAt = s.now()
+		writeJSON(w, http.StatusOK, done)
+		return
+	}
+
+	st := newStream(w, r)
+	pieces := ans.pieces
+	if fault == FaultErrorMidStream || fault == FaultDrop || fault == FaultInvalidJSON {
+		pieces = pieces[:min(len(pieces), 1)]
+	}
+	for _, p := range pieces {
+		msg := api.Message{Role: "assistant", Content: p.content, Thinking: p.thinking}
+		if p.call != nil {
+			msg.ToolCalls = []api.ToolCall{*p.call}
+		}
+		if !st.send(api.ChatResponse{Model: req.Model, CreatedAt: s.now(), Message: msg}) {
+			return
+		}
+	}
+	switch fault {
+	case FaultErrorMidStream:
+		st.sendError(errMsg)
+	case FaultDrop:
+		st.drop()
+	case FaultInvalidJSON:
+		st.sendRaw(s.brokenLine(req))
+	default:
+		done.CreatedAt = s.now()
+		st.send(done)
+	}
+}
+
+// brokenLine is a chunk cut off in the middle: not valid JSON.
+func (s *Server) brokenLine(req *api.ChatRequest) string {
+	data, _ := json.Marshal(api.ChatResponse{Model: req.Model, CreatedAt: s.now(), Message: api.Message{Role: "assistant"}})
+	return string(data[:len(data)/2])
+}

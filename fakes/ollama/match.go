@@ -1,0 +1,49 @@
+package fakeollama
+
+import "github.com/ollama/ollama/api"
+
+// match returns the first rule that applies to a chat request for model m,
+// or nil when none does.
+func (s *Server) match(m *modelInfo, req *api.ChatRequest) *rule {
+	msgs := mergeMessages(req.Messages)
+	round := 1
+	var lastUser, lastTool *string
+	for i := range msgs {
+		switch msgs[i].Role {
+		case "assistant":
+			round++
+		case "user":
+			lastUser = &msgs[i].Content
+		case "tool":
+			lastTool = &msgs[i].Content
+		}
+	}
+	offered := len(req.Tools) > 0
+	for _, r := range s.rules {
+		switch {
+		case r.model != nil && r.model != m,
+			r.Round != 0 && r.Round != round,
+			r.ToolsOffered != nil && *r.ToolsOffered != offered,
+			r.user != nil && (lastUser == nil || !r.user.match(*lastUser)),
+			r.tool != nil && (lastTool == nil || !r.tool.match(*lastTool)):
+			continue
+		}
+		return r
+	}
+	return nil
+}
+
+// mergeMessages joins consecutive messages of the same role with a blank
+// line, as Ollama's template collation does before prompting (tool messages
+// are never merged).
+func mergeMessages(in []api.Message) []api.Message {
+	out := make([]api.Message, 0, len(in))
+	for _, m := range in {
+		if n := len(out); n > 0 && out[n-1].Role == m.Role && m.Role != "tool" {
+			out[n-1].Content += "\n\n" + m.Content
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}

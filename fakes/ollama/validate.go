@@ -1,0 +1,141 @@
+package fakeollama
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/ollama/ollama/types/model"
+)
+
+var (
+	knownCapabilities = []string{
+		string(model.CapabilityCompletion), string(model.CapabilityTools), string(model.CapabilityInsert),
+		string(model.CapabilityVision), string(model.CapabilityEmbedding), string(model.CapabilityThinking),
+		string(model.CapabilityImage),
+	}
+	thinkLevels = []string{"high", "medium", "low"}
+	doneReasons = []string{"", "stop", "length"}
+)
+
+// validate checks a script; at gives the position prefix of a path (empty
+// for scripts built in Go).
+func validate(s *Script, at func(path) string) error {
+	var errs []error
+	bad := func(p path, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s%s: %s", at(p), p, fmt.Sprintf(format, args...)))
+	}
+
+	if len(s.Models) == 0 {
+		bad(path{"models"}, "declare at least one model")
+	}
+	seen := map[string]int{}
+	for i, m := range s.Models {
+		p := path{"models", i}
+		n := model.ParseName(m.Name)
+		switch {
+		case m.Name == "":
+			bad(p.with("name"), "a model needs a name")
+		case !n.IsValid():
+			bad(p.with("name"), "%q is not a valid model name", m.Name)
+		default:
+			key := strings.ToLower(n.String())
+			if j, dup := seen[key]; dup {
+				bad(p.with("name"), "model %q is also declared as models[%d]", m.Name, j)
+			}
+			seen[key] = i
+		}
+		for j, c := range m.Capabilities {
+			if !slices.Contains(knownCapabilities, c) {
+				bad(p.with("capabilities", j), "unknown capability %q (known: %s)", c, strings.Join(knownCapabilities, ", "))
+			}
+		}
+		for j, l := range m.ThinkLevels {
+			if !slices.Contains(thinkLevels, l) {
+				bad(p.with("think_levels", j), "unknown think level %q (known: high, medium, low)", l)
+			}
+		}
+		if m.NumCtx < 0 {
+			bad(p.with("num_ctx"), "must not be negative")
+		}
+	}
+	if s.Latency < 0 {
+		bad(path{"latency"}, "must not be negative")
+	}
+
+	for i, r := range s.Rules {
+		p := path{"rules", i}
+		if r.Model != "" {
+			key := strings.ToLower(model.ParseName(r.Model).String())
+			if _, ok := seen[key]; !ok {
+				bad(p.with("model"), "model %q is not declared in models", r.Model)
+			}
+		}
+		if r.Round < 0 {
+			bad(p.with("round"), "must not be negative (0 means any round)")
+		}
+		if r.User != nil {
+			checkMatcher(r.User, p.with("user"), bad)
+		}
+		if r.ToolResult != nil {
+			checkMatcher(r.ToolResult, p.with("tool_result"), bad)
+		}
+		if r.Latency != nil && *r.Latency < 0 {
+			bad(p.with("latency"), "must not be negative")
+		}
+		if !slices.Contains(faults, r.Fault) {
+			names := make([]string, 0, len(faults))
+			for _, f := range faults[1:] {
+				names = append(names, string(f))
+			}
+			bad(p.with("fault"), "unknown fault %q (known: %s)", r.Fault, strings.Join(names, ", "))
+		}
+		checkReply(&r.Reply, p.with("reply"), bad)
+	}
+	if s.Fallback != nil {
+		checkReply(s.Fallback, path{"fallback"}, bad)
+	}
+	return errors.Join(errs...)
+}
+
+func checkMatcher(m *Matcher, p path, bad func(path, string, ...any)) {
+	if m.Contains == "" && m.Regex == "" && m.Equals == "" {
+		bad(p, "give contains, regex or equals")
+	}
+	if m.Regex != "" {
+		if _, err := regexp.Compile(m.Regex); err != nil {
+			bad(p.with("regex"), "%v", err)
+		}
+	}
+}
+
+func checkReply(r *Reply, p path, bad func(path, string, ...any)) {
+	if r.Chunks < 0 {
+		bad(p.with("chunks"), "must not be negative")
+	}
+	if !slices.Contains(doneReasons, r.DoneReason) {
+		bad(p.with("done_reason"), "%q is not stop or length", r.DoneReason)
+	}
+	for i, c := range r.ToolCalls {
+		cp := p.with("tool_calls", i)
+		if c.Name == "" {
+			bad(cp.with("name"), "a tool call needs a name")
+		}
+		keys := map[string]bool{}
+		for _, a := range c.Arguments {
+			if a.Key == "" {
+				bad(cp.with("arguments"), "an argument needs a name")
+			}
+			if keys[a.Key] {
+				bad(cp.with("arguments", a.Key), "argument %q given twice", a.Key)
+			}
+			keys[a.Key] = true
+			if _, err := json.Marshal(a.Value); err != nil {
+				bad(cp.with("arguments", a.Key), "cannot be sent as JSON: %v", err)
+			}
+		}
+	}
+}

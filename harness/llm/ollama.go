@@ -1,0 +1,34 @@
+package llm
+
+import (
+	"context"
+	"net/url"
+	"time"
+
+	"github.com/ollama/ollama/api"
+)
+
+// Ollama is one Ollama server, with the model checks and warm-up the runner
+// needs.
+type Ollama struct {
+	Client *api.Client
+	Base   *url.URL
+}
+
+// Check confirms that model is pulled and can call tools.
+func (o *Ollama) Check(ctx context.Context, model string) (*Model, error) {
+	return CheckModel(ctx, o.Client, o.Base, model)
+}
+
+// Warmup loads model with a chat request that has no messages (Ollama then
+// loads the model and answers at once) and returns the load time it reported.
+func (o *Ollama) Warmup(ctx context.Context, model string, keepAlive *api.Duration) (time.Duration, error) {
+	stream := false
+	var load time.Duration
+	err := o.Client.Chat(ctx, &api.ChatRequest{Model: model, Messages: []api.Message{}, Stream: &stream, KeepAlive: keepAlive},
+		func(r api.ChatResponse) error {
+			load += r.LoadDuration
+			return nil
+		})
+	return load, err
+}

@@ -1,0 +1,231 @@
+package servers
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/ollama/ollama/api"
+)
+
+// Tool is one MCP tool as the catalog exposes it to the model.
+type Tool struct {
+	// Server is the owning server; Name the tool's own name there; Exposed
+	// the name the model sees and calls (Name, or <server>__<name>).
+	Server, Name, Exposed string
+	Description           string
+	// InputSchema is the schema the server sent, re-encoded as JSON (the SDK
+	// decodes it into a Go map, so keys come out sorted).
+	InputSchema json.RawMessage
+	// Ollama is the tool as offered to the model.
+	Ollama api.Tool
+	// Dropped lists, sorted, the schema keywords Ollama's types cannot carry
+	// as paths like "properties.path.minLength", plus "$ref" paths that were
+	// cut because they were recursive or could not be inlined.
+	Dropped []string
+	// SchemaError is set when the input schema could not be prepared for
+	// validation; arguments to this tool then go to the server unchecked.
+	SchemaError string
+
+	resolved  *jsonschema.Resolved
+	schemaErr error
+}
+
+// Catalog is the set of tools from every connected server, in the order and
+// under the names the model sees them, and the sessions that execute them. It
+// is safe for concurrent use.
+type Catalog struct {
+	opts     Options
+	conns    []*serverConn // sorted by server name
+	byName   map[string]*serverConn
+	failed   []ServerError
+	warnings []string
+
+	tools      []*Tool
+	byExposed  map[string]*Tool
+	byServer   map[string]map[string]*Tool // server -> original name -> tool
+	ollama     api.Tools
+	hash       string
+	serverHash map[string]string
+
+	mu     sync.Mutex
+	closed bool
+}
+
+// build computes the exposed tools from the connected servers: filters,
+// naming, conversion and hashes. The catalog is immutable afterwards.
+func (c *Catalog) build() {
+	c.byName = map[string]*serverConn{}
+	c.byExposed = map[string]*Tool{}
+	c.byServer = map[string]map[string]*Tool{}
+	c.serverHash = map[string]string{}
+
+	kept := make([][]*mcp.Tool, len(c.conns))
+	owners := map[string]int{} // tool name -> number of servers exposing it
+	for i, sc := range c.conns {
+		c.byName[sc.cfg.Name] = sc
+		seen := map[string]bool{}
+		for _, t := range sc.listed {
+			if seen[t.Name] {
+				c.warnf("server %q lists tool %q twice; the second is ignored", sc.cfg.Name, t.Name)
+				continue
+			}
+			seen[t.Name] = true
+			if sc.cfg.ToolFilter.allows(t.Name) {
+				kept[i] = append(kept[i], t)
+			}
+		}
+		if f := sc.cfg.ToolFilter; f != nil {
+			for _, name := range f.Tools {
+				if !seen[name] {
+					c.warnf("server %q: toolFilter names %q, which the server does not have", sc.cfg.Name, name)
+				}
+			}
+		}
+		for _, t := range kept[i] {
+			owners[t.Name]++
+		}
+	}
+
+	for i, sc := range c.conns {
+		server := sc.cfg.Name
+		c.byServer[server] = map[string]*Tool{}
+		var own api.Tools
+		for _, t := range kept[i] {
+			exposed := t.Name
+			if c.opts.Naming == NamingPrefixed || owners[t.Name] > 1 {
+				exposed = server + PrefixSep + t.Name
+			}
+			if prev, dup := c.byExposed[exposed]; dup {
+				c.warnf("tool %q of server %q would be exposed as %q, which tool %q of server %q already is; it is left out",
+					t.Name, server, exposed, prev.Name, prev.Server)
+				continue
+			}
+			tool := convertTool(server, t, exposed)
+			c.tools = append(c.tools, tool)
+			c.byExposed[exposed] = tool
+			c.byServer[server][t.Name] = tool
+			c.ollama = append(c.ollama, tool.Ollama)
+			o := tool.Ollama
+			o.Function.Name = t.Name
+			own = append(own, o)
+		}
+		c.serverHash[server] = hashJSON(nonNil(own))
+	}
+	c.hash = hashJSON(nonNil(c.ollama))
+}
+
+func (c *Catalog) warnf(format string, args ...any) {
+	c.warnings = append(c.warnings, fmt.Sprintf(format, args...))
+}
+
+func nonNil(t api.Tools) api.Tools {
+	if t == nil {
+		return api.Tools{}
+	}
+	return t
+}
+
+func hashJSON(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		// api.Tools always marshals; a failure here is a programming error
+		// that must not pass as a real hash.
+		panic(fmt.Sprintf("servers: marshaling tools: %v", err))
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// Tools returns the exposed tools in the order the model sees them: servers
+// by name, each server's tools in its tools/list order.
+func (c *Catalog) Tools() []Tool {
+	out := make([]Tool, len(c.tools))
+	for i, t := range c.tools {
+		out[i] = *t
+	}
+	return out
+}
+
+// OllamaTools returns the tool list to send in /api/chat requests, in the
+// order of Tools. Its JSON is byte-identical for the same servers on every
+// build. The property maps are shared; do not modify them.
+func (c *Catalog) OllamaTools() api.Tools {
+	return append(api.Tools{}, c.ollama...)
+}
+
+// Lookup finds a tool by the name the model used: its exposed name, or the
+// forms server.tool and server__tool.
+func (c *Catalog) Lookup(name string) (*Tool, bool) {
+	t := c.lookup(name)
+	if t == nil {
+		return nil, false
+	}
+	cp := *t
+	return &cp, true
+}
+
+func (c *Catalog) lookup(name string) *Tool {
+	if t, ok := c.byExposed[name]; ok {
+		return t
+	}
+	for _, sc := range c.conns {
+		server := sc.cfg.Name
+		for _, sep := range []string{PrefixSep, "."} {
+			if rest, ok := strings.CutPrefix(name, server+sep); ok {
+				if t, ok := c.byServer[server][rest]; ok {
+					return t
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Hash is the sha256 (hex) of the OllamaTools JSON: it identifies exactly
+// what the model was offered.
+func (c *Catalog) Hash() string { return c.hash }
+
+// ServerHash is the sha256 (hex) of one server's exposed tools under their
+// original names, so it changes only when that server's tools (or its
+// filter) change, not when another server's tools rename it. It is "" for a
+// server that is not connected.
+func (c *Catalog) ServerHash(server string) string { return c.serverHash[server] }
+
+// Failed lists the servers that could not be connected and why.
+func (c *Catalog) Failed() []ServerError { return append([]ServerError(nil), c.failed...) }
+
+// Warnings are problems that did not stop the catalog: tool filters naming
+// tools a server does not have, duplicate or clashing tool names.
+func (c *Catalog) Warnings() []string { return append([]string(nil), c.warnings...) }
+
+// Close closes every session and ends the child processes. Calls made after
+// Close fail as server failures. It is safe to call more than once.
+func (c *Catalog) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	c.mu.Unlock()
+	errs := make([]error, len(c.conns))
+	var wg sync.WaitGroup
+	for i, sc := range c.conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := sc.close(); err != nil {
+				errs[i] = fmt.Errorf("closing server %q: %w", sc.cfg.Name, err)
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}

@@ -1,0 +1,135 @@
+package servers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolgrade/toolgrade/harness/record"
+)
+
+// authServer serves h only to requests carrying the expected Authorization
+// header, counting both kinds.
+func authServer(t *testing.T, h http.Handler, want string) (url string, authed, refused *atomic.Int32) {
+	authed, refused = new(atomic.Int32), new(atomic.Int32)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != want {
+			refused.Add(1)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		authed.Add(1)
+		h.ServeHTTP(w, r)
+	}))
+	// Registered before the catalog's cleanup, so it runs after it.
+	t.Cleanup(ts.Close)
+	return ts.URL, authed, refused
+}
+
+func connectConfig(t *testing.T, src string, opts *Options) *Catalog {
+	t.Helper()
+	cfg, err := Parse([]byte(src), "servers.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Connect(context.Background(), cfg, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := c.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return c
+}
+
+func TestRemoteTransports(t *testing.T) {
+	srv := newMCPServer(nil, fakeTool{name: "search", schema: `{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}`})
+	get := func(*http.Request) *mcp.Server { return srv }
+	for _, tc := range []struct {
+		name, path, transport string
+		handler               http.Handler
+	}{
+		{"streamable", "/mcp", TransportStreamable, mcp.NewStreamableHTTPHandler(get, nil)},
+		{"sse", "/sse", TransportSSE, mcp.NewSSEHandler(get, nil)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("TOOLGRADE_TEST_TOKEN", "tok-123")
+			base, authed, refused := authServer(t, tc.handler, "Bearer tok-123")
+			src := fmt.Sprintf(`{"mcpServers": {
+  "remote": {"url": %q, "headers": {"Authorization": "Bearer ${env:TOOLGRADE_TEST_TOKEN}"}},
+  "nokey": {"url": %q}
+}}`, base+tc.path, base+tc.path)
+			cfg, err := Parse([]byte(src), "servers.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cfg.Servers[1].Transport; got != tc.transport {
+				t.Fatalf("transport = %q, want %q", got, tc.transport)
+			}
+			c := connectConfig(t, src, nil)
+			if got := exposedNames(c); len(got) != 1 || got[0] != "search" {
+				t.Fatalf("exposed = %v", got)
+			}
+			if f := c.Failed(); len(f) != 1 || f[0].Name != "nokey" {
+				t.Errorf("failed = %v; want the server without the header", f)
+			}
+			ex := c.Call(context.Background(), "search", json.RawMessage(`{"q":"mcp"}`), "c1")
+			if ex.IsError || ex.Result != `args={"q":"mcp"}` || ex.Server != "remote" {
+				t.Errorf("call: %+v", ex)
+			}
+			if ex := c.Call(context.Background(), "search", json.RawMessage(`{}`), ""); ex.ErrorKind != record.ExecInvalidArgs {
+				t.Errorf("invalid call: %+v", ex)
+			}
+			if authed.Load() == 0 || refused.Load() == 0 {
+				t.Errorf("authorized %d, refused %d requests", authed.Load(), refused.Load())
+			}
+		})
+	}
+}
+
+func TestRemoteServerGone(t *testing.T) {
+	srv := newMCPServer(nil, fakeTool{name: "search"})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	c := connectConfig(t, fmt.Sprintf(`{"mcpServers":{"r":{"url":%q}}}`, ts.URL), nil)
+	ts.Close()
+	ex := c.Call(context.Background(), "search", nil, "")
+	if ex.ErrorKind != record.ExecServerFailure {
+		t.Errorf("call to a stopped server: %+v", ex)
+	}
+}
+
+func TestRemoteNoGoroutineLeaks(t *testing.T) {
+	srv := newMCPServer(nil, fakeTool{name: "search"})
+	get := func(*http.Request) *mcp.Server { return srv }
+	before := settleGoroutines()
+	streamable := httptest.NewServer(mcp.NewStreamableHTTPHandler(get, nil))
+	sse := httptest.NewServer(mcp.NewSSEHandler(get, nil))
+	cfg, err := Parse([]byte(fmt.Sprintf(`{"mcpServers":{"h":{"url":%q},"s":{"url":%q}}}`, streamable.URL+"/mcp", sse.URL+"/sse")), "s.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		c, err := Connect(context.Background(), cfg, &Options{RequireAll: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"h__search", "s__search"} {
+			if ex := c.Call(context.Background(), name, nil, ""); ex.IsError {
+				t.Errorf("%s: %+v", name, ex)
+			}
+		}
+		if err := c.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	streamable.Close()
+	sse.Close()
+	waitGoroutines(t, before)
+}

@@ -1,0 +1,272 @@
+package servers
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/toolgrade/toolgrade/harness/record"
+)
+
+// lockedBuffer is a bytes.Buffer safe for the concurrent writes of several
+// child processes' stderr.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// childServer runs this test binary as a stdio MCP server (see runChild).
+func childServer(t *testing.T, name string) Server {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Server{
+		Name:      name,
+		Command:   exe,
+		Env:       map[string]string{childEnv: "1", "FAKE_K": "from-config"},
+		Cwd:       t.TempDir(),
+		Transport: TransportStdio,
+	}
+}
+
+func TestStdioChild(t *testing.T) {
+	before := settleGoroutines()
+	var stderr lockedBuffer
+	s := childServer(t, "child")
+	c, err := Connect(context.Background(), &Config{Servers: []Server{s}}, &Options{Stderr: &stderr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := exposedNames(c); strings.Join(got, ",") != "crash,whoami" {
+		t.Fatalf("exposed = %v", got)
+	}
+	ex := c.Call(context.Background(), "whoami", nil, "")
+	wantDir, _ := filepath.EvalSymlinks(s.Cwd)
+	if ex.IsError || ex.Result != "cwd="+wantDir+" FAKE_K=from-config" {
+		t.Errorf("whoami: %+v", ex)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if got, want := stderr.String(), "[child] hello from child\n[child] partial line\n"; got != want {
+		t.Errorf("stderr = %q, want %q", got, want)
+	}
+	waitGoroutines(t, before)
+}
+
+func TestStdioChildCrash(t *testing.T) {
+	before := settleGoroutines()
+	c, err := Connect(context.Background(), &Config{Servers: []Server{childServer(t, "child")}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := c.Call(context.Background(), "crash", nil, "")
+	if ex.ErrorKind != record.ExecServerFailure {
+		t.Errorf("crash: %+v", ex)
+	}
+	start := time.Now()
+	ex = c.Call(context.Background(), "whoami", nil, "")
+	if ex.ErrorKind != record.ExecServerFailure || time.Since(start) > time.Second {
+		t.Errorf("call after the crash (%v): %+v", time.Since(start), ex)
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("Close after a crash: %v", err)
+	}
+	waitGoroutines(t, before)
+}
+
+func TestStdioFailures(t *testing.T) {
+	missing := Server{Name: "missing", Command: "toolgrade-no-such-command", Transport: TransportStdio}
+	exits := childServer(t, "exits")
+	exits.Env = nil // not a server: the test binary runs no tests and exits
+	exits.Args = []string{"-test.run=^$"}
+	c := mustConnect(t, &Options{ConnectTimeout: 10 * time.Second}, missing, exits)
+	f := c.Failed()
+	if len(f) != 2 {
+		t.Fatalf("failed = %v", f)
+	}
+	var notFound *exec.Error
+	if f[1].Name != "missing" || !errors.As(f[1].Err, &notFound) {
+		t.Errorf("missing command: %v", f[1])
+	}
+	if f[0].Name != "exits" {
+		t.Errorf("exiting server: %v", f[0])
+	}
+}
+
+// filesystemServer is the pinned reference server, installed by make deps.
+const filesystemServer = "../../cases/servers/node_modules/.bin/mcp-server-filesystem"
+
+func TestReferenceFilesystemServer(t *testing.T) {
+	if _, err := os.Stat(filesystemServer); err != nil {
+		t.Fatalf("the reference MCP servers are not installed (%v): run `make deps`", err)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node is not on PATH (%v): install Node.js and run `make deps`", err)
+	}
+	script, err := filepath.Abs(filesystemServer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "service.conf")
+	if err := os.WriteFile(conf, []byte("db_host=10.0.0.5\ndb_port=5432\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := settleGoroutines()
+	var stderr lockedBuffer
+	src, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"fs": map[string]any{"command": node, "args": []string{script, dir}},
+	}})
+	cfg, err := Parse(src, filepath.Join(dir, "servers.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Connect(context.Background(), cfg, &Options{Stderr: &stderr, RequireAll: true})
+	if err != nil {
+		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
+	}
+	tool, ok := c.Lookup("read_text_file")
+	if !ok {
+		t.Fatalf("no read_text_file among %v", exposedNames(c))
+	}
+	if len(c.Tools()) < 5 {
+		t.Errorf("only %d tools: %v", len(c.Tools()), exposedNames(c))
+	}
+	if _, err := json.Marshal(c.OllamaTools()); err != nil {
+		t.Fatal(err)
+	}
+	if tool.SchemaError != "" {
+		t.Errorf("read_text_file schema: %s", tool.SchemaError)
+	}
+	t.Logf("read_text_file: parameters %s; dropped %q", mustJSON(t, tool.Ollama.Function.Parameters), tool.Dropped)
+
+	ex := c.Call(context.Background(), "read_text_file", json.RawMessage(`{"path":`+strconv.Quote(conf)+`}`), "c1")
+	if ex.IsError || !strings.Contains(ex.Result, "db_port=5432") {
+		t.Errorf("read_text_file: %+v", ex)
+	}
+	ex = c.Call(context.Background(), "read_text_file", json.RawMessage(`{"path":"/etc/passwd"}`), "c2")
+	if ex.ErrorKind != record.ExecToolError {
+		t.Errorf("reading outside the allowed directory: %+v", ex)
+	}
+	ex = c.Call(context.Background(), "read_text_file", json.RawMessage(`{"file":"service.conf"}`), "c3")
+	if ex.ErrorKind != record.ExecInvalidArgs {
+		t.Errorf("missing path: %+v", ex)
+	}
+
+	pid := childPID(t)
+	if err := c.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if pid > 0 {
+		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+			t.Errorf("server process %d still running after Close (kill 0: %v)", pid, err)
+		}
+	}
+	waitGoroutines(t, before)
+}
+
+// childPID finds the one child process of this test (the node server), so
+// the test can check it is gone after Close. It reads /proc and returns 0
+// where there is none.
+func childPID(t *testing.T) int {
+	data, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(os.Getpid()) + "/children")
+	if err != nil {
+		entries, _ := os.ReadDir("/proc")
+		self := strconv.Itoa(os.Getpid())
+		ppidRE := regexp.MustCompile(`(?m)^PPid:\s+(\d+)$`)
+		for _, e := range entries {
+			status, err := os.ReadFile(filepath.Join("/proc", e.Name(), "status"))
+			if err != nil {
+				continue
+			}
+			if m := ppidRE.FindSubmatch(status); m != nil && string(m[1]) == self {
+				pid, _ := strconv.Atoi(e.Name())
+				return pid
+			}
+		}
+		return 0
+	}
+	fields := strings.Fields(string(data))
+	if len(fields) == 0 {
+		return 0
+	}
+	pid, _ := strconv.Atoi(fields[0])
+	return pid
+}
+
+func mustJSON(t *testing.T, v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func TestStdioHangingServerLeavesNothing(t *testing.T) {
+	// A "server" that never answers and leaves a grandchild behind: the
+	// connect timeout must end both.
+	const marker = "61.4242"
+	before := settleGoroutines()
+	s := Server{Name: "hang", Command: "sh", Args: []string{"-c", "sleep " + marker + " & sleep " + marker}, Transport: TransportStdio}
+	start := time.Now()
+	_, err := Connect(context.Background(), &Config{Servers: []Server{s}}, &Options{ConnectTimeout: 200 * time.Millisecond, RequireAll: true})
+	if err == nil || !strings.Contains(err.Error(), "not connected within 200ms") {
+		t.Fatalf("err = %v", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("Connect took %v", d)
+	}
+	// SIGKILL is delivered asynchronously; give it a moment.
+	deadline := time.Now().Add(3 * time.Second)
+	for pids := processesWith(marker); len(pids) > 0; pids = processesWith(marker) {
+		if time.Now().After(deadline) {
+			t.Errorf("processes left running: %v", pids)
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	waitGoroutines(t, before)
+}
+
+// processesWith lists the processes whose command line contains s.
+func processesWith(s string) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && bytes.Contains(cmdline, []byte(s)) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
