@@ -204,3 +204,29 @@ func thinkString(t *api.ThinkValue) string {
 	}
 	return fmt.Sprint(t.Value)
 }
+
+// ParseThink reads a think setting as users write it: "" (unset), true,
+// false, low, medium or high.
+func ParseThink(s string) (*api.ThinkValue, error) {
+	switch s {
+	case "":
+		return nil, nil
+	case "true", "false":
+		return &api.ThinkValue{Value: s == "true"}, nil
+	case "low", "medium", "high":
+		return &api.ThinkValue{Value: s}, nil
+	}
+	return nil, fmt.Errorf("think %q: must be true, false, low, medium or high", s)
+}
+
+// ParseKeepAlive reads a keep_alive duration such as "10m"; "" leaves it unset.
+func ParseKeepAlive(s string) (*api.Duration, error) {
+	if s == "" {
+		return nil, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return nil, fmt.Errorf("keep_alive %q: %v", s, err)
+	}
+	return &api.Duration{Duration: d}, nil
+}
