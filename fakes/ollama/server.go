@@ -36,6 +36,9 @@ type Options struct {
 	// so the zero value answers at once; a negative value keeps the
 	// script's latencies.
 	Latency time.Duration
+	// DontRecord stops Requests from keeping what was received, for long
+	// benchmarks whose memory must stay flat; false keeps every request.
+	DontRecord bool
 }
 
 // Request is one HTTP request the server received.
@@ -61,6 +64,7 @@ type Server struct {
 	clock    func() time.Time
 	version  string
 	created  time.Time // modified_at of every model
+	noRecord bool      // Options.DontRecord
 
 	mu       sync.Mutex
 	requests []Request
@@ -128,6 +132,7 @@ func New(s *Script, o *Options) *Server {
 		seed:     o.Seed,
 		clock:    o.Clock,
 		version:  o.Version,
+		noRecord: o.DontRecord,
 		fallback: Reply{Content: "I do not know."},
 	}
 	if srv.clock == nil {
@@ -236,9 +241,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			rec.Chat = chat
 		}
 	}
-	s.mu.Lock()
-	s.requests = append(s.requests, rec)
-	s.mu.Unlock()
+	if !s.noRecord {
+		s.mu.Lock()
+		s.requests = append(s.requests, rec)
+		s.mu.Unlock()
+	}
 
 	route := func(methods ...string) bool {
 		if slices.Contains(methods, r.Method) {

@@ -20,15 +20,13 @@ func (o *Ollama) Check(ctx context.Context, model string) (*Model, error) {
 	return CheckModel(ctx, o.Client, o.Base, model)
 }
 
-// Warmup loads model with a chat request that has no messages (Ollama then
-// loads the model and answers at once) and returns the load time it reported.
+// Warmup loads model with a chat request that has no messages: Ollama loads
+// the model and answers done_reason "load" without metrics, so the load time
+// returned is the request's wall time.
 func (o *Ollama) Warmup(ctx context.Context, model string, keepAlive *api.Duration) (time.Duration, error) {
 	stream := false
-	var load time.Duration
+	start := time.Now()
 	err := o.Client.Chat(ctx, &api.ChatRequest{Model: model, Messages: []api.Message{}, Stream: &stream, KeepAlive: keepAlive},
-		func(r api.ChatResponse) error {
-			load += r.LoadDuration
-			return nil
-		})
-	return load, err
+		func(api.ChatResponse) error { return nil })
+	return time.Since(start), err
 }

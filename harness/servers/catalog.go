@@ -229,3 +229,33 @@ func (c *Catalog) Close() error {
 	wg.Wait()
 	return errors.Join(errs...)
 }
+
+// Resolve maps a tool name as a case file writes it (plain, server.tool or
+// server__tool) to the name the model sees.
+func (c *Catalog) Resolve(name string) (string, bool) {
+	t, ok := c.Lookup(name)
+	if !ok {
+		return "", false
+	}
+	return t.Exposed, true
+}
+
+// Names lists the names the model sees, in catalog order.
+func (c *Catalog) Names() []string {
+	tools := c.Tools()
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Exposed
+	}
+	return names
+}
+
+// ValidateArgs checks args (a JSON object) against the input schema of the
+// tool the model sees as exposed.
+func (c *Catalog) ValidateArgs(exposed string, args json.RawMessage) error {
+	t, ok := c.Lookup(exposed)
+	if !ok {
+		return fmt.Errorf("unknown tool %q", exposed)
+	}
+	return t.ValidateArgs(args)
+}

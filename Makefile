@@ -1,0 +1,53 @@
+# toolgrade's tasks. `make demo` and `make test` are all a fresh machine needs.
+SHELL := /bin/bash
+GO ?= go
+BIN := bin/toolgrade
+SERVERS := cases/servers
+DEMO_DIR := $(CURDIR)/demo-out
+
+.PHONY: all build deps demo test fmt-check vet bench clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/toolgrade
+
+# The MCP reference servers, pinned in cases/servers/package-lock.json.
+deps: $(SERVERS)/node_modules/.package-lock.json
+
+$(SERVERS)/node_modules/.package-lock.json: $(SERVERS)/package.json $(SERVERS)/package-lock.json
+	cd $(SERVERS) && npm ci --no-audit --no-fund --loglevel=error
+
+# The main job on the embedded default: a scripted fake Ollama, the docs fake
+# MCP server and the real filesystem server. No Ollama needed.
+demo: build deps
+	@rm -rf $(DEMO_DIR) && mkdir -p $(DEMO_DIR)
+	@./$(BIN) fake-ollama --listen 127.0.0.1:0 --addr-file $(DEMO_DIR)/addr 2>$(DEMO_DIR)/fake-ollama.log & \
+	pid=$$!; trap "kill $$pid 2>/dev/null" EXIT; \
+	for i in $$(seq 100); do [ -s $(DEMO_DIR)/addr ] && break; sleep 0.05; done; \
+	if [ ! -s $(DEMO_DIR)/addr ]; then cat $(DEMO_DIR)/fake-ollama.log; exit 1; fi; \
+	export OLLAMA_HOST=http://$$(cat $(DEMO_DIR)/addr) PATH="$(CURDIR)/bin:$$PATH"; \
+	set -e; \
+	echo "# fake Ollama at $$OLLAMA_HOST"; \
+	echo; echo '$$ toolgrade tools --servers cases/servers/demo.json'; \
+	toolgrade tools --servers cases/servers/demo.json; \
+	echo; echo '$$ toolgrade ask --servers cases/servers/demo.json --model scripted-good "Can I bring my dog?"'; \
+	toolgrade ask --servers cases/servers/demo.json --model scripted-good "Can I bring my dog?"; \
+	echo; echo '$$ toolgrade ask --servers cases/servers/demo.json --model scripted-good "Read service.conf in the allowed directory and report the database port."'; \
+	toolgrade ask --servers cases/servers/demo.json --model scripted-good "Read service.conf in the allowed directory and report the database port."
+
+test: deps fmt-check vet
+	$(GO) test -race -count=1 ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(find . -name '*.go' -not -path '*/node_modules/*')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -rf bin $(DEMO_DIR)

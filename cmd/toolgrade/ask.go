@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ollama/ollama/api"
+	"github.com/toolgrade/toolgrade/harness/bridge"
+	"github.com/toolgrade/toolgrade/harness/llm"
+	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/harness/servers"
+)
+
+func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("ask", `"question"`, stderr)
+	var sf serverFlags
+	var mf modelFlags
+	sf.register(fs)
+	mf.register(fs)
+	model := fs.String("model", "", "Ollama model `NAME` (required)")
+	asJSON := fs.Bool("json", false, "print the whole transcript as JSON instead")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case sf.file == "":
+		return usageErrorf("ask: --servers FILE is required")
+	case *model == "":
+		return usageErrorf("ask: --model NAME is required")
+	case len(pos) != 1 || strings.TrimSpace(pos[0]) == "":
+		return usageErrorf("ask: give exactly one question, in quotes")
+	}
+	think, err := bridge.ParseThink(mf.think)
+	if err != nil {
+		return asUsage(fmt.Errorf("--%w", err))
+	}
+	keepAlive, err := bridge.ParseKeepAlive(mf.keepAlive)
+	if err != nil {
+		return asUsage(fmt.Errorf("--%w", err))
+	}
+	cfg, err := servers.Load(sf.file)
+	if err != nil {
+		return asUsage(err)
+	}
+	client, _, err := connectOllama(ctx, mf.ollama, *model)
+	if err != nil {
+		return err
+	}
+	cat, err := connectServers(ctx, cfg, &sf, stderr)
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
+
+	loop := &bridge.Loop{Chat: client, Tools: cat}
+	t, runErr := loop.Run(ctx, bridge.Request{
+		Model:     *model,
+		System:    mf.system,
+		Messages:  []api.Message{{Role: "user", Content: pos[0]}},
+		Options:   mf.options,
+		Think:     think,
+		KeepAlive: keepAlive,
+		MaxRounds: mf.maxRounds,
+	})
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(t); err != nil {
+			return err
+		}
+	} else {
+		printConversation(stdout, t)
+	}
+	if runErr != nil {
+		return asInfra(fmt.Errorf("the conversation stopped: %w", runErr))
+	}
+	return nil
+}
+
+// printConversation prints one line per tool call, then the answer.
+func printConversation(w io.Writer, t *record.Transcript) {
+	for _, r := range t.Rounds {
+		for _, ex := range r.Executions {
+			line := fmt.Sprintf("-> %s(%s)", ex.Name, compactJSON(ex.Arguments))
+			if ex.IsError {
+				line += fmt.Sprintf("  [%s: %s]", ex.ErrorKind, firstLine(ex.Result))
+			}
+			fmt.Fprintln(w, line)
+		}
+	}
+	if t.RoundLimitHit {
+		fmt.Fprintf(w, "(round limit of %d reached; answered without tools)\n", t.MaxRounds)
+	}
+	if t.Failure == nil {
+		if t.Answer == "" {
+			fmt.Fprintln(w, "(empty answer)")
+		} else {
+			fmt.Fprintln(w, t.Answer)
+		}
+	}
+}
+
+func compactJSON(raw json.RawMessage) string {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return string(raw)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 120 {
+		s = s[:117] + "..."
+	}
+	return s
+}
+
+// connectOllama checks, before any work, that Ollama answers and that model
+// is pulled and can call tools.
+func connectOllama(ctx context.Context, flagURL, model string) (*api.Client, *llm.Model, error) {
+	base, err := llm.Endpoint(flagURL)
+	if err != nil {
+		return nil, nil, asUsage(err)
+	}
+	client := llm.NewClient(base)
+	if _, err := llm.Ping(ctx, client, base, llm.EndpointSource(flagURL)); err != nil {
+		return nil, nil, asInfra(err)
+	}
+	info, err := llm.CheckModel(ctx, client, base, model)
+	if err != nil {
+		return nil, nil, asInfra(err)
+	}
+	return client, info, nil
+}
+
+// connectServers connects every server of cfg, reports the ones that failed
+// and insists on at least one tool.
+func connectServers(ctx context.Context, cfg *servers.Config, sf *serverFlags, stderr io.Writer) (*servers.Catalog, error) {
+	opts, err := sf.options(stderr)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := servers.Connect(ctx, cfg, opts)
+	if err != nil {
+		return nil, asInfra(err)
+	}
+	for _, f := range cat.Failed() {
+		fmt.Fprintf(stderr, "toolgrade: server %q skipped: %v\n", f.Name, f.Err)
+	}
+	for _, w := range cat.Warnings() {
+		fmt.Fprintf(stderr, "toolgrade: warning: %s\n", w)
+	}
+	if len(cat.Tools()) == 0 {
+		cat.Close()
+		return nil, asInfra(fmt.Errorf("no tools: the servers in %s offered none (%d of %d failed to connect)",
+			cfg.Path, len(cat.Failed()), len(cfg.Servers)))
+	}
+	return cat, nil
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+
+	fakemcp "github.com/toolgrade/toolgrade/fakes/mcp"
+	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
+)
+
+func runFakeOllama(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("fake-ollama", "", stderr)
+	listen := fs.String("listen", "127.0.0.1:11434", "`ADDR` to listen on (loopback)")
+	script := fs.String("script", "", "script `FILE` (default: the embedded demo script)")
+	seed := fs.Uint64("seed", 1, "seed for call ids")
+	latency := fs.Duration("latency", -1, "latency before each answer, replacing the script's (default: the script's)")
+	addrFile := fs.String("addr-file", "", "write the address it listens on to `FILE` once listening (for scripts using --listen 127.0.0.1:0)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErrorf("fake-ollama: unexpected argument %q", pos[0])
+	}
+	var s *fakeollama.Script
+	if *script == "" {
+		s, err = fakeollama.DemoScript()
+	} else {
+		s, err = fakeollama.LoadScript(*script)
+	}
+	if err != nil {
+		return asUsage(err)
+	}
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return asInfra(fmt.Errorf("fake-ollama: %w", err))
+	}
+	fmt.Fprintf(stderr, "fake Ollama listening on http://%s\n", ln.Addr())
+	if *addrFile != "" {
+		if err := os.WriteFile(*addrFile, []byte(ln.Addr().String()+"\n"), 0o644); err != nil {
+			ln.Close()
+			return err
+		}
+	}
+	srv := fakeollama.New(s, &fakeollama.Options{Seed: *seed, Latency: *latency})
+	return srv.Serve(ctx, ln)
+}
+
+func runFakeMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("fake-mcp", "NAME", stderr)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageErrorf("fake-mcp: give one server name: %v", fakemcp.Names())
+	}
+	if _, err := fakemcp.New(pos[0]); err != nil {
+		return asUsage(err)
+	}
+	return fakemcp.ServeStdio(ctx, pos[0], stdin, stdout)
+}

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/toolgrade/toolgrade/harness/servers"
+)
+
+// newFlags returns a flag set that reports errors instead of exiting.
+func newFlags(name, args string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: toolgrade %s [flags] %s\n\nFlags:\n", name, args)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses flags that may come before, between or after the positional
+// arguments (`toolgrade run suite.yaml --repeat 3`), and returns the
+// positional ones. "--" ends the flags.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, asUsage(err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// serverFlags are the flags of every command that connects to MCP servers.
+type serverFlags struct {
+	file           string
+	toolNames      string
+	requireAll     bool
+	connectTimeout time.Duration
+	toolTimeout    time.Duration
+	serverLogs     bool
+}
+
+func (s *serverFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&s.file, "servers", "", "mcpServers `FILE` (the JSON Claude Desktop and ollama-mcp-bridge use)")
+	fs.StringVar(&s.toolNames, "tool-names", "auto", "tool names the model sees: auto (server__tool only on collisions) or prefixed (always)")
+	fs.BoolVar(&s.requireAll, "require-all-servers", false, "fail when any server fails to connect, instead of skipping it")
+	fs.DurationVar(&s.connectTimeout, "connect-timeout", 30*time.Second, "time for all servers to connect and list their tools")
+	fs.DurationVar(&s.toolTimeout, "tool-timeout", 60*time.Second, "time one tool call may take before it fails as timed out")
+	fs.BoolVar(&s.serverLogs, "server-logs", false, "pass the stdio servers' stderr through to stderr")
+}
+
+func (s *serverFlags) options(stderr io.Writer) (*servers.Options, error) {
+	if s.toolNames != "auto" && s.toolNames != "prefixed" {
+		return nil, usageErrorf("--tool-names %q: must be auto or prefixed", s.toolNames)
+	}
+	o := &servers.Options{
+		ConnectTimeout: s.connectTimeout,
+		CallTimeout:    s.toolTimeout,
+		Naming:         s.toolNames,
+		RequireAll:     s.requireAll,
+	}
+	if s.serverLogs {
+		o.Stderr = stderr
+	}
+	return o, nil
+}
+
+// modelFlags are the flags that shape each /api/chat request.
+type modelFlags struct {
+	ollama    string
+	system    string
+	maxRounds int
+	think     string
+	keepAlive string
+	options   optionList
+}
+
+func (m *modelFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&m.ollama, "ollama", "", "Ollama `URL` (default: OLLAMA_HOST, else http://127.0.0.1:11434)")
+	fs.StringVar(&m.system, "system", "", "system prompt")
+	fs.IntVar(&m.maxRounds, "max-rounds", 5, "requests that may offer tools before one last request without tools")
+	fs.StringVar(&m.think, "think", "", "think: true, false, low, medium or high (default: unset, the model's default)")
+	fs.StringVar(&m.keepAlive, "keep-alive", "", "how long Ollama keeps the model loaded, e.g. 10m (default: Ollama's)")
+	fs.Var(&m.options, "o", "model option `key=value` (temperature, seed, num_ctx, top_k, top_p, num_predict); repeatable")
+}
+
+// optionList collects -o key=value model options; values that read as JSON
+// (numbers, booleans) keep that type.
+type optionList map[string]any
+
+func (o *optionList) String() string {
+	b, _ := json.Marshal(map[string]any(*o))
+	return string(b)
+}
+
+func (o *optionList) Set(kv string) error {
+	k, v, ok := strings.Cut(kv, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("%q: want key=value", kv)
+	}
+	if *o == nil {
+		*o = optionList{}
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		(*o)[k] = n
+		return nil
+	}
+	var val any
+	if err := json.Unmarshal([]byte(v), &val); err == nil {
+		(*o)[k] = val
+		return nil
+	}
+	(*o)[k] = v
+	return nil
+}

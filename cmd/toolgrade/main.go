@@ -1,0 +1,86 @@
+// Command toolgrade measures how well Ollama models choose and fill the tools
+// of MCP servers. Run `toolgrade help` for the commands.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit codes, documented in the README.
+const (
+	exitOK          = 0
+	exitFailed      = 1   // the command ran but its work failed (e.g. Ollama broke mid-conversation)
+	exitUsage       = 2   // bad flags, arguments or config files
+	exitInfra       = 3   // infrastructure (Ollama, MCP servers) prevented the work
+	exitInterrupted = 130 // stopped by Ctrl-C or SIGTERM
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	interrupted := ctx.Err() != nil
+	stop()
+	if err != nil && !errors.Is(err, errSilent) {
+		fmt.Fprintln(os.Stderr, "toolgrade:", err)
+	}
+	os.Exit(exitCode(err, interrupted))
+}
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"ask", "ask one question through the bridge loop and print the tool calls and the answer", runAsk},
+		{"tools", "print the tool catalog as the model will see it", runTools},
+		{"run", "run a suite of cases against models and write the results", runRun},
+		{"report", "rebuild a run's reports from its files alone", runReport},
+		{"fake-ollama", "serve a scripted fake Ollama (for demos and tests)", runFakeOllama},
+		{"fake-mcp", "serve a fake MCP server over stdio (docs, faulty)", runFakeMCP},
+		{"version", "print toolgrade's version", runVersion},
+	}
+}
+
+// run is the whole program; tests call it in-process.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stdout)
+		if len(args) == 0 {
+			return usageErrorf("no command given")
+		}
+		return nil
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stdin, stdout, stderr)
+		}
+	}
+	return usageErrorf("unknown command %q (run `toolgrade help`)", args[0])
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "toolgrade measures how well Ollama models choose and fill the tools of MCP servers.")
+	fmt.Fprintln(w, "\nUsage: toolgrade COMMAND [flags] [args]\n\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun `toolgrade COMMAND -h` for a command's flags.")
+}
+
+// harnessVersion is set at build time with -ldflags "-X main.harnessVersion=...".
+var harnessVersion = "0.1.0-dev"
+
+func runVersion(_ context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) error {
+	fmt.Fprintln(stdout, "toolgrade", harnessVersion)
+	return nil
+}

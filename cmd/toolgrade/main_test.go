@@ -1,0 +1,313 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
+)
+
+// mainEnv makes the test binary behave as the toolgrade binary, so servers
+// files can start `toolgrade fake-mcp docs` over real stdio.
+const mainEnv = "TOOLGRADE_TEST_AS_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(mainEnv) == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// result is what one in-process run of the CLI did.
+type result struct {
+	stdout, stderr string
+	err            error
+	code           int
+}
+
+func runCLI(t *testing.T, ctx context.Context, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(ctx, args, strings.NewReader(""), &out, &errb)
+	return result{out.String(), errb.String(), err, exitCode(err, ctx.Err() != nil)}
+}
+
+// fakeOllama serves the demo script on a loopback port.
+func fakeOllama(t *testing.T, s *fakeollama.Script) (*fakeollama.Server, string) {
+	t.Helper()
+	if s == nil {
+		var err error
+		if s, err = fakeollama.DemoScript(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := fakeollama.New(s, &fakeollama.Options{Latency: -1})
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	return srv, ts.URL
+}
+
+// serversFile writes an mcpServers file; "docs" and "faulty" run this test
+// binary as `toolgrade fake-mcp NAME`, "fs" the real filesystem server over
+// a folder holding service.conf.
+func serversFile(t *testing.T, names ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := map[string]any{}
+	for _, n := range names {
+		switch n {
+		case "docs", "faulty":
+			entries[n] = map[string]any{"command": self, "args": []string{"fake-mcp", n}, "env": map[string]string{mainEnv: "1"}}
+		case "fs":
+			files := filepath.Join(dir, "files")
+			os.MkdirAll(files, 0o755)
+			os.WriteFile(filepath.Join(files, "service.conf"), []byte("db_host=10.0.0.5\ndb_port=5432\n"), 0o644)
+			entries[n] = map[string]any{"command": "node", "args": []string{filesystemServer(t), files}}
+		case "broken":
+			entries[n] = map[string]any{"command": filepath.Join(dir, "no-such-server")}
+		default:
+			t.Fatalf("no server %q", n)
+		}
+	}
+	b, _ := json.MarshalIndent(map[string]any{"mcpServers": entries}, "", "  ")
+	p := filepath.Join(dir, "servers.json")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// filesystemServer is the pinned @modelcontextprotocol/server-filesystem.
+func filesystemServer(t *testing.T) string {
+	t.Helper()
+	p, err := filepath.Abs("../../cases/servers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("the reference filesystem server is not installed (%v): run `make deps`", err)
+	}
+	return p
+}
+
+func TestAskOneCallThenTheAnswer(t *testing.T) {
+	_, url := fakeOllama(t, nil)
+	r := runCLI(t, context.Background(), "ask", "--servers", serversFile(t, "docs"), "--model", "scripted-good", "--ollama", url, "Can I bring my dog?")
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	want := "-> search({\"query\":\"can I bring a dog\",\"top_k\":5})\nYes. Dogs are welcome on the terrace.\n"
+	if r.stdout != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, want)
+	}
+}
+
+func TestAskReadsServiceConfThroughTheRealFilesystemServer(t *testing.T) {
+	_, url := fakeOllama(t, nil)
+	r := runCLI(t, context.Background(), "ask", "--servers", serversFile(t, "fs"), "--model", "scripted-good", "--ollama", url, "--json",
+		"Read service.conf in the allowed directory and report the database port.")
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	var tr struct {
+		Answer string
+		Rounds []struct {
+			Executions []struct {
+				Server, Tool, Result string
+				IsError              bool `json:"is_error"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &tr); err != nil {
+		t.Fatalf("--json output: %v\n%s", err, r.stdout)
+	}
+	ex := tr.Rounds[0].Executions
+	if len(ex) != 1 || ex[0].Server != "fs" || ex[0].Tool != "read_text_file" || ex[0].IsError || !strings.Contains(ex[0].Result, "db_port=5432") {
+		t.Fatalf("execution %+v", ex)
+	}
+	if !strings.Contains(tr.Answer, "5432") {
+		t.Errorf("answer %q", tr.Answer)
+	}
+}
+
+func TestAskHonoursOLLAMA_HOST(t *testing.T) {
+	_, url := fakeOllama(t, nil)
+	t.Setenv("OLLAMA_HOST", strings.TrimPrefix(url, "http://"))
+	r := runCLI(t, context.Background(), "ask", "--servers", serversFile(t, "docs"), "--model", "scripted-good", "What documents can you search?")
+	if r.err != nil || !strings.HasPrefix(r.stdout, "-> list_documents({})\n") {
+		t.Fatalf("err %v\nstdout %s\nstderr %s", r.err, r.stdout, r.stderr)
+	}
+}
+
+func TestAskSkipsAServerThatFailed(t *testing.T) {
+	_, url := fakeOllama(t, nil)
+	cfg := serversFile(t, "docs", "broken")
+	r := runCLI(t, context.Background(), "ask", "--servers", cfg, "--model", "scripted-good", "--ollama", url, "Can I bring my dog?")
+	if r.err != nil || !strings.Contains(r.stdout, "terrace") {
+		t.Fatalf("err %v\n%s", r.err, r.stdout)
+	}
+	if !strings.Contains(r.stderr, `server "broken" skipped`) {
+		t.Errorf("stderr %q", r.stderr)
+	}
+	r = runCLI(t, context.Background(), "ask", "--servers", cfg, "--require-all-servers", "--model", "scripted-good", "--ollama", url, "Can I bring my dog?")
+	if r.code != exitInfra || !strings.Contains(r.err.Error(), "broken") {
+		t.Errorf("--require-all-servers: code %d err %v", r.code, r.err)
+	}
+}
+
+func TestAskErrorsBeforeAnyWork(t *testing.T) {
+	_, url := fakeOllama(t, nil)
+	docs := serversFile(t, "docs")
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	closed := "http://" + ln.Addr().String()
+	ln.Close()
+	badJSON := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(badJSON, []byte("{\n  \"mcpServers\": {\n    \"docs\": {\"comand\": \"x\"}\n  }\n}\n"), 0o644)
+	empty := filepath.Join(t.TempDir(), "empty.json")
+	os.WriteFile(empty, []byte(`{"mcpServers": {}}`), 0o644)
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"ollama unreachable", []string{"--servers", docs, "--model", "scripted-good", "--ollama", closed},
+			exitInfra, []string{"cannot reach Ollama at " + closed, "ollama serve", "OLLAMA_HOST"}},
+		{"model not pulled", []string{"--servers", docs, "--model", "qwen3:8b", "--ollama", url},
+			exitInfra, []string{`model "qwen3:8b" is not pulled`, "ollama pull qwen3:8b"}},
+		{"model without tools", []string{"--servers", docs, "--model", "scripted-notools", "--ollama", url},
+			exitInfra, []string{`model "scripted-notools" does not support tools`, "completion"}},
+		{"bad config", []string{"--servers", badJSON, "--model", "scripted-good", "--ollama", url},
+			exitUsage, []string{badJSON + ":3:", `"comand"`, `did you mean "command"`}},
+		{"no tools", []string{"--servers", empty, "--model", "scripted-good", "--ollama", url},
+			exitInfra, []string{"no tools"}},
+		{"no question", []string{"--servers", docs, "--model", "scripted-good"}, exitUsage, []string{"exactly one question"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"ask"}, tc.args...)
+			if tc.name != "no question" {
+				args = append(args, "Can I bring my dog?")
+			}
+			r := runCLI(t, context.Background(), args...)
+			if r.err == nil || r.code != tc.code {
+				t.Fatalf("code %d, err %v", r.code, r.err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(r.err.Error(), w) {
+					t.Errorf("error %q lacks %q", r.err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestAskCancelledMidRoundLeavesNoProcesses(t *testing.T) {
+	hour := time.Hour
+	_, url := fakeOllama(t, &fakeollama.Script{
+		Models: []fakeollama.Model{{Name: "scripted-good"}},
+		Rules:  []fakeollama.Rule{{Latency: &hour, Reply: fakeollama.Reply{Content: "late"}}},
+	})
+	cfg := serversFile(t, "docs", "fs")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan result)
+	go func() { done <- runCLI(t, ctx, "ask", "--servers", cfg, "--model", "scripted-good", "--ollama", url, "Hi.") }()
+	// Wait until the servers are up (children exist), then cancel mid-round.
+	deadline := time.Now().Add(20 * time.Second)
+	for len(children(t)) < 2 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(children(t)) < 2 {
+		t.Fatalf("servers did not start: children %v", children(t))
+	}
+	time.Sleep(200 * time.Millisecond)
+	cancel()
+	r := <-done
+	if r.err == nil {
+		t.Fatal("no error after cancellation")
+	}
+	deadline = time.Now().Add(10 * time.Second)
+	for len(children(t)) > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if c := children(t); len(c) > 0 {
+		t.Errorf("child processes left: %v", c)
+	}
+}
+
+// children lists the live child processes of this test process (Linux).
+func children(t *testing.T) []int {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	ents, _ := os.ReadDir("/proc")
+	var out []int
+	me := os.Getpid()
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...; comm may hold spaces, so cut after ')'.
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) > 1 && f[0] != "Z" && f[1] == strconv.Itoa(me) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+func TestToolsListsTheCatalog(t *testing.T) {
+	cfg := serversFile(t, "docs", "fs")
+	r := runCLI(t, context.Background(), "tools", "--servers", cfg)
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	for _, w := range []string{"search", "get_document", "read_text_file", "query*: string", "bytes of tool JSON", "tokens",
+		"warning: search: properties.query.minLength is dropped"} {
+		if !strings.Contains(r.stdout, w) {
+			t.Errorf("tools output lacks %q:\n%s", w, r.stdout)
+		}
+	}
+	first := runCLI(t, context.Background(), "tools", "--servers", cfg, "--json")
+	for range 3 {
+		again := runCLI(t, context.Background(), "tools", "--servers", cfg, "--json")
+		if again.stdout != first.stdout || first.stdout == "" {
+			t.Fatalf("tool JSON differs between runs:\n%s\n%s", first.stdout, again.stdout)
+		}
+	}
+}
+
+func TestUsage(t *testing.T) {
+	if r := runCLI(t, context.Background(), "frobnicate"); r.code != exitUsage {
+		t.Errorf("unknown command: code %d", r.code)
+	}
+	if r := runCLI(t, context.Background(), "help"); r.code != exitOK || !strings.Contains(r.stdout, "ask") {
+		t.Errorf("help: code %d\n%s", r.code, r.stdout)
+	}
+	if r := runCLI(t, context.Background(), "ask", "--bogus"); r.code != exitUsage {
+		t.Errorf("bad flag: code %d", r.code)
+	}
+}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/toolgrade/toolgrade/harness/runner"
+	"golang.org/x/term"
+)
+
+// progress shows a run's progress on stderr: a bar on a terminal, plain lines
+// (at every tenth of a model's trials) anywhere else, such as CI logs.
+type progress struct {
+	w       io.Writer
+	tty     bool
+	bar     *progressbar.ProgressBar
+	model   string
+	lastTen int
+}
+
+func newProgress(w io.Writer) *progress {
+	f, ok := w.(*os.File)
+	return &progress{w: w, tty: ok && term.IsTerminal(int(f.Fd()))}
+}
+
+func (p *progress) update(pr runner.Progress) {
+	if pr.Model != p.model {
+		p.finish()
+		p.model = pr.Model
+		p.lastTen = -1
+		if p.tty {
+			p.bar = progressbar.NewOptions(pr.Total,
+				progressbar.OptionSetWriter(p.w),
+				progressbar.OptionSetDescription(pr.Model),
+				progressbar.OptionShowCount(),
+				progressbar.OptionSetPredictTime(true),
+				progressbar.OptionClearOnFinish(),
+			)
+		}
+	}
+	passNote := fmt.Sprintf("pass %d/%d", pr.Pass, pr.Scored)
+	if p.bar != nil {
+		p.bar.Describe(fmt.Sprintf("%s %s", pr.Model, passNote))
+		p.bar.Set(pr.Done)
+		return
+	}
+	if pr.Total == 0 {
+		return
+	}
+	ten := pr.Done * 10 / pr.Total
+	if ten == p.lastTen {
+		return
+	}
+	p.lastTen = ten
+	eta := "–"
+	if pr.RunThisTime > 0 && pr.Done < pr.Total {
+		per := pr.Elapsed / time.Duration(pr.RunThisTime)
+		eta = (per * time.Duration(pr.Total-pr.Done)).Round(time.Second).String()
+	}
+	fmt.Fprintf(p.w, "%s: %d/%d trials, %s, %d infra errors, eta %s\n", pr.Model, pr.Done, pr.Total, passNote, pr.Infra, eta)
+}
+
+func (p *progress) finish() {
+	if p.bar != nil {
+		p.bar.Finish()
+		p.bar = nil
+	}
+}

@@ -1,0 +1,317 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/toolgrade/toolgrade/harness/llm"
+	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/harness/runner"
+	"github.com/toolgrade/toolgrade/harness/servers"
+	"github.com/toolgrade/toolgrade/harness/suite"
+)
+
+func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("run", "SUITE.yaml | --resume DIR", stderr)
+	var sf serverFlags
+	sf.register(fs)
+	models := fs.String("models", "", "comma-separated models (default: the suite's models)")
+	repeat := fs.Int("repeat", 1, "runs of each case per model; repeat i uses seed+i")
+	parallel := fs.Int("parallel", 1, "trials of one model at once (Ollama's OLLAMA_NUM_PARALLEL must allow it)")
+	out := fs.String("out", "", "results `DIR` (default: runs/SUITE-TIMESTAMP)")
+	resume := fs.String("resume", "", "finish the run in `DIR` without repeating a trial")
+	retries := fs.Int("retries", 2, "times a trial hit by an infrastructure error runs again")
+	ollamaURL := fs.String("ollama", "", "Ollama `URL` (default: OLLAMA_HOST, else http://127.0.0.1:11434)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+
+	var (
+		dir  string
+		meta *record.Run
+		s    *suite.Suite
+		done map[record.TrialKey]bool
+	)
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case *resume != "":
+		if len(pos) > 0 {
+			return usageErrorf("run: give a suite or --resume DIR, not both")
+		}
+		dir = *resume
+		if meta, err = record.ReadRun(dir); err != nil {
+			return asUsage(fmt.Errorf("--resume: %w", err))
+		}
+		if s, err = suite.Load(meta.Suite.Path); err != nil {
+			return asUsage(err)
+		}
+		if s.Hash != meta.Suite.Hash {
+			return usageErrorf("--resume: %s changed since the run in %s began (hash %.12s, now %.12s): its trials would not be comparable",
+				meta.Suite.Path, dir, meta.Suite.Hash, s.Hash)
+		}
+		if done, err = trialsDone(dir); err != nil {
+			return err
+		}
+		if !set["parallel"] {
+			*parallel = meta.Parallel
+		}
+	case len(pos) == 1:
+		if s, err = suite.Load(pos[0]); err != nil {
+			return asUsage(err)
+		}
+		dir = *out
+		if dir == "" {
+			dir = filepath.Join("runs", fmt.Sprintf("%s-%s", safeName(s.Name), time.Now().Format("20060102-150405")))
+		}
+		if _, err := os.Stat(filepath.Join(dir, record.RunFile)); err == nil {
+			return usageErrorf("run: %s already holds a run; use --resume %s to finish it, or another --out", dir, dir)
+		}
+	default:
+		return usageErrorf("run: give one suite file (or --resume DIR)")
+	}
+	if *repeat < 1 || *parallel < 1 {
+		return usageErrorf("run: --repeat and --parallel must be at least 1")
+	}
+
+	modelList := s.Models
+	if meta != nil {
+		modelList = nil
+		for _, m := range meta.Models {
+			modelList = append(modelList, m.Name)
+		}
+		*repeat = meta.Repeat
+	}
+	if *models != "" {
+		if meta != nil {
+			return usageErrorf("run: --models cannot change a resumed run")
+		}
+		modelList = splitList(*models)
+	}
+	if len(modelList) == 0 {
+		return usageErrorf("run: no models: list them in the suite's models or give --models")
+	}
+
+	cfg, err := suiteServers(s)
+	if err != nil {
+		return asUsage(err)
+	}
+	base, err := llm.Endpoint(*ollamaURL)
+	if err != nil {
+		return asUsage(err)
+	}
+	client := llm.NewClient(base)
+	ollamaVersion, err := llm.Ping(ctx, client, base, llm.EndpointSource(*ollamaURL))
+	if err != nil {
+		return asInfra(err)
+	}
+	cat, err := connectServers(ctx, cfg, &sf, stderr)
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
+	if err := s.Check(cat); err != nil {
+		return asUsage(err)
+	}
+
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if meta == nil {
+		meta = newRunMeta(s, cat, base.String(), ollamaVersion, *repeat, *parallel)
+	}
+	meta.Parallel = *parallel
+	meta.Status, meta.Error, meta.End = "running", "", time.Time{}
+	if err := record.WriteRun(dir, meta); err != nil {
+		return err
+	}
+	trials, err := os.OpenFile(filepath.Join(dir, record.TrialsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer trials.Close()
+	fmt.Fprintf(stderr, "toolgrade: running %d cases × %d models × %d repeats into %s\n", len(s.Cases), len(modelList), *repeat, dir)
+
+	prog := newProgress(stderr)
+	r := &runner.Runner{
+		Chat:       client,
+		Tools:      cat,
+		Models:     &llm.Ollama{Client: client, Base: base},
+		Out:        record.NewWriter(trials),
+		OnProgress: prog.update,
+	}
+	checked, runErr := r.Run(ctx, runner.Config{
+		Suite: s, Models: modelList, Repeat: *repeat, Parallel: *parallel, Retries: *retries, Done: done,
+	})
+	prog.finish()
+	if len(checked) > 0 {
+		meta.Models = mergeModels(meta.Models, checked)
+	} else if len(meta.Models) == 0 {
+		for _, m := range modelList {
+			meta.Models = append(meta.Models, record.Model{Name: m})
+		}
+	}
+	meta.End = time.Now()
+	switch {
+	case runErr == nil:
+		meta.Status = "complete"
+	case ctx.Err() != nil:
+		meta.Status = "interrupted"
+	default:
+		meta.Status, meta.Error = "failed", runErr.Error()
+	}
+	if err := record.WriteRun(dir, meta); err != nil {
+		return err
+	}
+	if err := writeReports(dir, meta, stdout, stderr); err != nil {
+		return err
+	}
+	switch {
+	case runErr == nil:
+		return nil
+	case ctx.Err() != nil:
+		fmt.Fprintf(stderr, "toolgrade: interrupted; what finished is in %s: `toolgrade run --resume %s` finishes it\n", dir, dir)
+		return ctx.Err()
+	default:
+		return asInfra(runErr)
+	}
+}
+
+// suiteServers reads the suite's servers: a file beside it, or inline.
+func suiteServers(s *suite.Suite) (*servers.Config, error) {
+	if s.ServersNode != nil {
+		return servers.ParseNode(s.ServersNode, s.Path, s.Dir)
+	}
+	return servers.Load(s.ServersPath)
+}
+
+func newRunMeta(s *suite.Suite, cat *servers.Catalog, url, ollamaVersion string, repeat, parallel int) *record.Run {
+	meta := &record.Run{
+		Suite:       record.RunSuite{Name: s.Name, Path: absPath(s.Path), Hash: s.Hash},
+		Harness:     harnessVersion,
+		Ollama:      record.RunOllama{URL: url, Version: ollamaVersion},
+		CatalogHash: cat.Hash(),
+		Repeat:      repeat,
+		Parallel:    parallel,
+		Options:     s.Defaults.Options,
+		Think:       s.Defaults.Think,
+		MaxRounds:   s.Defaults.MaxRounds,
+		Start:       time.Now(),
+	}
+	meta.BaseSeed, _ = seedOf(s.Defaults.Options)
+	byServer := map[string][]string{}
+	var order []string
+	for _, t := range cat.Tools() {
+		if _, ok := byServer[t.Server]; !ok {
+			order = append(order, t.Server)
+		}
+		byServer[t.Server] = append(byServer[t.Server], t.Exposed)
+	}
+	for _, name := range order {
+		meta.Servers = append(meta.Servers, record.RunServer{Name: name, Hash: cat.ServerHash(name), Tools: byServer[name]})
+	}
+	for _, f := range cat.Failed() {
+		meta.FailedServers = append(meta.FailedServers, f.Name)
+	}
+	return meta
+}
+
+// mergeModels keeps the models of an earlier run and updates those checked now.
+func mergeModels(old, now []record.Model) []record.Model {
+	out := append([]record.Model(nil), old...)
+	for _, m := range now {
+		found := false
+		for i := range out {
+			if out[i].Name == m.Name {
+				out[i], found = m, true
+			}
+		}
+		if !found {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// trialsDone reads the trials a run already has, after cutting off a line a
+// killed run left half-written.
+func trialsDone(dir string) (map[record.TrialKey]bool, error) {
+	path := filepath.Join(dir, record.TrialsFile)
+	if _, err := record.TrimPartial(path); err != nil {
+		return nil, err
+	}
+	done := map[record.TrialKey]bool{}
+	err := readTrials(dir, io.Discard, func(t *record.Trial) { done[t.Key()] = true })
+	return done, err
+}
+
+// readTrials reads dir's trials file, reporting bad lines on warn.
+func readTrials(dir string, warn io.Writer, fn func(*record.Trial)) error {
+	path := filepath.Join(dir, record.TrialsFile)
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := record.NewReader(f, path)
+	for r.Scan() {
+		fn(r.Trial())
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(warn, "toolgrade: warning: %v (line skipped)\n", w)
+	}
+	return r.Err()
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func safeName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == '.' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9') {
+			return r
+		}
+		return '-'
+	}, s)
+	if s == "" {
+		return "run"
+	}
+	return s
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+func seedOf(opts map[string]any) (int64, bool) {
+	switch n := opts["seed"].(type) {
+	case int:
+		return int64(n), true
+	case int64:
+		return n, true
+	case float64:
+		return int64(n), true
+	}
+	return 0, false
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/toolgrade/toolgrade/harness/servers"
+	"github.com/toolgrade/toolgrade/reports"
+)
+
+func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("tools", "", stderr)
+	var sf serverFlags
+	sf.register(fs)
+	asJSON := fs.Bool("json", false, "print the tools exactly as sent to Ollama, as JSON")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if sf.file == "" {
+		return usageErrorf("tools: --servers FILE is required")
+	}
+	if len(pos) > 0 {
+		return usageErrorf("tools: unexpected argument %q", pos[0])
+	}
+	cfg, err := servers.Load(sf.file)
+	if err != nil {
+		return asUsage(err)
+	}
+	cat, err := connectServers(ctx, cfg, &sf, stderr)
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
+
+	toolJSON, err := json.Marshal(cat.OllamaTools())
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		_, err := fmt.Fprintf(stdout, "%s\n", toolJSON)
+		return err
+	}
+	var rows [][]string
+	for _, t := range cat.Tools() {
+		one, _ := json.Marshal(t.Ollama)
+		rows = append(rows, []string{t.Exposed, t.Server, params(t), fmt.Sprint(len(one)), clip(t.Description, 60)})
+	}
+	if err := reports.Table(stdout, []string{"Tool", "Server", "Parameters (* required)", "Bytes", "Description"}, rows); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d tools, %d bytes of tool JSON sent with every request, about %d tokens\n",
+		len(rows), len(toolJSON), estimateTokens(len(toolJSON)))
+	for _, t := range cat.Tools() {
+		for _, d := range t.Dropped {
+			fmt.Fprintf(stdout, "warning: %s: %s is dropped by Ollama's tool format; the model never sees it\n", t.Exposed, d)
+		}
+	}
+	return nil
+}
+
+// estimateTokens is a rough token count for JSON text (about four bytes a
+// token for the tokenizers of common Ollama models).
+func estimateTokens(bytes int) int { return (bytes + 3) / 4 }
+
+// params lists a tool's parameters in the order the model sees them.
+func params(t servers.Tool) string {
+	p := t.Ollama.Function.Parameters
+	required := map[string]bool{}
+	for _, r := range p.Required {
+		required[r] = true
+	}
+	var names []string
+	for name, prop := range p.Properties.All() {
+		s := name
+		if required[name] {
+			s += "*"
+		}
+		if len(prop.Type) > 0 {
+			s += ": " + prop.Type.String()
+		}
+		names = append(names, s)
+	}
+	return strings.Join(names, ", ")
+}
+
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len([]rune(s)) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}

@@ -1,0 +1,327 @@
+// Package runner runs a suite's cases through the bridge loop against a list
+// of models, model by model, scores each trial and appends it to the trials
+// file as soon as it ends.
+package runner
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/ollama/ollama/api"
+	"github.com/toolgrade/toolgrade/harness/bridge"
+	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/harness/score"
+	"github.com/toolgrade/toolgrade/harness/suite"
+)
+
+// Models checks and loads models; *Ollama is the real one.
+type Models interface {
+	// Check confirms the model can run tools and says what it is.
+	Check(ctx context.Context, model string) (*record.Model, error)
+	// Warmup loads the model so its load time is not charged to a trial, and
+	// returns the load time Ollama reported.
+	Warmup(ctx context.Context, model string, keepAlive *api.Duration) (time.Duration, error)
+}
+
+// Config is one run: which cases, models, repeats and how many at once.
+type Config struct {
+	Suite  *suite.Suite
+	Models []string
+	// Repeat is how many times each case runs per model; zero: 1.
+	Repeat int
+	// Parallel is how many trials of one model run at once; zero: 1. Ollama
+	// must allow it (OLLAMA_NUM_PARALLEL), or requests queue there.
+	Parallel int
+	// Retries is how many times a trial that hit an infrastructure failure
+	// runs again; zero: 2; negative: none.
+	Retries int
+	// Backoff is the wait before the first retry, doubled for each next one;
+	// zero: 500ms.
+	Backoff time.Duration
+	// Done lists trials already in the trials file (resume): they are skipped.
+	Done map[record.TrialKey]bool
+}
+
+// Progress is what the runner reports after each trial.
+type Progress struct {
+	Model       string
+	Done, Total int // trials of this model, including those resumed
+	Pass        int // passes so far among the trials this run ran
+	Scored      int // trials this run ran that were not infra errors
+	Infra       int
+	Elapsed     time.Duration // since this model's trials began
+	RunThisTime int           // trials this run ran for this model
+}
+
+// Runner runs trials. Chat, Tools, Models and Out are required.
+type Runner struct {
+	Chat   bridge.Chatter
+	Tools  bridge.Toolbox
+	Models Models
+	Out    *record.Writer
+	// OnProgress, when set, is called after each trial (from one goroutine at
+	// a time).
+	OnProgress func(Progress)
+	// OnModel, when set, is called once a model is checked and warmed up.
+	OnModel func(record.Model)
+	// Now is the clock; nil: time.Now.
+	Now func() time.Time
+	// Sleep waits between retries; nil: a timer that honours ctx.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// job is one trial to run.
+type job struct {
+	c      *suite.Case
+	repeat int
+}
+
+// Run runs every trial of cfg that is not already done. It returns the models
+// it checked, in order. Every model is checked before any is loaded, so a
+// typo in the last model name does not surface after an hour of inference on
+// the first. It stops when ctx ends; the trials in flight are then dropped,
+// not written.
+func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
+	repeat := max(cfg.Repeat, 1)
+	parallel := max(cfg.Parallel, 1)
+	var infos []record.Model
+	for _, model := range cfg.Models {
+		m, err := r.Models.Check(ctx, model)
+		if err != nil {
+			return nil, err
+		}
+		infos = append(infos, *m)
+	}
+	ka := keepAlive(cfg.Suite)
+	for i := range infos {
+		info := &infos[i]
+		load, err := r.Models.Warmup(ctx, info.Name, ka)
+		if err != nil {
+			return infos[:i], fmt.Errorf("loading %s: %w", info.Name, err)
+		}
+		info.Load = load
+		if r.OnModel != nil {
+			r.OnModel(*info)
+		}
+		if err := r.runModel(ctx, cfg, info, repeat, parallel); err != nil {
+			return infos[:i+1], err
+		}
+	}
+	return infos, nil
+}
+
+func (r *Runner) runModel(ctx context.Context, cfg Config, info *record.Model, repeat, parallel int) error {
+	s := cfg.Suite
+	total := len(s.Cases) * repeat
+	var jobs []job
+	// Repeat-major order: an interrupted run has every case at least once
+	// before any case twice.
+	for rep := range repeat {
+		for i := range s.Cases {
+			k := record.TrialKey{Model: info.Name, CaseID: s.Cases[i].ID, Repeat: rep}
+			if !cfg.Done[k] {
+				jobs = append(jobs, job{c: &s.Cases[i], repeat: rep})
+			}
+		}
+	}
+	prog := Progress{Model: info.Name, Total: total, Done: total - len(jobs)}
+	if len(jobs) == 0 {
+		if r.OnProgress != nil {
+			r.OnProgress(prog)
+		}
+		return nil
+	}
+	now := r.now()
+	start := now()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	work := make(chan job)
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+		cancel()
+	}
+	for range parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				t := r.trial(ctx, cfg, info, j)
+				if t == nil { // ctx ended mid-trial: dropped
+					continue
+				}
+				if err := r.Out.Write(t); err != nil {
+					fail(fmt.Errorf("writing trials: %w", err))
+					continue
+				}
+				mu.Lock()
+				prog.Done++
+				prog.RunThisTime++
+				switch t.Score.Outcome {
+				case record.OutcomeInfraError:
+					prog.Infra++
+				case record.OutcomePass:
+					prog.Pass++
+					prog.Scored++
+				default:
+					prog.Scored++
+				}
+				prog.Elapsed = now().Sub(start)
+				if r.OnProgress != nil {
+					r.OnProgress(prog)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, j := range jobs {
+		select {
+		case work <- j:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	return ctx.Err()
+}
+
+// trial runs one trial, retrying infrastructure failures; nil when ctx ended.
+func (r *Runner) trial(ctx context.Context, cfg Config, info *record.Model, j job) *record.Trial {
+	s := cfg.Suite
+	req, seed, err := Request(s, j.c, info.Name, j.repeat)
+	t := &record.Trial{
+		Model: info.Name, CaseID: j.c.ID, Repeat: j.repeat, Seed: seed, Tags: j.c.Tags,
+		Start: r.now()(),
+	}
+	if err != nil { // the suite was validated, so this is a bug; keep it visible
+		t.Transcript = &record.Transcript{Model: info.Name, Failure: &record.Failure{Kind: record.FailureOllama, Message: err.Error()}}
+		t.Score = record.Score{Outcome: record.OutcomeInfraError, Detail: err.Error()}
+		return t
+	}
+	loop := &bridge.Loop{Chat: r.Chat, Tools: r.Tools, Now: r.Now}
+	opts := score.Options{
+		NormalizeStrings: s.Defaults.NormalizeStrings,
+		StrictArgs:       s.Defaults.StrictArgs,
+		NumCtx:           numCtx(req.Options, info.NumCtx),
+	}
+	retries := cfg.Retries
+	if retries == 0 {
+		retries = 2
+	}
+	backoff := cfg.Backoff
+	if backoff <= 0 {
+		backoff = 500 * time.Millisecond
+	}
+	for attempt := 1; ; attempt++ {
+		tr, _ := loop.Run(ctx, req)
+		if ctx.Err() != nil {
+			return nil
+		}
+		t.Attempts = attempt
+		t.Transcript = tr
+		t.Score = score.Score(tr, &j.c.Expect, opts)
+		if t.Score.Outcome != record.OutcomeInfraError || attempt > retries {
+			return t
+		}
+		if err := r.sleep(ctx, backoff); err != nil {
+			return nil
+		}
+		backoff *= 2
+	}
+}
+
+// Request builds the bridge request of one trial: the suite's defaults, the
+// case's messages and overrides, and seed = base seed + repeat.
+func Request(s *suite.Suite, c *suite.Case, model string, repeat int) (bridge.Request, int64, error) {
+	opts := make(map[string]any, len(s.Defaults.Options)+1)
+	for k, v := range s.Defaults.Options {
+		opts[k] = v
+	}
+	base, _ := toInt64(opts["seed"])
+	seed := base + int64(repeat)
+	opts["seed"] = seed
+	think, err := bridge.ParseThink(s.Defaults.Think)
+	if err != nil {
+		return bridge.Request{}, seed, err
+	}
+	conv := s.Conversation(c)
+	msgs := make([]api.Message, len(conv))
+	for i, m := range conv {
+		msgs[i] = api.Message{Role: m.Role, Content: m.Content}
+	}
+	return bridge.Request{
+		Model:     model,
+		Messages:  msgs,
+		Options:   opts,
+		Think:     think,
+		KeepAlive: keepAlive(s),
+		MaxRounds: c.MaxRounds,
+	}, seed, nil
+}
+
+func keepAlive(s *suite.Suite) *api.Duration {
+	if d := s.Defaults.KeepAlive; d != nil {
+		return &api.Duration{Duration: *d}
+	}
+	return nil
+}
+
+func (r *Runner) now() func() time.Time {
+	if r.Now != nil {
+		return r.Now
+	}
+	return time.Now
+}
+
+func (r *Runner) sleep(ctx context.Context, d time.Duration) error {
+	if r.Sleep != nil {
+		return r.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// numCtx is the context length a trial runs with: the num_ctx option when
+// set, else the model's default.
+func numCtx(opts map[string]any, model int) int {
+	if n, ok := toInt64(opts["num_ctx"]); ok && n > 0 {
+		return int(n)
+	}
+	return model
+}
+
+func toInt64(v any) (int64, bool) {
+	switch n := v.(type) {
+	case int:
+		return int64(n), true
+	case int64:
+		return n, true
+	case float64:
+		return int64(n), true
+	case uint64:
+		return int64(n), true
+	}
+	return 0, false
+}

@@ -1,0 +1,109 @@
+package reports
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+)
+
+// WriteTerminal writes the human report: one row per model, then the failing
+// trials grouped by outcome, then warnings.
+func WriteTerminal(w io.Writer, s *Summary) error {
+	var rows [][]string
+	for _, m := range s.Models {
+		rows = append(rows, []string{
+			m.Model,
+			fmt.Sprint(m.Scored),
+			pct(m.Pass), pct(m.Selection), pct(m.ArgValidity), pct(m.ArgAccuracy), pct(m.Irrelevance),
+			fmt.Sprintf("%.2f", m.RoundsMean),
+			secs(m.TrialLatency.P50), secs(m.TrialLatency.P95),
+			fmt.Sprintf("%.0f", m.TokensPerSecond),
+		})
+	}
+	header := []string{"Model", "Trials", "Pass", "Selection", "Arg valid", "Arg acc", "Irrelevance", "Rounds", "p50", "p95", "tok/s"}
+	if err := Table(w, header, rows); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "Rates with 95% Wilson intervals; infrastructure errors are counted apart, never as model failures.")
+	for _, m := range s.Models {
+		if m.PassAtK != nil {
+			fmt.Fprintf(w, "%s: pass@%d %.1f%%, pass^%d %.1f%%; cases: %d stable-pass, %d stable-fail, %d flaky\n",
+				m.Model, m.K, 100**m.PassAtK, m.K, 100**m.PassHatK, m.Stable, m.Failing, len(m.Flaky))
+		}
+	}
+	for _, m := range s.Models {
+		if len(m.Failures) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\nFailures of %s:\n", m.Model)
+		for _, g := range m.Failures {
+			fmt.Fprintf(w, "  %s (%d)\n", g.Outcome, g.Count)
+			for _, ex := range g.Examples {
+				fmt.Fprintf(w, "    %s #%d", ex.Case, ex.Repeat)
+				if ex.Detail != "" {
+					fmt.Fprintf(w, ": %s", indent(ex.Detail, "      "))
+				}
+				fmt.Fprintln(w)
+			}
+			if g.Count > len(g.Examples) {
+				fmt.Fprintf(w, "    ... and %d more\n", g.Count-len(g.Examples))
+			}
+		}
+	}
+	if len(s.Warnings) > 0 {
+		fmt.Fprintln(w, "\nWarnings:")
+		for _, warn := range s.Warnings {
+			fmt.Fprintf(w, "  %s\n", warn)
+		}
+	}
+	return nil
+}
+
+// WriteJSON writes the summary as indented JSON (summary.json).
+func WriteJSON(w io.Writer, s *Summary) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(s)
+}
+
+func warnings(m *ModelSummary) []string {
+	var out []string
+	if m.Infra > 0 {
+		out = append(out, fmt.Sprintf("%s: %d trials hit infrastructure errors (Ollama or MCP failures, after retries); they are kept out of every rate", m.Model, m.Infra))
+	}
+	if m.Truncated > 0 {
+		out = append(out, fmt.Sprintf("%s: %d trials had a prompt that reached num_ctx: Ollama cut it, and the tools may have been lost; raise num_ctx", m.Model, m.Truncated))
+	}
+	if m.Scored > 0 && m.Scored < 10 {
+		out = append(out, fmt.Sprintf("%s: only %d scored trials: the intervals are wide; add cases or --repeat", m.Model, m.Scored))
+	}
+	if len(m.Flaky) > 0 {
+		out = append(out, fmt.Sprintf("%s: flaky cases (passed in some repeats, failed in others): %s", m.Model, strings.Join(m.Flaky, ", ")))
+	}
+	return out
+}
+
+// pct renders a rate as "83% [61–94]", or "–" when nothing was counted.
+func pct(r Rate) string {
+	if r.N == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f%% [%.0f–%.0f]", 100*r.Value, math.Floor(100*r.Lo), math.Ceil(100*r.Hi))
+}
+
+func secs(s float64) string {
+	switch {
+	case s == 0:
+		return "–"
+	case s < 1:
+		return fmt.Sprintf("%.0fms", s*1000)
+	default:
+		return fmt.Sprintf("%.2fs", s)
+	}
+}
+
+func indent(s, prefix string) string {
+	return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
+}
