@@ -227,7 +227,9 @@ func TestAskCancelledMidRoundLeavesNoProcesses(t *testing.T) {
 	cfg := serversFile(t, "docs", "fs")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan result)
-	go func() { done <- runCLI(t, ctx, "ask", "--servers", cfg, "--model", "scripted-good", "--ollama", url, "Hi.") }()
+	go func() {
+		done <- runCLI(t, ctx, "ask", "--servers", cfg, "--model", "scripted-good", "--ollama", url, "Hi.")
+	}()
 	// Wait until the servers are up (children exist), then cancel mid-round.
 	deadline := time.Now().Add(20 * time.Second)
 	for len(children(t)) < 2 && time.Now().Before(deadline) {
