@@ -1,10 +1,13 @@
 package main
 
 import (
+	"net/url"
+
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/ollama/ollama/api"
 	"io"
 	"os"
 	"path/filepath"
@@ -113,6 +116,11 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if err != nil {
 		return asInfra(err)
 	}
+	if *resume != "" {
+		if err := sameModels(ctx, client, base, meta); err != nil {
+			return err
+		}
+	}
 	cat, err := connectServers(ctx, cfg, &sf, stderr)
 	if err != nil {
 		return err
@@ -120,6 +128,10 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	defer cat.Close()
 	if err := s.Check(cat); err != nil {
 		return asUsage(err)
+	}
+	if *resume != "" && cat.Hash() != meta.CatalogHash {
+		return usageErrorf("--resume: the servers' tools changed since the run in %s began (catalog %.12s, now %.12s): its trials would not be comparable",
+			dir, meta.CatalogHash, cat.Hash())
 	}
 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -130,6 +142,13 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 	meta.Parallel = *parallel
 	meta.Status, meta.Error, meta.End = "running", "", time.Time{}
+	if len(meta.Models) == 0 {
+		// The names now, so a killed run can be resumed; the details as
+		// each model is checked.
+		for _, m := range modelList {
+			meta.Models = append(meta.Models, record.Model{Name: m})
+		}
+	}
 	if err := record.WriteRun(dir, meta); err != nil {
 		return err
 	}
@@ -140,6 +159,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	defer trials.Close()
 	fmt.Fprintf(stderr, "toolgrade: running %d cases × %d models × %d repeats into %s\n", len(s.Cases), len(modelList), *repeat, dir)
 
+	runner.TuneGC()
 	prog := newProgress(stderr)
 	r := &runner.Runner{
 		Chat:       client,
@@ -147,18 +167,18 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		Models:     &llm.Ollama{Client: client, Base: base},
 		Out:        record.NewWriter(trials),
 		OnProgress: prog.update,
+		OnModel: func(m record.Model) {
+			meta.Models = mergeModels(meta.Models, []record.Model{m})
+			if err := record.WriteRun(dir, meta); err != nil {
+				fmt.Fprintf(stderr, "toolgrade: warning: updating %s: %v\n", record.RunFile, err)
+			}
+		},
 	}
 	checked, runErr := r.Run(ctx, runner.Config{
 		Suite: s, Models: modelList, Repeat: *repeat, Parallel: *parallel, Retries: *retries, Done: done,
 	})
 	prog.finish()
-	if len(checked) > 0 {
-		meta.Models = mergeModels(meta.Models, checked)
-	} else if len(meta.Models) == 0 {
-		for _, m := range modelList {
-			meta.Models = append(meta.Models, record.Model{Name: m})
-		}
-	}
+	meta.Models = mergeModels(meta.Models, checked)
 	meta.End = time.Now()
 	switch {
 	case runErr == nil:
@@ -222,6 +242,25 @@ func newRunMeta(s *suite.Suite, cat *servers.Catalog, url, ollamaVersion string,
 		meta.FailedServers = append(meta.FailedServers, f.Name)
 	}
 	return meta
+}
+
+// sameModels refuses to resume a run whose models changed weights since it
+// began: its trials would mix two models under one name.
+func sameModels(ctx context.Context, client *api.Client, base *url.URL, meta *record.Run) error {
+	for _, m := range meta.Models {
+		if m.Digest == "" {
+			continue
+		}
+		now, err := llm.CheckModel(ctx, client, base, m.Name)
+		if err != nil {
+			return asInfra(err)
+		}
+		if now.Digest != m.Digest {
+			return usageErrorf("--resume: model %s changed since the run began (digest %.12s, now %.12s): its trials would not be comparable",
+				m.Name, m.Digest, now.Digest)
+		}
+	}
+	return nil
 }
 
 // mergeModels keeps the models of an earlier run and updates those checked now.

@@ -51,7 +51,10 @@ func EndpointSource(flag string) string {
 
 // NewClient returns an Ollama API client for base. It has no overall timeout:
 // streams last as long as the model generates, and callers bound them with
-// contexts.
+// contexts. It keeps enough idle connections for parallel trials (the
+// default transport keeps two per host and reconnects for the rest).
 func NewClient(base *url.URL) *api.Client {
-	return api.NewClient(base, &http.Client{})
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = 64
+	return api.NewClient(base, &http.Client{Transport: tr})
 }

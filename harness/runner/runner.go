@@ -115,19 +115,21 @@ func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
 func (r *Runner) runModel(ctx context.Context, cfg Config, info *record.Model, repeat, parallel int) error {
 	s := cfg.Suite
 	total := len(s.Cases) * repeat
-	var jobs []job
-	// Repeat-major order: an interrupted run has every case at least once
-	// before any case twice.
+	// Jobs are made as they are fed, never listed, so memory does not grow
+	// with the number of trials.
+	done := func(i, rep int) bool {
+		return cfg.Done[record.TrialKey{Model: info.Name, CaseID: s.Cases[i].ID, Repeat: rep}]
+	}
+	skipped := 0
 	for rep := range repeat {
 		for i := range s.Cases {
-			k := record.TrialKey{Model: info.Name, CaseID: s.Cases[i].ID, Repeat: rep}
-			if !cfg.Done[k] {
-				jobs = append(jobs, job{c: &s.Cases[i], repeat: rep})
+			if done(i, rep) {
+				skipped++
 			}
 		}
 	}
-	prog := Progress{Model: info.Name, Total: total, Done: total - len(jobs)}
-	if len(jobs) == 0 {
+	prog := Progress{Model: info.Name, Total: total, Done: skipped}
+	if skipped == total {
 		if r.OnProgress != nil {
 			r.OnProgress(prog)
 		}
@@ -185,12 +187,19 @@ func (r *Runner) runModel(ctx context.Context, cfg Config, info *record.Model, r
 			}
 		}()
 	}
+	// Repeat-major order: an interrupted run has every case at least once
+	// before any case twice.
 feed:
-	for _, j := range jobs {
-		select {
-		case work <- j:
-		case <-ctx.Done():
-			break feed
+	for rep := range repeat {
+		for i := range s.Cases {
+			if done(i, rep) {
+				continue
+			}
+			select {
+			case work <- job{c: &s.Cases[i], repeat: rep}:
+			case <-ctx.Done():
+				break feed
+			}
 		}
 	}
 	close(work)
@@ -215,11 +224,8 @@ func (r *Runner) trial(ctx context.Context, cfg Config, info *record.Model, j jo
 		return t
 	}
 	loop := &bridge.Loop{Chat: r.Chat, Tools: r.Tools, Now: r.Now}
-	opts := score.Options{
-		NormalizeStrings: s.Defaults.NormalizeStrings,
-		StrictArgs:       s.Defaults.StrictArgs,
-		NumCtx:           numCtx(req.Options, info.NumCtx),
-	}
+	opts := score.OptionsFor(&s.Defaults)
+	opts.NumCtx = numCtx(req.Options, info.NumCtx)
 	retries := cfg.Retries
 	if retries == 0 {
 		retries = 2

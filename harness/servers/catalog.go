@@ -34,6 +34,7 @@ type Tool struct {
 	SchemaError string
 
 	resolved  *jsonschema.Resolved
+	partial   *jsonschema.Resolved // resolved without the top-level required list
 	schemaErr error
 }
 
@@ -258,4 +259,22 @@ func (c *Catalog) ValidateArgs(exposed string, args json.RawMessage) error {
 		return fmt.Errorf("unknown tool %q", exposed)
 	}
 	return t.ValidateArgs(args)
+}
+
+// ValidatePartial checks args like ValidateArgs but does not require the
+// properties args leave out: a case file fixes some arguments and leaves the
+// others to matchers, and its literals must still fit the schema.
+func (c *Catalog) ValidatePartial(exposed string, args json.RawMessage) error {
+	t, ok := c.Lookup(exposed)
+	if !ok {
+		return fmt.Errorf("unknown tool %q", exposed)
+	}
+	if t.partial == nil {
+		return nil
+	}
+	_, instance, err := parseArgs(args)
+	if err != nil {
+		return err
+	}
+	return t.partial.Validate(instance)
 }

@@ -532,3 +532,24 @@ func TestConcurrentCalls(t *testing.T) {
 		}
 	}
 }
+
+func TestValidatePartial(t *testing.T) {
+	cat := mustConnect(t, nil, fakeServer("docs", fakeTool{name: "search", schema: `{"type":"object","required":["query"],"properties":{"query":{"type":"string"},"top_k":{"type":"integer"}},"additionalProperties":false}`}))
+	for _, tc := range []struct {
+		args    string
+		partial bool // valid when missing properties are allowed
+		full    bool
+	}{
+		{`{"top_k": 5}`, true, false},
+		{`{"query": "dog", "top_k": 5}`, true, true},
+		{`{"top_k": "five"}`, false, false},
+		{`{"q": "dog"}`, false, false},
+	} {
+		if err := cat.ValidatePartial("search", json.RawMessage(tc.args)); (err == nil) != tc.partial {
+			t.Errorf("ValidatePartial(%s) = %v", tc.args, err)
+		}
+		if err := cat.ValidateArgs("search", json.RawMessage(tc.args)); (err == nil) != tc.full {
+			t.Errorf("ValidateArgs(%s) = %v", tc.args, err)
+		}
+	}
+}

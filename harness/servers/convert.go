@@ -40,6 +40,8 @@ func convertTool(server string, t *mcp.Tool, exposed string) *Tool {
 	tool.resolved, tool.schemaErr = resolveForValidation(original, inlined)
 	if tool.schemaErr != nil {
 		tool.SchemaError = tool.schemaErr.Error()
+	} else {
+		tool.partial, _ = resolveForValidation(withoutRequired(original), withoutRequired(inlined))
 	}
 	return tool
 }
@@ -245,6 +247,18 @@ func sortedUnique(l []string) []string {
 	}
 	if len(out) == 0 {
 		return nil
+	}
+	return out
+}
+
+// withoutRequired is a shallow copy of a schema without its top-level
+// required list.
+func withoutRequired(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if k != "required" {
+			out[k] = v
+		}
 	}
 	return out
 }

@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
+	"github.com/toolgrade/toolgrade/harness/record"
+)
+
+// docsSuite copies cases/docs.yaml into a temporary folder with its servers
+// file pointing at this test binary as `toolgrade fake-mcp docs`.
+func docsSuite(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../../cases/docs.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(b), "servers: servers/docs.json", "servers: "+serversFile(t, "docs"), 1)
+	if text == string(b) {
+		t.Fatal("cases/docs.yaml no longer names servers/docs.json")
+	}
+	p := filepath.Join(t.TempDir(), "docs.yaml")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func readTrialKeys(t *testing.T, dir string) map[record.TrialKey]int {
+	t.Helper()
+	keys := map[record.TrialKey]int{}
+	if err := readTrials(dir, os.Stderr, func(tr *record.Trial) { keys[tr.Key()]++ }); err != nil {
+		t.Fatal(err)
+	}
+	return keys
+}
+
+func TestRunWritesTheRunAndReportRebuildsIt(t *testing.T) {
+	_, url := fakeOllama(t, nil)
+	dir := filepath.Join(t.TempDir(), "run")
+	r := runCLI(t, context.Background(), "run", docsSuite(t), "--out", dir, "--ollama", url, "--repeat", "2", "--parallel", "3")
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	for _, w := range []string{"scripted-good", "scripted-weak", "100% [", "Failures of scripted-weak:", "invalid_args (2)",
+		"pass@2", "pass^2", "Wilson"} {
+		if !strings.Contains(r.stdout, w) {
+			t.Errorf("report lacks %q:\n%s", w, r.stdout)
+		}
+	}
+	meta, err := record.ReadRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta.Status != "complete" || meta.Repeat != 2 || meta.BaseSeed != 42 || len(meta.Models) != 2 ||
+		meta.Models[0].Digest == "" || meta.Models[0].Load == 0 || meta.CatalogHash == "" || meta.Ollama.Version != "0.17.4" || meta.End.IsZero() {
+		t.Errorf("run.json: %+v", meta)
+	}
+	keys := readTrialKeys(t, dir)
+	if len(keys) != 2*2*25 {
+		t.Errorf("%d distinct trials", len(keys))
+	}
+	saved, err := os.ReadFile(filepath.Join(dir, record.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The report comes back from the files alone, byte for byte.
+	rep := runCLI(t, context.Background(), "report", dir, "--json")
+	if rep.err != nil || rep.stdout != string(saved) {
+		t.Errorf("report --json differs from summary.json (err %v):\n%s\n---\n%s", rep.err, rep.stdout, saved)
+	}
+	table := runCLI(t, context.Background(), "report", dir)
+	if table.err != nil || table.stdout != r.stdout {
+		t.Errorf("report's table differs from run's (err %v):\n%s\n---\n%s", table.err, table.stdout, r.stdout)
+	}
+}
+
+func TestRunRejectsBadSuitesBeforeAnyModel(t *testing.T) {
+	fake, url := fakeOllama(t, nil)
+	dir := t.TempDir()
+	servers := serversFile(t, "docs")
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(text), 0o644)
+		return p
+	}
+	broken := write("broken.yaml", "name: x\nservers: "+servers+"\ncases:\n  - id: a\n    ask: hi\n    expct: {no_tool: true}\n")
+	typo := write("typo.yaml", "name: x\nservers: "+servers+"\nmodels: [scripted-good]\ncases:\n  - id: a\n    ask: hi\n    expect: {tool: serch}\n")
+	for _, tc := range []struct {
+		file string
+		want []string
+	}{
+		{broken, []string{broken + ":6:5", "expct"}},
+		{typo, []string{typo + ":7:", `did you mean "search"`}},
+	} {
+		r := runCLI(t, context.Background(), "run", tc.file, "--out", filepath.Join(dir, "out"), "--ollama", url)
+		if r.code != exitUsage {
+			t.Errorf("%s: code %d err %v", tc.file, r.code, r.err)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(r.err.Error(), w) {
+				t.Errorf("error %q lacks %q", r.err, w)
+			}
+		}
+	}
+	for _, req := range fake.Requests() {
+		if req.Chat != nil {
+			t.Errorf("a chat request was sent for a bad suite: %s", req.Body)
+		}
+	}
+}
+
+// child starts this test binary as `toolgrade ARGS...`.
+func child(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, args...)
+	cmd.Env = append(os.Environ(), mainEnv+"=1", "GORACE=atexit_sleep_ms=0")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	return cmd, &out, &errb
+}
+
+func waitTrials(t *testing.T, dir string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		b, _ := os.ReadFile(filepath.Join(dir, record.TrialsFile))
+		if bytes.Count(b, []byte("\n")) >= n {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("fewer than %d trials written in time", n)
+}
+
+// slowDemo is the demo script with 15ms before each answer, so a run lasts
+// long enough to be killed in the middle.
+func slowDemo(t *testing.T) *fakeollama.Script {
+	s, err := fakeollama.DemoScript()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Latency = 15 * time.Millisecond
+	return s
+}
+
+func TestResumeAfterAKilledRunRepeatsNoTrial(t *testing.T) {
+	_, url := fakeOllama(t, slowDemo(t))
+	suite := docsSuite(t)
+	dir := filepath.Join(t.TempDir(), "run")
+	cmd, _, stderr := child(t, "run", suite, "--out", dir, "--ollama", url, "--repeat", "2", "--parallel", "2")
+	waitTrials(t, dir, 7)
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	before := readTrialKeys(t, dir)
+	if len(before) >= 100 {
+		t.Fatalf("the run finished before it was killed (%d trials)\n%s", len(before), stderr)
+	}
+	meta, _ := record.ReadRun(dir)
+	if meta.Status != "running" {
+		t.Errorf("a killed run says %q", meta.Status)
+	}
+
+	r := runCLI(t, context.Background(), "run", "--resume", dir, "--ollama", url)
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	after := readTrialKeys(t, dir)
+	if len(after) != 100 {
+		t.Errorf("%d distinct trials after resuming, want 100", len(after))
+	}
+	for k, n := range after {
+		if n != 1 {
+			t.Errorf("trial %+v appears %d times", k, n)
+		}
+	}
+	if meta, _ := record.ReadRun(dir); meta.Status != "complete" {
+		t.Errorf("status after resume %q", meta.Status)
+	}
+}
+
+func TestInterruptStopsCleanlyWith130(t *testing.T) {
+	_, url := fakeOllama(t, slowDemo(t))
+	dir := filepath.Join(t.TempDir(), "run")
+	cmd, stdout, stderr := child(t, "run", docsSuite(t), "--out", dir, "--ollama", url)
+	waitTrials(t, dir, 5)
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitInterrupted {
+		t.Fatalf("exit %v, want %d\n%s", err, exitInterrupted, stderr)
+	}
+	meta, _ := record.ReadRun(dir)
+	if meta.Status != "interrupted" {
+		t.Errorf("status %q", meta.Status)
+	}
+	if !strings.Contains(stdout.String(), "partial results") || !strings.Contains(stdout.String(), "scripted-good") {
+		t.Errorf("no partial report:\n%s", stdout)
+	}
+	if !strings.Contains(stderr.String(), "--resume "+dir) {
+		t.Errorf("stderr does not say how to resume:\n%s", stderr)
+	}
+	var sum struct{ Models []struct{ Trials int } }
+	b, _ := os.ReadFile(filepath.Join(dir, record.SummaryFile))
+	if json.Unmarshal(b, &sum) != nil || len(sum.Models) == 0 || sum.Models[0].Trials < 5 {
+		t.Errorf("summary.json after interrupt: %s", b)
+	}
+}

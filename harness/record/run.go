@@ -1,0 +1,111 @@
+package record
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+)
+
+// Run is run.json: what a run was made of, so that its trials can be read,
+// resumed and compared later without the servers or Ollama.
+type Run struct {
+	Suite   RunSuite  `json:"suite"`
+	Harness string    `json:"harness_version"`
+	Ollama  RunOllama `json:"ollama"`
+	// Models are the models in run order, as Ollama described them.
+	Models []Model `json:"models"`
+	// Servers are the MCP servers that connected, with a hash of the tools
+	// each offered; CatalogHash covers the whole tool list sent to models.
+	Servers       []RunServer `json:"servers"`
+	FailedServers []string    `json:"failed_servers,omitempty"`
+	CatalogHash   string      `json:"catalog_hash"`
+	Repeat        int         `json:"repeat"`
+	Parallel      int         `json:"parallel"`
+	// BaseSeed is the suite's seed; repeat i ran with BaseSeed+i.
+	BaseSeed  int64          `json:"base_seed"`
+	Options   map[string]any `json:"options,omitempty"`
+	Think     string         `json:"think,omitempty"`
+	MaxRounds int            `json:"max_rounds"`
+	Start     time.Time      `json:"start"`
+	End       time.Time      `json:"end,omitzero"`
+	// Status is "running" until the run ends, then "complete",
+	// "interrupted" or "failed".
+	Status string `json:"status"`
+	Error  string `json:"error,omitempty"`
+}
+
+// RunSuite identifies the suite a run ran.
+type RunSuite struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+	Hash string `json:"hash"`
+}
+
+// RunOllama identifies the Ollama server.
+type RunOllama struct {
+	URL     string `json:"url"`
+	Version string `json:"version"`
+}
+
+// RunServer is one MCP server of a run.
+type RunServer struct {
+	Name  string   `json:"name"`
+	Hash  string   `json:"catalog_hash"`
+	Tools []string `json:"tools"`
+}
+
+// Model is what Ollama reports about one model: enough to tell exactly which
+// weights produced a trial.
+type Model struct {
+	Name          string   `json:"name"`
+	Digest        string   `json:"digest,omitempty"`
+	Family        string   `json:"family,omitempty"`
+	ParameterSize string   `json:"parameter_size,omitempty"`
+	Quantization  string   `json:"quantization,omitempty"`
+	Capabilities  []string `json:"capabilities"`
+	// NumCtx is the model's default context length (zero when unset).
+	NumCtx int `json:"num_ctx,omitempty"`
+	// Load is the load time of the warm-up request, kept apart from trials.
+	Load time.Duration `json:"load_ns,omitempty"`
+}
+
+// Supports reports whether the model lists capability c ("tools", "thinking").
+func (m *Model) Supports(c string) bool { return slices.Contains(m.Capabilities, c) }
+
+// Files of a run directory.
+const (
+	RunFile     = "run.json"
+	TrialsFile  = "trials.jsonl"
+	SummaryFile = "summary.json"
+)
+
+// WriteRun writes run.json into dir atomically (a temporary file renamed),
+// so a crash never leaves half of it.
+func WriteRun(dir string, r *Run) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(dir, RunFile+".tmp")
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(dir, RunFile))
+}
+
+// ReadRun reads dir/run.json.
+func ReadRun(dir string) (*Run, error) {
+	p := filepath.Join(dir, RunFile)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	var r Run
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	return &r, nil
+}

@@ -1,0 +1,155 @@
+package suite
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Catalog is what Check needs of the connected servers' tools.
+type Catalog interface {
+	// Resolve maps a name as written in a case (plain, server.tool or server__tool) to the exposed tool name.
+	Resolve(name string) (exposed string, ok bool)
+	// Names lists the exposed names, for "did you mean".
+	Names() []string
+	// ValidateArgs checks args (a JSON object) against the tool's input schema.
+	ValidateArgs(exposed string, args json.RawMessage) error
+}
+
+// PartialValidator is an optional extension of a Catalog. ValidatePartial
+// checks args like ValidateArgs but does not require the properties args
+// leave out, which lets Check validate the literal arguments of every case;
+// without it only cases whose expectation fixes the whole argument object can
+// be validated (see Check).
+type PartialValidator interface {
+	ValidatePartial(exposed string, args json.RawMessage) error
+}
+
+// Check checks the suite against the tools of the connected servers, once,
+// before any model runs: every expected tool must exist, and each expected
+// call's Exposed is set to the name the model will see (Check is not safe to
+// run concurrently with readers of the suite).
+//
+// The arguments known exactly (literals, each choice of a one_of, a number
+// without tolerance; absent keys left out) are validated against the tool's
+// input schema. When the case has strict args and knows every argument it
+// names exactly, that object is all a passing call can send, so it must pass
+// ValidateArgs, required properties included. Otherwise a required property
+// that the case leaves free or matches loosely would fail a correct case, so
+// the object is only validated when c is also a PartialValidator. The error is
+// an Errors, like Parse's.
+func (s *Suite) Check(c Catalog) error {
+	p := &parser{file: s.Path}
+	if p.file == "" {
+		p.file = "<input>"
+	}
+	names := c.Names()
+	partial, _ := c.(PartialValidator)
+	for ci := range s.Cases {
+		cs := &s.Cases[ci]
+		strict := s.Defaults.StrictArgs
+		if cs.Expect.StrictArgs != nil {
+			strict = *cs.Expect.StrictArgs
+		}
+		for j := range cs.Expect.Calls {
+			call := &cs.Expect.Calls[j]
+			field := fmt.Sprintf("cases[%d].expect.calls[%d].tool", ci, j)
+			if cs.Expect.FirstOnly {
+				field = fmt.Sprintf("cases[%d].expect.tool", ci)
+			}
+			exposed, ok := c.Resolve(call.Tool)
+			if !ok {
+				p.errorAt(call.Pos, field, "%s", unknownTool(call.Tool, names))
+				continue
+			}
+			call.Exposed = exposed
+			p.checkArgs(c, partial, call, strict, field)
+		}
+	}
+	if len(p.errs) > 0 {
+		p.errs.sort()
+		return p.errs
+	}
+	return nil
+}
+
+// unknownTool words the error for a tool name the catalog does not know,
+// suggesting the nearest exposed name.
+func unknownTool(name string, names []string) string {
+	msg := fmt.Sprintf("unknown tool %q", name)
+	// Compare the bare tool part too, so docs.serch still finds search.
+	bare := name
+	if i := strings.LastIndex(bare, "."); i >= 0 {
+		bare = bare[i+1:]
+	}
+	if i := strings.LastIndex(bare, "__"); i >= 0 {
+		bare = bare[i+2:]
+	}
+	if s := closest(name, names); s != "" {
+		return msg + fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	if s := closest(bare, names); s != "" {
+		return msg + fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	switch {
+	case len(names) == 0:
+		return msg + " (the servers expose no tools)"
+	case len(names) <= 12:
+		sorted := slices.Sorted(slices.Values(names))
+		return msg + " (tools: " + strings.Join(sorted, ", ") + ")"
+	}
+	return msg
+}
+
+// checkArgs validates the exactly known arguments of one expected call.
+func (p *parser) checkArgs(c Catalog, partial PartialValidator, call *ExpectedCall, strict bool, field string) {
+	known := map[string]any{}
+	complete := strict
+	var choices []ArgMatcher
+	for _, m := range call.Args {
+		switch {
+		case m.Kind == MatchEquals:
+			known[m.Key] = m.Value
+		case m.Kind == MatchOneOf:
+			known[m.Key] = m.OneOf[0]
+			if len(m.OneOf) > 1 {
+				choices = append(choices, m)
+			}
+		case m.Kind == MatchNumber && m.Tolerance == 0:
+			known[m.Key] = m.Number
+		case m.Kind == MatchAbsent:
+		default:
+			complete = false
+		}
+	}
+	if partial == nil && !complete {
+		return
+	}
+	validate := func(args map[string]any) error {
+		data, err := json.Marshal(args)
+		if err != nil {
+			return err
+		}
+		// A complete expectation is the whole object a passing call sends, so
+		// it must pass the full schema, required properties included.
+		if complete {
+			return c.ValidateArgs(call.Exposed, data)
+		}
+		return partial.ValidatePartial(call.Exposed, data)
+	}
+	if err := validate(known); err != nil {
+		p.errorAt(call.Pos, field, "expected arguments %s do not fit the input schema of %s: %v", Flow(known), call.Exposed, err)
+		return
+	}
+	for _, m := range choices {
+		for i, choice := range m.OneOf[1:] {
+			args := maps.Clone(known)
+			args[m.Key] = choice
+			if err := validate(args); err != nil {
+				p.errorAt(m.Pos, strings.TrimSuffix(field, ".tool")+".args."+m.Key, "one_of choice %d (%s) does not fit the input schema of %s: %v", i+2, Flow(choice), call.Exposed, err)
+			}
+		}
+	}
+}

@@ -1,0 +1,271 @@
+package suite
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// fakeCatalog is a small Catalog: tools by exposed name, each with its server,
+// original name and input schema.
+type fakeCatalog struct {
+	tools map[string]fakeTool
+}
+
+type fakeTool struct {
+	server, name string
+	schema       string
+}
+
+func newFakeCatalog(t *testing.T) *fakeCatalog {
+	t.Helper()
+	return &fakeCatalog{tools: map[string]fakeTool{
+		"search": {"docs", "search", `{"type":"object","required":["query"],"additionalProperties":false,
+			"properties":{"query":{"type":"string"},"top_k":{"type":"integer"},"lang":{"enum":["en","fr"]}}}`},
+		"get_document":   {"docs", "get_document", `{"type":"object","required":["name"],"properties":{"name":{"type":"string"}}}`},
+		"list_documents": {"docs", "list_documents", `{"type":"object","properties":{}}`},
+		"docs__info":     {"docs", "info", `{"type":"object"}`},
+		"fs__info":       {"fs", "info", `{"type":"object"}`},
+	}}
+}
+
+func (c *fakeCatalog) Resolve(name string) (string, bool) {
+	if _, ok := c.tools[name]; ok {
+		return name, true
+	}
+	for exposed, tool := range c.tools {
+		if name == tool.server+"."+tool.name || name == tool.server+"__"+tool.name {
+			return exposed, true
+		}
+	}
+	return "", false
+}
+
+func (c *fakeCatalog) Names() []string {
+	var out []string
+	for n := range c.tools {
+		out = append(out, n)
+	}
+	return out
+}
+
+func (c *fakeCatalog) ValidateArgs(exposed string, args json.RawMessage) error {
+	return c.validate(exposed, args, false)
+}
+
+func (c *fakeCatalog) validate(exposed string, args json.RawMessage, partial bool) error {
+	var s jsonschema.Schema
+	if err := json.Unmarshal([]byte(c.tools[exposed].schema), &s); err != nil {
+		return err
+	}
+	if partial {
+		s.Required = nil
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		return err
+	}
+	var v any
+	if err := json.Unmarshal(args, &v); err != nil {
+		return err
+	}
+	return rs.Validate(v)
+}
+
+// partialCatalog adds ValidatePartial.
+type partialCatalog struct{ *fakeCatalog }
+
+func (c partialCatalog) ValidatePartial(exposed string, args json.RawMessage) error {
+	return c.validate(exposed, args, true)
+}
+
+const checkSuite = `cases:
+  - id: plain
+    ask: q
+    expect: {tool: search, args: {query: {contains: dog}, top_k: 5}}
+  - id: dotted
+    ask: q
+    expect:
+      calls:
+        - {tool: docs.get_document, args: {name: menu.txt}}
+        - {tool: fs.info}
+        - {tool: docs__info}
+  - id: typos
+    ask: q
+    expect:
+      calls:
+        - {tool: serch}
+        - {tool: docs.get_documnet}
+        - {tool: weather}
+`
+
+func TestCheckResolvesAndSuggests(t *testing.T) {
+	s, err := Parse([]byte(checkSuite), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Check(newFakeCatalog(t))
+	var es Errors
+	if !errors.As(err, &es) {
+		t.Fatalf("Check = %v, want Errors", err)
+	}
+	want := []string{
+		`c.yaml:16:18: cases[2].expect.calls[0].tool: unknown tool "serch" (did you mean "search"?)`,
+		`c.yaml:17:18: cases[2].expect.calls[1].tool: unknown tool "docs.get_documnet" (did you mean "get_document"?)`,
+		`c.yaml:18:18: cases[2].expect.calls[2].tool: unknown tool "weather" (tools: docs__info, fs__info, get_document, list_documents, search)`,
+	}
+	if diff := cmp.Diff(want, strings.Split(err.Error(), "\n")); diff != "" {
+		t.Errorf("Check errors (-want +got):\n%s", diff)
+	}
+	var exposed []string
+	for _, c := range s.Cases[:2] {
+		for _, call := range c.Expect.Calls {
+			exposed = append(exposed, call.Exposed)
+		}
+	}
+	if diff := cmp.Diff([]string{"search", "get_document", "fs__info", "docs__info"}, exposed); diff != "" {
+		t.Errorf("Exposed (-want +got):\n%s", diff)
+	}
+}
+
+func TestCheckNoTools(t *testing.T) {
+	s, err := Parse([]byte("cases:\n  - {id: a, ask: q, expect: {tool: search}}\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Check(&fakeCatalog{tools: map[string]fakeTool{}})
+	if want := `c.yaml:2:36: cases[0].expect.tool: unknown tool "search" (the servers expose no tools)`; err == nil || err.Error() != want {
+		t.Errorf("Check = %v, want %s", err, want)
+	}
+}
+
+const argsSuite = `defaults: {strict_args: %s}
+cases:
+  - id: wrong-type
+    ask: q
+    expect: {tool: search, args: {query: dog, top_k: "5"}}
+  - id: loose-wrong-type
+    ask: q
+    expect: {tool: search, args: {query: {contains: dog}, top_k: "5"}}
+  - id: missing-required
+    ask: q
+    expect: {tool: search, args: {top_k: 5}}
+  - id: bad-choice
+    ask: q
+    expect: {tool: search, args: {query: dog, lang: {one_of: [en, de, fr, es]}}}
+  - id: unknown-arg
+    ask: q
+    expect: {tool: search, args: {query: {any: true}, qurey: dog}}
+  - id: fine
+    ask: q
+    expect:
+      calls:
+        - {tool: search, args: {query: dog, top_k: {number: 3}, lang: {absent: true}}}
+        - {tool: get_document, args: {name: {regex: "^m"}}}
+        - {tool: list_documents}
+`
+
+func TestCheckValidatesLiterals(t *testing.T) {
+	tests := []struct {
+		name    string
+		strict  bool
+		partial bool
+		want    []string // the cases with an error, each with a part of its message
+	}{
+		{
+			name: "strict, full validation only",
+			// Only complete expectations are validated: loose ones cannot be.
+			strict: true,
+			want: []string{
+				"5:20: cases[0].expect.tool: expected arguments {query: dog, top_k: \"5\"} do not fit the input schema of search",
+				"11:20: cases[2].expect.tool: expected arguments {top_k: 5} do not fit the input schema of search",
+				"14:53: cases[3].expect.args.lang: one_of choice 2 (de) does not fit the input schema of search",
+				"14:53: cases[3].expect.args.lang: one_of choice 4 (es) does not fit the input schema of search",
+			},
+		},
+		{
+			name: "not strict, full validation only",
+			// Nothing is complete, so nothing can be validated soundly.
+			want: nil,
+		},
+		{
+			name:    "not strict, partial validation",
+			partial: true,
+			want: []string{
+				"5:20: cases[0].expect.tool: expected arguments {query: dog, top_k: \"5\"} do not fit",
+				"8:20: cases[1].expect.tool: expected arguments {top_k: \"5\"} do not fit",
+				"14:53: cases[3].expect.args.lang: one_of choice 2 (de) does not fit",
+				"14:53: cases[3].expect.args.lang: one_of choice 4 (es) does not fit",
+				"17:20: cases[4].expect.tool: expected arguments {qurey: dog} do not fit",
+			},
+		},
+		{
+			name:    "strict, partial validation",
+			strict:  true,
+			partial: true,
+			want: []string{
+				"5:20: cases[0].expect.tool: expected arguments {query: dog, top_k: \"5\"} do not fit",
+				"8:20: cases[1].expect.tool: expected arguments {top_k: \"5\"} do not fit",
+				"11:20: cases[2].expect.tool: expected arguments {top_k: 5} do not fit",
+				"14:53: cases[3].expect.args.lang: one_of choice 2 (de) does not fit",
+				"14:53: cases[3].expect.args.lang: one_of choice 4 (es) does not fit",
+				"17:20: cases[4].expect.tool: expected arguments {qurey: dog} do not fit",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Parse([]byte(fmt.Sprintf(argsSuite, fmt.Sprint(tt.strict))), "a.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var c Catalog = newFakeCatalog(t)
+			if tt.partial {
+				c = partialCatalog{c.(*fakeCatalog)}
+			}
+			err = s.Check(c)
+			if tt.want == nil {
+				if err != nil {
+					t.Fatalf("Check = %v, want nil", err)
+				}
+				return
+			}
+			var es Errors
+			if !errors.As(err, &es) {
+				t.Fatalf("Check = %v, want Errors", err)
+			}
+			if len(es) != len(tt.want) {
+				t.Fatalf("Check found %d errors, want %d:\n%v", len(es), len(tt.want), err)
+			}
+			for i, e := range es {
+				if !strings.HasPrefix(e.Error(), "a.yaml:"+tt.want[i]) {
+					t.Errorf("error %d = %s\nwant prefix a.yaml:%s", i, e, tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0}, {"ask", "aks", 1}, {"search", "serch", 1}, {"kitten", "sitting", 3}, {"", "abc", 3}, {"ca", "abc", 3},
+	} {
+		if got := editDistance(tt.a, tt.b); got != tt.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+	if got := closest("max_round", []string{"max_rounds", "models"}); got != "max_rounds" {
+		t.Errorf("closest = %q", got)
+	}
+	if got := closest("xyz", []string{"max_rounds", "models"}); got != "" {
+		t.Errorf("closest = %q, want none", got)
+	}
+}
