@@ -43,9 +43,10 @@ type ModelSummary struct {
 	PromptTokens    int     `json:"prompt_tokens"`
 	EvalTokens      int     `json:"eval_tokens"`
 	TokensPerSecond float64 `json:"tokens_per_second"`
-	// LoadSeconds is the load time Ollama reported inside trials (the
-	// warm-up's is in run.json); it is kept out of the latencies' meaning
-	// only in that it is reported apart here.
+	// WarmupSeconds is the model's load time at warm-up, before any trial.
+	WarmupSeconds float64 `json:"warmup_load_seconds"`
+	// LoadSeconds is the load time Ollama reported inside trials (a model
+	// reloaded mid-run shows here), summed; trial latencies include it.
 	LoadSeconds float64 `json:"load_seconds"`
 	Truncated   int     `json:"truncated_prompts"`
 
@@ -121,12 +122,13 @@ type modelAcc struct {
 	examples           map[string][]Example
 }
 
-// NewSummarizer returns an empty Summarizer; models lists the run's models in
-// order (others are added as they appear).
-func NewSummarizer(suite string, models []string) *Summarizer {
+// NewSummarizer returns an empty Summarizer; models are the run's models in
+// order, from run.json (models that only appear in trials are added as they
+// appear).
+func NewSummarizer(suite string, models []record.Model) *Summarizer {
 	s := &Summarizer{Suite: suite, models: map[string]*modelAcc{}}
 	for _, m := range models {
-		s.model(m)
+		s.model(m.Name).s.WarmupSeconds = m.Load.Seconds()
 	}
 	return s
 }

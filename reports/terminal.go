@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -27,6 +28,10 @@ func WriteTerminal(w io.Writer, s *Summary) error {
 		return err
 	}
 	fmt.Fprintln(w, "Rates with 95% Wilson intervals; infrastructure errors are counted apart, never as model failures.")
+	for _, m := range s.Models {
+		fmt.Fprintf(w, "%s: %d trials (%d infrastructure errors), %s prompt and %s eval tokens, rounds %s, round limit hit %s, warm-up load %s\n",
+			m.Model, m.Trials, m.Infra, count(m.PromptTokens), count(m.EvalTokens), roundsDist(m.Rounds), pct(m.RoundLimit), secs(m.WarmupSeconds))
+	}
 	for _, m := range s.Models {
 		if m.PassAtK != nil {
 			fmt.Fprintf(w, "%s: pass@%d %.1f%%, pass^%d %.1f%%; cases: %d stable-pass, %d stable-fail, %d flaky\n",
@@ -106,4 +111,30 @@ func secs(s float64) string {
 
 func indent(s, prefix string) string {
 	return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
+}
+
+// count renders a token count compactly: 950, 12.3k, 4.56M.
+func count(n int) string {
+	switch {
+	case n < 10_000:
+		return fmt.Sprint(n)
+	case n < 10_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	default:
+		return fmt.Sprintf("%.2fM", float64(n)/1e6)
+	}
+}
+
+// roundsDist renders the rounds distribution as "1:12 2:30 3:4".
+func roundsDist(d map[int]int) string {
+	keys := make([]int, 0, len(d))
+	for k := range d {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%d:%d", k, d[k])
+	}
+	return strings.Join(parts, " ")
 }

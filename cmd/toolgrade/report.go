@@ -37,11 +37,7 @@ func runReport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 
 // summarize reads a run's trials into its summary.
 func summarize(dir string, meta *record.Run, stderr io.Writer) (*reports.Summary, error) {
-	var names []string
-	for _, m := range meta.Models {
-		names = append(names, m.Name)
-	}
-	sum := reports.NewSummarizer(meta.Suite.Name, names)
+	sum := reports.NewSummarizer(meta.Suite.Name, meta.Models)
 	if err := readTrials(dir, stderr, sum.Add); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,116 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
+)
+
+func TestEndpoint(t *testing.T) {
+	for _, tc := range []struct {
+		flag, env, want string
+	}{
+		{"", "", "http://127.0.0.1:11434"},
+		{"", "10.1.2.3", "http://10.1.2.3:11434"},
+		{"", "0.0.0.0:8080", "http://0.0.0.0:8080"},
+		{"", "https://ollama.example", "https://ollama.example:443"},
+		{"", "http://[::1]:9", "http://[::1]:9"},
+		{"localhost:7777", "10.1.2.3", "http://localhost:7777"},
+		{"https://gpu-box:443/ollama", "", "https://gpu-box:443/ollama"},
+	} {
+		t.Setenv("OLLAMA_HOST", tc.env)
+		u, err := Endpoint(tc.flag)
+		if err != nil || u.String() != tc.want {
+			t.Errorf("Endpoint(%q) with OLLAMA_HOST=%q = %v, %v; want %s", tc.flag, tc.env, u, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"ftp://x", "http://", "http://a b"} {
+		if _, err := Endpoint(bad); err == nil {
+			t.Errorf("Endpoint(%q): no error", bad)
+		}
+	}
+	t.Setenv("OLLAMA_HOST", "x")
+	if EndpointSource("") != "OLLAMA_HOST" || EndpointSource("y") != "--ollama" {
+		t.Error("EndpointSource")
+	}
+}
+
+func TestSameModel(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		same bool
+	}{
+		{"qwen3", "qwen3:latest", true},
+		{"qwen3:8b", "qwen3:8b", true},
+		{"qwen3:8b", "qwen3:1.7b", false},
+		{"hf.co/org/model", "hf.co/org/model:latest", true},
+		{"registry:5000/m", "registry:5000/m:latest", true},
+	} {
+		if SameModel(tc.a, tc.b) != tc.same {
+			t.Errorf("SameModel(%q, %q) != %v", tc.a, tc.b, tc.same)
+		}
+	}
+}
+
+func fake(t *testing.T) (*url.URL, *Ollama) {
+	t.Helper()
+	s, err := fakeollama.DemoScript()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(fakeollama.New(s, nil))
+	t.Cleanup(ts.Close)
+	base, _ := url.Parse(ts.URL)
+	return base, &Ollama{Client: NewClient(base), Base: base}
+}
+
+func TestCheckModel(t *testing.T) {
+	base, o := fake(t)
+	ctx := context.Background()
+	m, err := o.Check(ctx, "scripted-good")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Supports("tools") || m.Supports("thinking") || len(m.Digest) != 64 || m.NumCtx != 8192 || m.ParameterSize != "8.2B" || m.Family != "qwen3" {
+		t.Errorf("model %+v", m)
+	}
+	if _, err := o.Check(ctx, "scripted-good:latest"); err != nil {
+		t.Errorf("with :latest: %v", err)
+	}
+	_, err = o.Check(ctx, "llama3.1:70b")
+	if err == nil || !strings.Contains(err.Error(), "ollama pull llama3.1:70b") || !strings.Contains(err.Error(), base.String()) {
+		t.Errorf("not pulled: %v", err)
+	}
+	_, err = o.Check(ctx, "scripted-notools")
+	if err == nil || !strings.Contains(err.Error(), `"scripted-notools" does not support tools (its capabilities: completion)`) {
+		t.Errorf("no tools: %v", err)
+	}
+	v, err := Ping(ctx, o.Client, base, "--ollama")
+	if err != nil || v != "0.17.4" {
+		t.Errorf("Ping: %q %v", v, err)
+	}
+	if load, err := o.Warmup(ctx, "scripted-good", nil); err != nil || load <= 0 {
+		t.Errorf("Warmup: %v %v", load, err)
+	}
+}
+
+func TestPingUnreachable(t *testing.T) {
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	base, _ := url.Parse("http://" + ln.Addr().String())
+	ln.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := Ping(ctx, NewClient(base), base, "OLLAMA_HOST")
+	var u *Unreachable
+	if !errors.As(err, &u) || !strings.Contains(err.Error(), "cannot reach Ollama at "+base.String()+" (from OLLAMA_HOST): ") ||
+		!strings.Contains(err.Error(), "connection refused") || !strings.Contains(err.Error(), "ollama serve") {
+		t.Errorf("%v", err)
+	}
+}
