@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
+	"github.com/toolgrade/toolgrade/fakes/rig"
 )
 
 // mainEnv makes the test binary behave as the toolgrade binary, so servers
@@ -47,16 +47,8 @@ func runCLI(t *testing.T, ctx context.Context, args ...string) result {
 // fakeOllama serves the demo script on a loopback port.
 func fakeOllama(t *testing.T, s *fakeollama.Script) (*fakeollama.Server, string) {
 	t.Helper()
-	if s == nil {
-		var err error
-		if s, err = fakeollama.DemoScript(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	srv := fakeollama.New(s, &fakeollama.Options{Latency: -1})
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
-	return srv, ts.URL
+	srv, base := rig.Ollama(t, s, nil)
+	return srv, base.String()
 }
 
 // serversFile writes an mcpServers file; "docs" and "faulty" run this test

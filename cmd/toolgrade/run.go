@@ -226,7 +226,7 @@ func newRunMeta(s *suite.Suite, cat *servers.Catalog, url, ollamaVersion string,
 		MaxRounds:   s.Defaults.MaxRounds,
 		Start:       time.Now(),
 	}
-	meta.BaseSeed, _ = seedOf(s.Defaults.Options)
+	meta.BaseSeed, _ = s.Defaults.Seed()
 	byServer := map[string][]string{}
 	var order []string
 	for _, t := range cat.Tools() {
@@ -341,16 +341,4 @@ func absPath(p string) string {
 		return a
 	}
 	return p
-}
-
-func seedOf(opts map[string]any) (int64, bool) {
-	switch n := opts["seed"].(type) {
-	case int:
-		return int64(n), true
-	case int64:
-		return n, true
-	case float64:
-		return int64(n), true
-	}
-	return 0, false
 }

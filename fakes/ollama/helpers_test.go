@@ -1,7 +1,6 @@
 package fakeollama
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -12,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -224,51 +222,26 @@ func topKeys(t *testing.T, raw string) []string {
 }
 
 // capture is one exchange recorded from a real Ollama 0.17.4.
-type capture struct {
-	Name            string        `json:"name"`
-	Model           string        `json:"model"`
-	Round           int           `json:"round"`
-	Stream          *bool         `json:"stream"`
-	Question        string        `json:"question"`
-	RequestMessages []api.Message `json:"request_messages"`
-	HTTPStatus      int           `json:"http_status"`
-	ResponseLines   []string      `json:"response_lines"`
-}
+type capture = Capture
 
-// sharedDir is the project's shared/ folder, found from this file's place:
-// fakes/ollama sits in main/, beside shared/.
+// sharedDir is the project's shared/ollama folder.
 func sharedDir(t *testing.T) string {
 	t.Helper()
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		t.Fatal("cannot locate the test file")
+	d, err := SharedDir(".")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "ollama")
+	return d
 }
 
 func loadCaptures(t *testing.T) []capture {
 	t.Helper()
-	p := filepath.Join(sharedDir(t), "captures-v0.17.4.jsonl")
-	f, err := os.Open(p)
+	out, err := ReadCaptures(".")
 	if err != nil {
-		t.Fatalf("the captures of a real Ollama are missing (expected at %s): %v", p, err)
-	}
-	defer f.Close()
-	var out []capture
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 4<<20)
-	for sc.Scan() {
-		var c capture
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		out = append(out, c)
-	}
-	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
 	if len(out) < 100 {
-		t.Fatalf("%s: only %d captures", p, len(out))
+		t.Fatalf("only %d captures", len(out))
 	}
 	return out
 }

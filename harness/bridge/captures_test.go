@@ -1,76 +1,34 @@
 package bridge
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ollama/ollama/api"
 )
 
-// capture is one exchange recorded from a real Ollama v0.17.4 server
-// (../shared/ollama/README.md says what they show).
-type capture struct {
-	Name          string   `json:"name"`
-	Model         string   `json:"model"`
-	Round         int      `json:"round"`
-	Stream        *bool    `json:"stream"`
-	Question      string   `json:"question"`
-	HTTPStatus    int      `json:"http_status"`
-	ResponseLines []string `json:"response_lines"` // the body as received, one line each
-}
+type capture = fakeollama.Capture
 
 func loadCaptures(t *testing.T) []capture {
 	t.Helper()
-	path := findShared(t, "ollama/captures-v0.17.4.jsonl")
-	f, err := os.Open(path)
+	out, err := fakeollama.ReadCaptures(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []capture
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var c capture
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		out = append(out, c)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
 	if len(out) < 50 {
-		t.Fatalf("%s: only %d captures", path, len(out))
+		t.Fatalf("only %d captures", len(out))
 	}
 	return out
-}
-
-// findShared finds the project's shared/ folder, which sits beside the
-// checkout (../shared) for developers and CI alike.
-func findShared(t *testing.T, rel string) string {
-	t.Helper()
-	dir, _ := os.Getwd()
-	for d := dir; ; d = filepath.Dir(d) {
-		p := filepath.Join(d, "shared", rel)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		if filepath.Dir(d) == d {
-			t.Fatalf("shared/%s not found above %s: the captures of a real Ollama are needed", rel, dir)
-		}
-	}
 }
 
 // replay serves lines as the body of every request, as Ollama would.

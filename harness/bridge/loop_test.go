@@ -3,17 +3,15 @@ package bridge_test
 import (
 	"bytes"
 	"context"
-	"net/http/httptest"
-	"net/url"
+	"net/http"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ollama/ollama/api"
-	fakemcp "github.com/toolgrade/toolgrade/fakes/mcp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
+	"github.com/toolgrade/toolgrade/fakes/rig"
 	"github.com/toolgrade/toolgrade/harness/bridge"
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/servers"
@@ -29,38 +27,12 @@ type env struct {
 
 func newEnv(t *testing.T, script *fakeollama.Script, opts *servers.Options, serverNames ...string) *env {
 	t.Helper()
-	if script == nil {
-		var err error
-		if script, err = fakeollama.DemoScript(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	fake := fakeollama.New(script, &fakeollama.Options{Latency: -1})
-	ts := httptest.NewServer(fake)
-	t.Cleanup(ts.Close)
-	base, _ := url.Parse(ts.URL)
-
-	cfg := &servers.Config{Path: "test.json", Dir: t.TempDir()}
-	for _, name := range serverNames {
-		cfg.Servers = append(cfg.Servers, servers.Server{Name: name, Dial: func(ctx context.Context) (mcp.Transport, error) {
-			s, err := fakemcp.New(name)
-			if err != nil {
-				return nil, err
-			}
-			tr, stop, err := fakemcp.InMemory(context.Background(), s)
-			t.Cleanup(stop)
-			return tr, err
-		}})
-	}
-	cat, err := servers.Connect(context.Background(), cfg, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cat.Close() })
+	fake, base := rig.Ollama(t, script, nil)
+	cat := rig.Catalog(t, opts, serverNames...)
 	return &env{
 		ollama: fake,
 		cat:    cat,
-		loop:   &bridge.Loop{Chat: api.NewClient(base, ts.Client()), Tools: cat},
+		loop:   &bridge.Loop{Chat: api.NewClient(base, http.DefaultClient), Tools: cat},
 	}
 }
 

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"net"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
+	"github.com/toolgrade/toolgrade/fakes/rig"
 )
 
 func TestEndpoint(t *testing.T) {
@@ -61,13 +61,7 @@ func TestSameModel(t *testing.T) {
 
 func fake(t *testing.T) (*url.URL, *Ollama) {
 	t.Helper()
-	s, err := fakeollama.DemoScript()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(fakeollama.New(s, nil))
-	t.Cleanup(ts.Close)
-	base, _ := url.Parse(ts.URL)
+	_, base := rig.Ollama(t, nil, &fakeollama.Options{})
 	return base, &Ollama{Client: NewClient(base), Base: base}
 }
 

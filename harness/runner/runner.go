@@ -225,7 +225,10 @@ func (r *Runner) trial(ctx context.Context, cfg Config, info *record.Model, j jo
 	}
 	loop := &bridge.Loop{Chat: r.Chat, Tools: r.Tools, Now: r.Now}
 	opts := score.OptionsFor(&s.Defaults)
-	opts.NumCtx = numCtx(req.Options, info.NumCtx)
+	opts.NumCtx = s.Defaults.NumCtx()
+	if opts.NumCtx == 0 {
+		opts.NumCtx = info.NumCtx
+	}
 	retries := cfg.Retries
 	if retries == 0 {
 		retries = 2
@@ -259,7 +262,7 @@ func Request(s *suite.Suite, c *suite.Case, model string, repeat int) (bridge.Re
 	for k, v := range s.Defaults.Options {
 		opts[k] = v
 	}
-	base, _ := toInt64(opts["seed"])
+	base, _ := s.Defaults.Seed()
 	seed := base + int64(repeat)
 	opts["seed"] = seed
 	think, err := bridge.ParseThink(s.Defaults.Think)
@@ -307,27 +310,4 @@ func (r *Runner) sleep(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-// numCtx is the context length a trial runs with: the num_ctx option when
-// set, else the model's default.
-func numCtx(opts map[string]any, model int) int {
-	if n, ok := toInt64(opts["num_ctx"]); ok && n > 0 {
-		return int(n)
-	}
-	return model
-}
-
-func toInt64(v any) (int64, bool) {
-	switch n := v.(type) {
-	case int:
-		return int64(n), true
-	case int64:
-		return n, true
-	case float64:
-		return int64(n), true
-	case uint64:
-		return int64(n), true
-	}
-	return 0, false
 }

@@ -3,17 +3,14 @@ package runner_test
 import (
 	"bytes"
 	"context"
-	"net/http/httptest"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	fakemcp "github.com/toolgrade/toolgrade/fakes/mcp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
+	"github.com/toolgrade/toolgrade/fakes/rig"
 	"github.com/toolgrade/toolgrade/harness/llm"
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/runner"
@@ -21,52 +18,23 @@ import (
 	"github.com/toolgrade/toolgrade/harness/suite"
 )
 
-// rig is a runner wired to a fake Ollama over HTTP and in-process fake MCP
-// servers, writing trials into a buffer.
-type rig struct {
+// testRig is a runner wired to a fake Ollama over HTTP and in-process fake
+// MCP servers, writing trials into a buffer.
+type testRig struct {
 	fake   *fakeollama.Server
 	cat    *servers.Catalog
 	out    bytes.Buffer
 	runner *runner.Runner
 }
 
-func newRig(t testing.TB, script *fakeollama.Script, fo *fakeollama.Options, so *servers.Options, names ...string) *rig {
+func newRig(t testing.TB, script *fakeollama.Script, fo *fakeollama.Options, so *servers.Options, names ...string) *testRig {
 	t.Helper()
-	if script == nil {
-		var err error
-		if script, err = fakeollama.DemoScript(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if fo == nil {
-		fo = &fakeollama.Options{Latency: -1}
-	}
-	r := &rig{fake: fakeollama.New(script, fo)}
-	ts := httptest.NewServer(r.fake)
-	t.Cleanup(ts.Close)
-	base, _ := url.Parse(ts.URL)
-	cfg := &servers.Config{Path: "test.json", Dir: t.TempDir()}
-	for _, name := range names {
-		cfg.Servers = append(cfg.Servers, servers.Server{Name: name, Dial: func(ctx context.Context) (mcp.Transport, error) {
-			s, err := fakemcp.New(name)
-			if err != nil {
-				return nil, err
-			}
-			tr, stop, err := fakemcp.InMemory(context.Background(), s)
-			t.Cleanup(stop)
-			return tr, err
-		}})
-	}
-	cat, err := servers.Connect(context.Background(), cfg, so)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cat.Close() })
-	r.cat = cat
+	fake, base := rig.Ollama(t, script, fo)
+	r := &testRig{fake: fake, cat: rig.Catalog(t, so, names...)}
 	client := llm.NewClient(base)
 	r.runner = &runner.Runner{
 		Chat:   client,
-		Tools:  cat,
+		Tools:  r.cat,
 		Models: &llm.Ollama{Client: client, Base: base},
 		Out:    record.NewWriter(&r.out),
 		Sleep:  func(context.Context, time.Duration) error { return nil },
@@ -98,7 +66,7 @@ func parseSuite(t testing.TB, yaml string, cat *servers.Catalog) *suite.Suite {
 	return s
 }
 
-func (r *rig) trials(t testing.TB) []*record.Trial {
+func (r *testRig) trials(t testing.TB) []*record.Trial {
 	t.Helper()
 	rd := record.NewReader(bytes.NewReader(r.out.Bytes()), "trials")
 	var out []*record.Trial

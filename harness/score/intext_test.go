@@ -1,12 +1,11 @@
 package score
 
 import (
-	"bufio"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 )
 
 func TestCallInText(t *testing.T) {
@@ -49,32 +48,17 @@ func TestCallInText(t *testing.T) {
 	}
 }
 
-// capture is one exchange recorded from a real Ollama v0.17.4 server (see
-// shared/ollama/README.md).
-type capture struct {
-	Name          string   `json:"name"`
-	ResponseLines []string `json:"response_lines"`
-}
-
 // TestCallInTextCaptures runs the detector over the content of every response
 // captured from a real Ollama: the responses of the exchanges where the model
 // wrote its call as text (README items 5 and 10) must be flagged, and no
 // other.
 func TestCallInTextCaptures(t *testing.T) {
-	path := findShared(t, filepath.Join("ollama", "captures-v0.17.4.jsonl"))
-	f, err := os.Open(path)
+	caps, err := fakeollama.ReadCaptures(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
 	flagged, answers := 0, 0
-	for sc.Scan() {
-		var c capture
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
+	for _, c := range caps {
 		inText := strings.Contains(c.Name, "no tools offered") || strings.Contains(c.Name, "Answer in JSON") || strings.HasPrefix(c.Name, "row C")
 		for _, content := range responseContents(c.ResponseLines) {
 			got := CallInText(content)
@@ -90,9 +74,6 @@ func TestCallInTextCaptures(t *testing.T) {
 				answers++
 			}
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	if flagged < 8 || answers < 20 {
 		t.Errorf("only %d calls in text and %d answers in the captures", flagged, answers)
@@ -151,20 +132,4 @@ func responseContents(lines []string) []string {
 		out = append(out, cur.String())
 	}
 	return out
-}
-
-// findShared finds the project's shared/ folder, which sits beside the
-// checkout (../shared) for developers and CI alike.
-func findShared(t *testing.T, rel string) string {
-	t.Helper()
-	dir, _ := os.Getwd()
-	for d := dir; ; d = filepath.Dir(d) {
-		p := filepath.Join(d, "shared", rel)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		if filepath.Dir(d) == d {
-			t.Fatalf("shared/%s not found above %s: the captures of a real Ollama are needed", rel, dir)
-		}
-	}
 }
