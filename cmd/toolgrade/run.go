@@ -1,19 +1,18 @@
 package main
 
 import (
-	"net/url"
-
 	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/ollama/ollama/api"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/harness/llm"
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/runner"
