@@ -23,6 +23,12 @@ const (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		// After the first Ctrl-C the run winds down cleanly; a second one
+		// gets Go's default, which ends the process at once.
+		<-ctx.Done()
+		stop()
+	}()
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	interrupted := ctx.Err() != nil
 	stop()

@@ -96,12 +96,14 @@ func TestRunRejectsBadSuitesBeforeAnyModel(t *testing.T) {
 	}
 	broken := write("broken.yaml", "name: x\nservers: "+servers+"\ncases:\n  - id: a\n    ask: hi\n    expct: {no_tool: true}\n")
 	typo := write("typo.yaml", "name: x\nservers: "+servers+"\nmodels: [scripted-good]\ncases:\n  - id: a\n    ask: hi\n    expect: {tool: serch}\n")
+	badArg := write("badarg.yaml", "name: x\nservers: "+servers+"\nmodels: [scripted-good]\ncases:\n  - id: a\n    ask: hi\n    expect: {tool: search, args: {top_k: five}}\n")
 	for _, tc := range []struct {
 		file string
 		want []string
 	}{
 		{broken, []string{broken + ":6:5", "expct"}},
 		{typo, []string{typo + ":7:", `did you mean "search"`}},
+		{badArg, []string{badArg + ":7:", "top_k"}},
 	} {
 		r := runCLI(t, context.Background(), "run", tc.file, "--out", filepath.Join(dir, "out"), "--ollama", url)
 		if r.code != exitUsage {

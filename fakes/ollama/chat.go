@@ -105,7 +105,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, req *api.ChatReque
 
 	cold := s.touch(m, req.KeepAlive)
 	ans := s.compose(reply, fault, think, m.KeepUnknownCalls, req.Tools)
-	s.respond(w, r, req, ans, s.metrics(req, ans, latency, cold), fault, errMsg)
+	s.respond(w, r, req, ans, s.metrics(m, req, ans, latency, cold), fault, errMsg)
 }
 
 // bare is the answer without generation: to a request without messages
@@ -159,14 +159,16 @@ func (s *Server) touch(m *modelInfo, keepAlive *api.Duration) bool {
 // metrics are the done line's counts and durations: the prompt is
 // estimated at 4 bytes a token of the request's messages and tools, and the
 // durations follow from the counts, so they are deterministic.
-func (s *Server) metrics(req *api.ChatRequest, ans *answer, latency time.Duration, cold bool) api.Metrics {
+func (s *Server) metrics(m *modelInfo, req *api.ChatRequest, ans *answer, latency time.Duration, cold bool) api.Metrics {
 	prompt, _ := json.Marshal(struct {
 		Messages []api.Message `json:"messages"`
 		Tools    api.Tools     `json:"tools,omitempty"`
 	}{req.Messages, req.Tools})
 	met := api.Metrics{
-		LoadDuration:    warmLoad,
-		PromptEvalCount: max(len(prompt)/4, 1),
+		LoadDuration: warmLoad,
+		// A prompt longer than the context is cut to fit, as Ollama does,
+		// so the count stops at num_ctx.
+		PromptEvalCount: min(max(len(prompt)/4, 1), numCtx(m, req)),
 		EvalCount:       ans.evalCount,
 	}
 	if cold {
@@ -245,4 +247,20 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, req *api.ChatRe
 func (s *Server) brokenLine(req *api.ChatRequest) string {
 	data, _ := json.Marshal(api.ChatResponse{Model: req.Model, CreatedAt: s.now(), Message: api.Message{Role: "assistant"}})
 	return string(data[:len(data)/2])
+}
+
+// numCtx is the context length a request runs with: its num_ctx option, else
+// the model's.
+func numCtx(m *modelInfo, req *api.ChatRequest) int {
+	switch n := req.Options["num_ctx"].(type) {
+	case float64:
+		if n >= 1 {
+			return int(n)
+		}
+	case int:
+		if n >= 1 {
+			return n
+		}
+	}
+	return m.NumCtx
 }

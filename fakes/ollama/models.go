@@ -23,6 +23,9 @@ type modelInfo struct {
 	size    int64      // bytes on disk
 }
 
+// defaultNumCtx is the context length of a model whose script sets none.
+const defaultNumCtx = 8192
+
 func newModelInfo(m Model) *modelInfo {
 	if len(m.Capabilities) == 0 {
 		m.Capabilities = []string{string(model.CapabilityCompletion), string(model.CapabilityTools)}
@@ -37,7 +40,7 @@ func newModelInfo(m Model) *modelInfo {
 		m.Quantization = "Q4_K_M"
 	}
 	if m.NumCtx == 0 {
-		m.NumCtx = 8192
+		m.NumCtx = defaultNumCtx
 	}
 	m.Capabilities = slices.Clone(m.Capabilities)
 	m.ThinkLevels = slices.Clone(m.ThinkLevels)

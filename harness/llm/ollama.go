@@ -30,3 +30,11 @@ func (o *Ollama) Warmup(ctx context.Context, model string, keepAlive *api.Durati
 		func(api.ChatResponse) error { return nil })
 	return time.Since(start), err
 }
+
+// Unload asks Ollama to free model now: a chat request with no messages and
+// keep_alive 0.
+func (o *Ollama) Unload(ctx context.Context, model string) error {
+	stream := false
+	return o.Client.Chat(ctx, &api.ChatRequest{Model: model, Messages: []api.Message{}, Stream: &stream, KeepAlive: &api.Duration{}},
+		func(api.ChatResponse) error { return nil })
+}

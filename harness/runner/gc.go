@@ -5,7 +5,7 @@ import (
 	"runtime/debug"
 )
 
-// The GC setting of a run. Ollama's Go client allocates an 8 MiB read
+// The GC setting of a run. Ollama's Go client allocates an 8 MB read
 // buffer for every /api/chat request while a run's live heap is a few MiB,
 // so at Go's default (GOGC=100) nearly every request starts a collection.
 // Measured on 2 cores with 8 trials in flight, that GC work alone kept

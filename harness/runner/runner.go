@@ -23,6 +23,9 @@ type Models interface {
 	// Warmup loads the model so its load time is not charged to a trial, and
 	// returns the load time Ollama reported.
 	Warmup(ctx context.Context, model string, keepAlive *api.Duration) (time.Duration, error)
+	// Unload frees the model's memory once its trials are done, so the next
+	// model does not load beside it.
+	Unload(ctx context.Context, model string) error
 }
 
 // Config is one run: which cases, models, repeats and how many at once.
@@ -107,6 +110,11 @@ func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
 		}
 		if err := r.runModel(ctx, cfg, info, repeat, parallel); err != nil {
 			return infos[:i+1], err
+		}
+		if i+1 < len(infos) {
+			// Best effort: a model left loaded only costs memory until
+			// its keep_alive expires.
+			_ = r.Models.Unload(ctx, info.Name)
 		}
 	}
 	return infos, nil

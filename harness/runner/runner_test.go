@@ -109,6 +109,20 @@ func TestEveryOutcomeOfTheDocsSuite(t *testing.T) {
 		"off-topic-weather": record.OutcomeEmptyAnswer,
 		"answer-in-json":    record.OutcomeCallInText,
 	}
+	// The first model is unloaded before the second loads.
+	var order []string
+	for _, req := range r.fake.Requests() {
+		if c := req.Chat; c != nil && len(c.Messages) == 0 {
+			ka := "default"
+			if c.KeepAlive != nil {
+				ka = c.KeepAlive.String()
+			}
+			order = append(order, c.Model+" keep_alive "+ka)
+		}
+	}
+	if want := []string{"scripted-good keep_alive default", "scripted-good keep_alive 0s", "scripted-weak keep_alive default"}; !slices.Equal(order, want) {
+		t.Errorf("load requests %v, want %v", order, want)
+	}
 	trials := r.trials(t)
 	if len(trials) != 2*len(s.Cases) {
 		t.Fatalf("%d trials, want %d", len(trials), 2*len(s.Cases))
@@ -248,5 +262,35 @@ func TestParallelTrialsAndCancellation(t *testing.T) {
 	last := progress[len(progress)-1]
 	if last.Done != n || last.Total != len(s.Cases) {
 		t.Errorf("progress %+v with %d trials", last, n)
+	}
+}
+
+func TestAPromptCutAtNumCtxIsFlagged(t *testing.T) {
+	r := newRig(t, nil, nil, nil, "docs")
+	s := parseSuite(t, `
+name: small-context
+defaults: {options: {num_ctx: 64}}
+cases:
+  - {id: dog, ask: "Can I bring my dog?", expect: {tool: search}}
+`, r.cat)
+	if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: []string{"scripted-good"}}); err != nil {
+		t.Fatal(err)
+	}
+	tr := r.trials(t)[0]
+	if !tr.Score.Truncated || tr.Transcript.Rounds[0].Metrics.PromptEvalCount != 64 {
+		t.Errorf("truncated %v, prompt_eval_count %d", tr.Score.Truncated, tr.Transcript.Rounds[0].Metrics.PromptEvalCount)
+	}
+	r2 := newRig(t, nil, nil, nil, "docs")
+	s2 := parseSuite(t, `
+name: big-context
+defaults: {options: {num_ctx: 8192}}
+cases:
+  - {id: dog, ask: "Can I bring my dog?", expect: {tool: search}}
+`, r2.cat)
+	if _, err := r2.runner.Run(context.Background(), runner.Config{Suite: s2, Models: []string{"scripted-good"}}); err != nil {
+		t.Fatal(err)
+	}
+	if r2.trials(t)[0].Score.Truncated {
+		t.Error("a prompt well within num_ctx flagged as truncated")
 	}
 }
