@@ -206,10 +206,13 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 
 // suiteServers reads the suite's servers: a file beside it, or inline.
 func suiteServers(s *suite.Suite) (*servers.Config, error) {
-	if s.ServersNode != nil {
+	switch {
+	case s.ServersNode != nil:
 		return servers.ParseNode(s.ServersNode, s.Path, s.Dir)
+	case s.ServersPath != "":
+		return servers.Load(s.ServersPath)
 	}
-	return servers.Load(s.ServersPath)
+	return nil, fmt.Errorf("%s names no MCP servers: add `servers: FILE` (an mcpServers file) or an inline mcpServers object", s.Path)
 }
 
 func newRunMeta(s *suite.Suite, cat *servers.Catalog, url, ollamaVersion string, repeat, parallel int) *record.Run {
