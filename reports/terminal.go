@@ -29,8 +29,9 @@ func WriteTerminal(w io.Writer, s *Summary) error {
 	}
 	fmt.Fprintln(w, "Rates with 95% Wilson intervals; infrastructure errors are counted apart, never as model failures.")
 	for _, m := range s.Models {
-		fmt.Fprintf(w, "%s: %d trials (%d infrastructure errors), %s prompt and %s eval tokens, rounds %s, round limit hit %s, warm-up load %s\n",
-			m.Model, m.Trials, m.Infra, count(m.PromptTokens), count(m.EvalTokens), roundsDist(m.Rounds), pct(m.RoundLimit), secs(m.WarmupSeconds))
+		fmt.Fprintf(w, "%s: %d trials (%d infrastructure errors); rounds %s, round limit hit %s; per round p50 %s p95 %s; %s prompt and %s eval tokens; warm-up load %s\n",
+			m.Model, m.Trials, m.Infra, roundsDist(m.Rounds), pct(m.RoundLimit), secs(m.RoundLatency.P50), secs(m.RoundLatency.P95),
+			count(m.PromptTokens), count(m.EvalTokens), secs(m.WarmupSeconds))
 	}
 	for _, m := range s.Models {
 		if m.PassAtK != nil {

@@ -234,3 +234,43 @@ func TestInterruptStopsCleanlyWith130(t *testing.T) {
 		t.Errorf("summary.json after interrupt: %s", b)
 	}
 }
+
+// TestFilesSuiteOnTheRealFilesystemServer runs the shipped files suite as
+// is: the real @modelcontextprotocol/server-filesystem over stdio.
+func TestFilesSuiteOnTheRealFilesystemServer(t *testing.T) {
+	filesystemServer(t) // fails with a hint when `make deps` has not run
+	_, url := fakeOllama(t, nil)
+	dir := filepath.Join(t.TempDir(), "run")
+	r := runCLI(t, context.Background(), "run", "../../cases/files.yaml", "--out", dir, "--ollama", url)
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	weak := map[string]string{
+		"database-port":   record.OutcomeEmptyAnswer, // read_file is not offered, so Ollama swallows the call
+		"database-host":   record.OutcomeNoCall,
+		"list-directory":  record.OutcomeWrongAnswer, // "/" is outside the allowed directory
+		"find-conf-files": record.OutcomeInvalidArgs,
+		"file-size":       record.OutcomeWrongTool,
+		"off-topic":       record.OutcomeUnexpectedCall,
+	}
+	n := 0
+	err := readTrials(dir, os.Stderr, func(tr *record.Trial) {
+		n++
+		want := record.OutcomePass
+		if tr.Model == "scripted-weak" {
+			want = weak[tr.CaseID]
+		}
+		if tr.Score.Outcome != want {
+			t.Errorf("%s/%s: %s (%s), want %s", tr.Model, tr.CaseID, tr.Score.Outcome, tr.Score.Detail, want)
+		}
+		if tr.Model == "scripted-good" && tr.CaseID == "database-port" {
+			ex := tr.Transcript.Executions()
+			if len(ex) != 1 || !strings.Contains(ex[0].Result, "db_port=5432") || !strings.Contains(tr.Transcript.Answer, "5432") {
+				t.Errorf("database-port: %+v answer %q", ex, tr.Transcript.Answer)
+			}
+		}
+	})
+	if err != nil || n != 12 {
+		t.Errorf("%d trials, err %v", n, err)
+	}
+}
