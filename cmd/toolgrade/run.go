@@ -6,13 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/harness/llm"
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/runner"
@@ -92,10 +90,10 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		}
 		*repeat = meta.Repeat
 	}
+	if meta != nil && (set["models"] || set["repeat"]) {
+		return usageErrorf("run: --models and --repeat cannot change a resumed run")
+	}
 	if *models != "" {
-		if meta != nil {
-			return usageErrorf("run: --models cannot change a resumed run")
-		}
 		modelList = splitList(*models)
 	}
 	if len(modelList) == 0 {
@@ -115,8 +113,13 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if err != nil {
 		return asInfra(err)
 	}
-	if *resume != "" {
-		if err := sameModels(ctx, client, base, meta); err != nil {
+	r := &runner.Runner{Chat: client, Models: &llm.Ollama{Client: client, Base: base}}
+	checked, err := r.CheckModels(ctx, modelList)
+	if err != nil {
+		return asInfra(err)
+	}
+	if meta != nil {
+		if err := sameModels(meta, checked); err != nil {
 			return err
 		}
 	}
@@ -141,13 +144,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 	meta.Parallel = *parallel
 	meta.Status, meta.Error, meta.End = "running", "", time.Time{}
-	if len(meta.Models) == 0 {
-		// The names now, so a killed run can be resumed; the details as
-		// each model is checked.
-		for _, m := range modelList {
-			meta.Models = append(meta.Models, record.Model{Name: m})
-		}
-	}
+	meta.Models = mergeModels(meta.Models, checked)
 	if err := record.WriteRun(dir, meta); err != nil {
 		return err
 	}
@@ -160,24 +157,20 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 
 	runner.TuneGC()
 	prog := newProgress(stderr)
-	r := &runner.Runner{
-		Chat:       client,
-		Tools:      cat,
-		Models:     &llm.Ollama{Client: client, Base: base},
-		Out:        record.NewWriter(trials),
-		OnProgress: prog.update,
-		OnModel: func(m record.Model) {
-			meta.Models = mergeModels(meta.Models, []record.Model{m})
-			if err := record.WriteRun(dir, meta); err != nil {
-				fmt.Fprintf(stderr, "toolgrade: warning: updating %s: %v\n", record.RunFile, err)
-			}
-		},
+	r.Tools = cat
+	r.Out = record.NewWriter(trials)
+	r.OnProgress = prog.update
+	r.OnModel = func(m record.Model) {
+		meta.Models = mergeModels(meta.Models, []record.Model{m})
+		if err := record.WriteRun(dir, meta); err != nil {
+			fmt.Fprintf(stderr, "toolgrade: warning: updating %s: %v\n", record.RunFile, err)
+		}
 	}
-	checked, runErr := r.Run(ctx, runner.Config{
-		Suite: s, Models: modelList, Repeat: *repeat, Parallel: *parallel, Retries: *retries, Done: done,
+	ran, runErr := r.Run(ctx, runner.Config{
+		Suite: s, Models: checked, Repeat: *repeat, Parallel: *parallel, Retries: *retries, Done: done,
 	})
 	prog.finish()
-	meta.Models = mergeModels(meta.Models, checked)
+	meta.Models = mergeModels(meta.Models, ran)
 	meta.End = time.Now()
 	switch {
 	case runErr == nil:
@@ -248,18 +241,13 @@ func newRunMeta(s *suite.Suite, cat *servers.Catalog, url, ollamaVersion string,
 
 // sameModels refuses to resume a run whose models changed weights since it
 // began: its trials would mix two models under one name.
-func sameModels(ctx context.Context, client *api.Client, base *url.URL, meta *record.Run) error {
-	for _, m := range meta.Models {
-		if m.Digest == "" {
-			continue
-		}
-		now, err := llm.CheckModel(ctx, client, base, m.Name)
-		if err != nil {
-			return asInfra(err)
-		}
-		if now.Digest != m.Digest {
-			return usageErrorf("--resume: model %s changed since the run began (digest %.12s, now %.12s): its trials would not be comparable",
-				m.Name, m.Digest, now.Digest)
+func sameModels(meta *record.Run, now []record.Model) error {
+	for _, m := range now {
+		for _, old := range meta.Models {
+			if old.Name == m.Name && old.Digest != "" && old.Digest != m.Digest {
+				return usageErrorf("--resume: model %s changed since the run began (digest %.12s, now %.12s): its trials would not be comparable",
+					m.Name, old.Digest, m.Digest)
+			}
 		}
 	}
 	return nil

@@ -36,7 +36,7 @@ func BenchmarkTrial(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	start := time.Now()
-	if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: []string{"scripted-good"}, Repeat: b.N}); err != nil {
+	if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: models(b, r, "scripted-good"), Repeat: b.N}); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "trials/s")
@@ -55,7 +55,7 @@ func BenchmarkParallelSpeedup(b *testing.B) {
 		r.runner.Out = record.NewWriter(discard{})
 		var elapsed time.Duration
 		r.runner.OnProgress = func(p runner.Progress) { elapsed = p.Elapsed }
-		if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: []string{"scripted-good"}, Repeat: trials, Parallel: parallel}); err != nil {
+		if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: models(b, r, "scripted-good"), Repeat: trials, Parallel: parallel}); err != nil {
 			b.Fatal(err)
 		}
 		return trials / elapsed.Seconds()
@@ -98,7 +98,7 @@ func BenchmarkMemory100k(b *testing.B) {
 	for range b.N {
 		resetPeakRSS()
 		start := time.Now()
-		if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: []string{"scripted-good"}, Repeat: repeat, Parallel: 4}); err != nil {
+		if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: models(b, r, "scripted-good"), Repeat: repeat, Parallel: 4}); err != nil {
 			b.Fatal(err)
 		}
 		fmt.Fprintf(os.Stderr, "%d trials in %v: peak RSS %.1f MB after 1,000 trials, %.1f MB after %d\n",

@@ -30,8 +30,9 @@ type Models interface {
 
 // Config is one run: which cases, models, repeats and how many at once.
 type Config struct {
-	Suite  *suite.Suite
-	Models []string
+	Suite *suite.Suite
+	// Models are the models to run, in order, as CheckModels returned them.
+	Models []record.Model
 	// Repeat is how many times each case runs per model; zero: 1.
 	Repeat int
 	// Parallel is how many trials of one model run at once; zero: 1. Ollama
@@ -81,22 +82,28 @@ type job struct {
 	repeat int
 }
 
-// Run runs every trial of cfg that is not already done. It returns the models
-// it checked, in order. Every model is checked before any is loaded, so a
-// typo in the last model name does not surface after an hour of inference on
-// the first. It stops when ctx ends; the trials in flight are then dropped,
-// not written.
-func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
-	repeat := max(cfg.Repeat, 1)
-	parallel := max(cfg.Parallel, 1)
-	var infos []record.Model
-	for _, model := range cfg.Models {
-		m, err := r.Models.Check(ctx, model)
+// CheckModels confirms that every model can run tools, before any is
+// loaded: a typo in the last model name must not surface after an hour of
+// inference on the first.
+func (r *Runner) CheckModels(ctx context.Context, names []string) ([]record.Model, error) {
+	var models []record.Model
+	for _, name := range names {
+		m, err := r.Models.Check(ctx, name)
 		if err != nil {
 			return nil, err
 		}
-		infos = append(infos, *m)
+		models = append(models, *m)
 	}
+	return models, nil
+}
+
+// Run runs every trial of cfg that is not already done, model by model, and
+// returns the models it ran with their warm-up load times. It stops when ctx
+// ends; the trials in flight are then dropped, not written.
+func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
+	repeat := max(cfg.Repeat, 1)
+	parallel := max(cfg.Parallel, 1)
+	infos := append([]record.Model(nil), cfg.Models...)
 	ka := keepAlive(cfg.Suite)
 	for i := range infos {
 		info := &infos[i]

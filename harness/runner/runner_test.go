@@ -86,12 +86,12 @@ func (r *testRig) trials(t testing.TB) []*record.Trial {
 func TestEveryOutcomeOfTheDocsSuite(t *testing.T) {
 	r := newRig(t, nil, nil, nil, "docs")
 	s := loadSuite(t, "../../cases/docs.yaml", r.cat)
-	models, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: []string{"scripted-good", "scripted-weak"}})
+	ran, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: models(t, r, "scripted-good", "scripted-weak")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(models) != 2 || models[0].Digest == "" || models[1].ParameterSize != "1.7B" {
-		t.Errorf("models %+v", models)
+	if len(ran) != 2 || ran[0].Load <= 0 || ran[0].Digest == "" || ran[1].ParameterSize != "1.7B" {
+		t.Errorf("models %+v", ran)
 	}
 	weak := map[string]string{
 		"dog":               record.OutcomeInvalidArgs,
@@ -163,7 +163,7 @@ cases:
   - {id: hang, ask: "Please hang.", expect: {tool: hang}}
   - {id: broken, ask: "A broken Ollama.", expect: {tool: search}}
 `, r.cat)
-	if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: s.Models, Retries: 2, Backoff: time.Second}); err != nil {
+	if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: models(t, r, s.Models...), Retries: 2, Backoff: time.Second}); err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]*record.Trial{}
@@ -194,7 +194,7 @@ cases:
   - {id: capital, ask: "What is the capital of France?", expect: {no_tool: true}}
 `, r.cat)
 	done := map[record.TrialKey]bool{{Model: "scripted-good", CaseID: "dog", Repeat: 1}: true}
-	if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: []string{"scripted-good"}, Repeat: 3, Done: done}); err != nil {
+	if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: models(t, r, "scripted-good"), Repeat: 3, Done: done}); err != nil {
 		t.Fatal(err)
 	}
 	var keys []string
@@ -219,15 +219,16 @@ cases:
 	}
 }
 
-func TestAModelThatCannotRunStopsTheRunBeforeAnyTrial(t *testing.T) {
+func TestEveryModelIsCheckedBeforeAnyLoads(t *testing.T) {
 	r := newRig(t, nil, nil, nil, "docs")
-	s := loadSuite(t, "../../cases/docs.yaml", r.cat)
-	_, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: []string{"scripted-good", "qwen3:8b"}})
+	_, err := r.runner.CheckModels(context.Background(), []string{"scripted-good", "qwen3:8b"})
 	if err == nil || !strings.Contains(err.Error(), "ollama pull qwen3:8b") {
 		t.Fatalf("err %v", err)
 	}
-	if n := len(r.trials(t)); n != 0 {
-		t.Errorf("%d trials ran before the bad model was found", n)
+	for _, req := range r.fake.Requests() {
+		if req.Chat != nil {
+			t.Errorf("a model was loaded before all were checked: %s", req.Body)
+		}
 	}
 }
 
@@ -246,7 +247,7 @@ func TestParallelTrialsAndCancellation(t *testing.T) {
 		}
 		mu.Unlock()
 	}
-	_, err := r.runner.Run(ctx, runner.Config{Suite: s, Models: []string{"scripted-good"}, Parallel: 4})
+	_, err := r.runner.Run(ctx, runner.Config{Suite: s, Models: models(t, r, "scripted-good"), Parallel: 4})
 	if err == nil {
 		t.Fatal("no error after cancellation")
 	}
@@ -273,7 +274,7 @@ defaults: {options: {num_ctx: 64}}
 cases:
   - {id: dog, ask: "Can I bring my dog?", expect: {tool: search}}
 `, r.cat)
-	if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: []string{"scripted-good"}}); err != nil {
+	if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: models(t, r, "scripted-good")}); err != nil {
 		t.Fatal(err)
 	}
 	tr := r.trials(t)[0]
@@ -287,10 +288,20 @@ defaults: {options: {num_ctx: 8192}}
 cases:
   - {id: dog, ask: "Can I bring my dog?", expect: {tool: search}}
 `, r2.cat)
-	if _, err := r2.runner.Run(context.Background(), runner.Config{Suite: s2, Models: []string{"scripted-good"}}); err != nil {
+	if _, err := r2.runner.Run(context.Background(), runner.Config{Suite: s2, Models: models(t, r2, "scripted-good")}); err != nil {
 		t.Fatal(err)
 	}
 	if r2.trials(t)[0].Score.Truncated {
 		t.Error("a prompt well within num_ctx flagged as truncated")
 	}
+}
+
+// models checks the named models as a run does first.
+func models(t testing.TB, r *testRig, names ...string) []record.Model {
+	t.Helper()
+	m, err := r.runner.CheckModels(context.Background(), names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
