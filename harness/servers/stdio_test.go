@@ -270,3 +270,88 @@ func processesWith(s string) []int {
 	}
 	return pids
 }
+
+// everythingServer and memoryServer are the other pinned reference servers.
+const (
+	everythingServer = "../../cases/servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+	memoryServer     = "../../cases/servers/node_modules/@modelcontextprotocol/server-memory/dist/index.js"
+)
+
+// referenceServers connects the reference servers named in entries
+// (name → script and arguments) over real stdio.
+func referenceServers(t *testing.T, entries map[string][]string) *Catalog {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node is not on PATH (%v): install Node.js and run `make deps`", err)
+	}
+	dir := t.TempDir()
+	servers := map[string]any{}
+	for name, args := range entries {
+		script, _ := filepath.Abs(args[0])
+		if _, err := os.Stat(script); err != nil {
+			t.Fatalf("the reference MCP servers are not installed (%v): run `make deps`", err)
+		}
+		servers[name] = map[string]any{"command": node, "args": append([]string{script}, args[1:]...),
+			"env": map[string]string{"MEMORY_FILE_PATH": filepath.Join(dir, "memory.jsonl")}}
+	}
+	src, _ := json.Marshal(map[string]any{"mcpServers": servers})
+	cfg, err := Parse(src, filepath.Join(dir, "servers.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Connect(context.Background(), cfg, &Options{RequireAll: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// TestReferenceEverythingServerContent calls the tools of
+// @modelcontextprotocol/server-everything that return every kind of content,
+// and checks what the model would be given for each.
+func TestReferenceEverythingServerContent(t *testing.T) {
+	c := referenceServers(t, map[string][]string{"everything": {everythingServer, "stdio"}})
+	ctx := context.Background()
+	for _, tc := range []struct {
+		tool, args string
+		want       []string
+	}{
+		{"echo", `{"message":"hello"}`, []string{"hello"}},
+		{"get-sum", `{"a":2,"b":3}`, []string{"5"}},
+		{"get-tiny-image", `{}`, []string{"[image: image/png, ", " bytes]"}},
+		{"get-structured-content", `{"location":"New York"}`, []string{"temperature"}},
+		{"get-resource-links", `{"count":2}`, []string{"[resource link: "}},
+	} {
+		ex := c.Call(ctx, tc.tool, json.RawMessage(tc.args), "")
+		if ex.IsError {
+			t.Errorf("%s: %s %s", tc.tool, ex.ErrorKind, ex.Result)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(ex.Result, w) {
+				t.Errorf("%s: result lacks %q:\n%s", tc.tool, w, ex.Result)
+			}
+		}
+	}
+	// A wrong argument type is caught before the server sees it.
+	if ex := c.Call(ctx, "get-sum", json.RawMessage(`{"a":"two","b":3}`), ""); ex.ErrorKind != "invalid_args" {
+		t.Errorf("get-sum with a string: %+v", ex)
+	}
+}
+
+// TestReferenceMemoryServerKeepsState: the knowledge-graph server keeps what
+// one call wrote for the next, over one session.
+func TestReferenceMemoryServerKeepsState(t *testing.T) {
+	c := referenceServers(t, map[string][]string{"memory": {memoryServer}})
+	ctx := context.Background()
+	ex := c.Call(ctx, "create_entities", json.RawMessage(`{"entities":[{"name":"Rex","entityType":"dog","observations":["likes the terrace"]}]}`), "")
+	if ex.IsError {
+		t.Fatalf("create_entities: %s", ex.Result)
+	}
+	ex = c.Call(ctx, "search_nodes", json.RawMessage(`{"query":"terrace"}`), "")
+	if ex.IsError || !strings.Contains(ex.Result, "Rex") {
+		t.Errorf("search_nodes: %+v", ex)
+	}
+}
