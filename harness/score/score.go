@@ -386,7 +386,10 @@ func (sc *scorer) argsDiff(p pair) string {
 		}
 	}
 	b.WriteString("\n")
-	b.WriteString(cmp.Diff(want, got))
+	// go-cmp picks spaces or no-break spaces at random per process, to
+	// discourage comparing its output; a trial's detail should read the same
+	// on every run, so they are all plain spaces here.
+	b.WriteString(strings.ReplaceAll(cmp.Diff(want, got), "\u00a0", " "))
 	return strings.TrimRight(b.String(), "\n")
 }
 

@@ -182,6 +182,9 @@ func TestScoreOutcomes(t *testing.T) {
 			if !strings.Contains(got.Detail, tt.wantDetail) {
 				t.Errorf("Detail = %q, want it to contain %q", got.Detail, tt.wantDetail)
 			}
+			if strings.Contains(got.Detail, "\u00a0") {
+				t.Errorf("Detail = %q holds go-cmp's random no-break spaces", got.Detail)
+			}
 			if got.Outcome == record.OutcomePass && got.Detail != "" {
 				t.Errorf("Detail = %q for a pass", got.Detail)
 			}
