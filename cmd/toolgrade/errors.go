@@ -37,9 +37,6 @@ func asInfra(err error) error {
 	return &infraError{err}
 }
 
-// errSilent is returned when the error was already reported.
-var errSilent = errors.New("already reported")
-
 func exitCode(err error, interrupted bool) int {
 	var ue *usageError
 	var ie *infraError

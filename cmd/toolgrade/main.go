@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -32,7 +33,7 @@ func main() {
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	interrupted := ctx.Err() != nil
 	stop()
-	if err != nil && !errors.Is(err, errSilent) {
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(os.Stderr, "toolgrade:", err)
 	}
 	os.Exit(exitCode(err, interrupted))
