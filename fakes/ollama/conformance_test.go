@@ -168,9 +168,8 @@ func TestConformanceChatCaptures(t *testing.T) {
 // part is one request of a capture that recorded several, and the lines of
 // its answer.
 type part struct {
-	req    *api.ChatRequest
-	at, n  int
-	stream bool
+	req   *api.ChatRequest
+	at, n int
 }
 
 func TestConformanceSpecialCaptures(t *testing.T) {

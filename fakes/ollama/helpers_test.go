@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -204,21 +203,6 @@ func shapeOf(v any) string {
 	default:
 		return "null"
 	}
-}
-
-// topKeys lists the keys of a JSON object.
-func topKeys(t *testing.T, raw string) []string {
-	t.Helper()
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(raw), &m); err != nil {
-		t.Fatalf("not a JSON object: %q: %v", raw, err)
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // capture is one exchange recorded from a real Ollama 0.17.4.
