@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 
 	"github.com/ollama/ollama/api"
@@ -46,9 +47,12 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if err != nil {
 		return asUsage(err)
 	}
-	client, _, err := connectOllama(ctx, mf.ollama, *model)
+	ol, err := dialOllama(ctx, mf.ollama)
 	if err != nil {
 		return err
+	}
+	if _, err := llm.CheckModel(ctx, ol.client, ol.base, *model); err != nil {
+		return asInfra(err)
 	}
 	cat, err := connectServers(ctx, cfg, &sf, stderr)
 	if err != nil {
@@ -56,7 +60,7 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 	defer cat.Close()
 
-	loop := &bridge.Loop{Chat: client, Tools: cat}
+	loop := &bridge.Loop{Chat: ol.client, Tools: cat}
 	t, runErr := loop.Run(ctx, bridge.Request{
 		Model:     *model,
 		System:    mf.system,
@@ -121,22 +125,26 @@ func firstLine(s string) string {
 	return s
 }
 
-// connectOllama checks, before any work, that Ollama answers and that model
-// is pulled and can call tools.
-func connectOllama(ctx context.Context, flagURL, model string) (*api.Client, *llm.Model, error) {
+// ollamaConn is an Ollama server that answered.
+type ollamaConn struct {
+	client  *api.Client
+	base    *url.URL
+	version string
+}
+
+// dialOllama finds Ollama (--ollama, else OLLAMA_HOST) and checks, before
+// any work, that it answers.
+func dialOllama(ctx context.Context, flagURL string) (*ollamaConn, error) {
 	base, err := llm.Endpoint(flagURL)
 	if err != nil {
-		return nil, nil, asUsage(err)
+		return nil, asUsage(err)
 	}
 	client := llm.NewClient(base)
-	if _, err := llm.Ping(ctx, client, base, llm.EndpointSource(flagURL)); err != nil {
-		return nil, nil, asInfra(err)
-	}
-	info, err := llm.CheckModel(ctx, client, base, model)
+	version, err := llm.Ping(ctx, client, base, llm.EndpointSource(flagURL))
 	if err != nil {
-		return nil, nil, asInfra(err)
+		return nil, asInfra(err)
 	}
-	return client, info, nil
+	return &ollamaConn{client: client, base: base, version: version}, nil
 }
 
 // connectServers connects every server of cfg, reports the ones that failed

@@ -104,16 +104,11 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if err != nil {
 		return asUsage(err)
 	}
-	base, err := llm.Endpoint(*ollamaURL)
+	ol, err := dialOllama(ctx, *ollamaURL)
 	if err != nil {
-		return asUsage(err)
+		return err
 	}
-	client := llm.NewClient(base)
-	ollamaVersion, err := llm.Ping(ctx, client, base, llm.EndpointSource(*ollamaURL))
-	if err != nil {
-		return asInfra(err)
-	}
-	r := &runner.Runner{Chat: client, Models: &llm.Ollama{Client: client, Base: base}}
+	r := &runner.Runner{Chat: ol.client, Models: &llm.Ollama{Client: ol.client, Base: ol.base}}
 	checked, err := r.CheckModels(ctx, modelList)
 	if err != nil {
 		return asInfra(err)
@@ -140,7 +135,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return err
 	}
 	if meta == nil {
-		meta = newRunMeta(s, cat, base.String(), ollamaVersion, *repeat, *parallel)
+		meta = newRunMeta(s, cat, ol.base.String(), ol.version, *repeat, *parallel)
 	}
 	meta.Parallel = *parallel
 	meta.Status, meta.Error, meta.End = "running", "", time.Time{}
