@@ -104,6 +104,10 @@ func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
 	repeat := max(cfg.Repeat, 1)
 	parallel := max(cfg.Parallel, 1)
 	infos := append([]record.Model(nil), cfg.Models...)
+	think, err := bridge.ParseThink(cfg.Suite.Defaults.Think)
+	if err != nil {
+		return nil, err
+	}
 	ka := keepAlive(cfg.Suite)
 	for i := range infos {
 		info := &infos[i]
@@ -115,7 +119,9 @@ func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
 		if r.OnModel != nil {
 			r.OnModel(*info)
 		}
-		if err := r.runModel(ctx, cfg, info, repeat, parallel); err != nil {
+		// What every trial of this model sends; each adds its messages and seed.
+		base := bridge.Request{Model: info.Name, Think: think, KeepAlive: ka}
+		if err := r.runModel(ctx, cfg, info, base, repeat, parallel); err != nil {
 			return infos[:i+1], err
 		}
 		if i+1 < len(infos) {
@@ -127,7 +133,7 @@ func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
 	return infos, nil
 }
 
-func (r *Runner) runModel(ctx context.Context, cfg Config, info *record.Model, repeat, parallel int) error {
+func (r *Runner) runModel(ctx context.Context, cfg Config, info *record.Model, base bridge.Request, repeat, parallel int) error {
 	s := cfg.Suite
 	total := len(s.Cases) * repeat
 	// Jobs are made as they are fed, never listed, so memory does not grow
@@ -174,7 +180,7 @@ func (r *Runner) runModel(ctx context.Context, cfg Config, info *record.Model, r
 		go func() {
 			defer wg.Done()
 			for j := range work {
-				t := r.trial(ctx, cfg, info, j)
+				t := r.trial(ctx, cfg, info, base, j)
 				if t == nil { // ctx ended mid-trial: dropped
 					continue
 				}
@@ -226,17 +232,12 @@ feed:
 }
 
 // trial runs one trial, retrying infrastructure failures; nil when ctx ended.
-func (r *Runner) trial(ctx context.Context, cfg Config, info *record.Model, j job) *record.Trial {
+func (r *Runner) trial(ctx context.Context, cfg Config, info *record.Model, base bridge.Request, j job) *record.Trial {
 	s := cfg.Suite
-	req, seed, err := Request(s, j.c, info.Name, j.repeat)
+	req, seed := request(base, s, j.c, j.repeat)
 	t := &record.Trial{
 		Model: info.Name, CaseID: j.c.ID, Repeat: j.repeat, Seed: seed, Tags: j.c.Tags,
 		Start: r.now()(),
-	}
-	if err != nil { // the suite was validated, so this is a bug; keep it visible
-		t.Transcript = &record.Transcript{Model: info.Name, Failure: &record.Failure{Kind: record.FailureOllama, Message: err.Error()}}
-		t.Score = record.Score{Outcome: record.OutcomeInfraError, Detail: err.Error()}
-		return t
 	}
 	loop := &bridge.Loop{Chat: r.Chat, Tools: r.Tools, Now: r.Now}
 	opts := score.OptionsFor(&s.Defaults)
@@ -270,33 +271,23 @@ func (r *Runner) trial(ctx context.Context, cfg Config, info *record.Model, j jo
 	}
 }
 
-// Request builds the bridge request of one trial: the suite's defaults, the
-// case's messages and overrides, and seed = base seed + repeat.
-func Request(s *suite.Suite, c *suite.Case, model string, repeat int) (bridge.Request, int64, error) {
+// request completes base into one trial's request: the case's messages and
+// round limit, and the suite's options with seed = base seed + repeat.
+func request(base bridge.Request, s *suite.Suite, c *suite.Case, repeat int) (bridge.Request, int64) {
 	opts := make(map[string]any, len(s.Defaults.Options)+1)
 	for k, v := range s.Defaults.Options {
 		opts[k] = v
 	}
-	base, _ := s.Defaults.Seed()
-	seed := base + int64(repeat)
+	seed0, _ := s.Defaults.Seed()
+	seed := seed0 + int64(repeat)
 	opts["seed"] = seed
-	think, err := bridge.ParseThink(s.Defaults.Think)
-	if err != nil {
-		return bridge.Request{}, seed, err
-	}
 	conv := s.Conversation(c)
 	msgs := make([]api.Message, len(conv))
 	for i, m := range conv {
 		msgs[i] = api.Message{Role: m.Role, Content: m.Content}
 	}
-	return bridge.Request{
-		Model:     model,
-		Messages:  msgs,
-		Options:   opts,
-		Think:     think,
-		KeepAlive: keepAlive(s),
-		MaxRounds: c.MaxRounds,
-	}, seed, nil
+	base.Messages, base.Options, base.MaxRounds = msgs, opts, c.MaxRounds
+	return base, seed
 }
 
 func keepAlive(s *suite.Suite) *api.Duration {
