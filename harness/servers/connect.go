@@ -186,7 +186,7 @@ type serverConn struct {
 // connectOne connects one server and lists its tools; on failure it leaves
 // nothing running.
 func connectOne(ctx context.Context, s Server, dir string, stderr *stderrSink) (*serverConn, error) {
-	t, transportCleanup, err := transportFor(ctx, s, dir, stderr)
+	t, transportCleanup, tail, err := transportFor(ctx, s, dir, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -210,6 +210,9 @@ func connectOne(ctx context.Context, s Server, dir string, stderr *stderrSink) (
 	session, err := client.Connect(ctx, t, nil)
 	if err != nil {
 		cleanup()
+		if said := tail.String(); said != "" {
+			return nil, fmt.Errorf("%w (its stderr: %s)", err, said)
+		}
 		return nil, err
 	}
 	var listed []*mcp.Tool
@@ -294,15 +297,15 @@ func isExpectedCloseErr(err error) bool {
 	return errors.As(err, &ee) && !ee.Exited() // killed by our SIGTERM/SIGKILL
 }
 
-// transportFor builds the transport for one server and a cleanup for what it
-// leaves behind.
-func transportFor(ctx context.Context, s Server, dir string, stderr *stderrSink) (mcp.Transport, func(), error) {
+// transportFor builds the transport for one server, a cleanup for what it
+// leaves behind and, for a stdio server, the tail of its stderr.
+func transportFor(ctx context.Context, s Server, dir string, stderr *stderrSink) (mcp.Transport, func(), *tailBuffer, error) {
 	if s.Dial != nil {
 		t, err := s.Dial(ctx)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		return t, func() {}, nil
+		return t, func() {}, nil, nil
 	}
 	transport := s.Transport
 	if transport == "" {
@@ -317,7 +320,7 @@ func transportFor(ctx context.Context, s Server, dir string, stderr *stderrSink)
 	switch transport {
 	case TransportStdio:
 		if s.Command == "" {
-			return nil, nil, errors.New("no command")
+			return nil, nil, nil, errors.New("no command")
 		}
 		cmd := exec.Command(s.Command, s.Args...)
 		cmd.Env = os.Environ()
@@ -333,9 +336,11 @@ func transportFor(ctx context.Context, s Server, dir string, stderr *stderrSink)
 		if cmd.Dir == "" {
 			cmd.Dir = dir
 		}
+		tail := &tailBuffer{}
+		cmd.Stderr = tail
 		w := stderr.writer(s.Name)
 		if w != nil {
-			cmd.Stderr = w
+			cmd.Stderr = io.MultiWriter(w, tail)
 		}
 		// A grandchild that keeps stderr open must not block Wait forever.
 		cmd.WaitDelay = terminateDuration
@@ -346,10 +351,10 @@ func transportFor(ctx context.Context, s Server, dir string, stderr *stderrSink)
 				w.flush()
 			}
 		}
-		return &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateDuration}, cleanup, nil
+		return &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateDuration}, cleanup, tail, nil
 	case TransportStreamable, TransportSSE:
 		if s.URL == "" {
-			return nil, nil, errors.New("no url")
+			return nil, nil, nil, errors.New("no url")
 		}
 		// A transport of its own, so closing the catalog can drop its idle
 		// connections (and their goroutines).
@@ -357,7 +362,7 @@ func transportFor(ctx context.Context, s Server, dir string, stderr *stderrSink)
 		hc := &http.Client{Transport: &headerTransport{base: base, headers: s.Headers}}
 		cleanup := base.CloseIdleConnections
 		if transport == TransportSSE {
-			return &mcp.SSEClientTransport{Endpoint: s.URL, HTTPClient: hc}, cleanup, nil
+			return &mcp.SSEClientTransport{Endpoint: s.URL, HTTPClient: hc}, cleanup, nil, nil
 		}
 		return &mcp.StreamableClientTransport{
 			Endpoint:   s.URL,
@@ -366,9 +371,9 @@ func transportFor(ctx context.Context, s Server, dir string, stderr *stderrSink)
 			// call, and the standing GET would only add a stream to keep
 			// alive.
 			DisableStandaloneSSE: true,
-		}, cleanup, nil
+		}, cleanup, nil, nil
 	}
-	return nil, nil, fmt.Errorf("unknown transport %q", transport)
+	return nil, nil, nil, fmt.Errorf("unknown transport %q", transport)
 }
 
 // lifetimeTransport connects its transport with a context of its own

@@ -73,3 +73,55 @@ func (p *prefixWriter) emit(lines []byte) {
 	// A failing stderr must not fail the server.
 	_, _ = p.sink.w.Write(out)
 }
+
+// stderrTailSize is how much of a stdio server's last stderr output is kept
+// to explain a failure to connect, and stderrTailLines how many of its last
+// lines the error shows.
+const (
+	stderrTailSize  = 4096
+	stderrTailLines = 5
+)
+
+// tailBuffer keeps the last bytes written to it: a server that dies while
+// connecting usually said why on stderr, and the user should see it even
+// when stderr is not passed through.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+	cut bool // older output was dropped, so buf may start mid-line
+}
+
+func (t *tailBuffer) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if over := len(t.buf) - stderrTailSize; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+		t.cut = true
+	}
+	return len(b), nil
+}
+
+// String returns the last few non-empty lines on one line, joined with
+// " | "; "" when there were none.
+func (t *tailBuffer) String() string {
+	if t == nil {
+		return ""
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	parts := bytes.Split(t.buf, []byte("\n"))
+	if t.cut && len(parts) > 1 {
+		parts = parts[1:] // a line whose start was dropped
+	}
+	var out [][]byte
+	for _, p := range parts {
+		if p = bytes.TrimSpace(p); len(p) > 0 {
+			out = append(out, p)
+		}
+	}
+	if len(out) > stderrTailLines {
+		out = out[len(out)-stderrTailLines:]
+	}
+	return string(bytes.Join(out, []byte(" | ")))
+}

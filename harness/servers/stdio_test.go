@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -353,5 +354,47 @@ func TestReferenceMemoryServerKeepsState(t *testing.T) {
 	ex = c.Call(ctx, "search_nodes", json.RawMessage(`{"query":"terrace"}`), "")
 	if ex.IsError || !strings.Contains(ex.Result, "Rex") {
 		t.Errorf("search_nodes: %+v", ex)
+	}
+}
+
+// TestFailedServerSaysWhyFromItsStderr: a server that dies while connecting
+// usually explained itself on stderr; that explanation reaches the user even
+// when stderr is not passed through.
+func TestFailedServerSaysWhyFromItsStderr(t *testing.T) {
+	src := []byte(`{"mcpServers": {"bad": {"command": "sh", "args": ["-c", "echo 'loading config' >&2; echo 'fatal: no API key in MY_TOKEN' >&2; exit 1"]}}}`)
+	cfg, err := Parse(src, filepath.Join(t.TempDir(), "servers.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Connect(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	f := c.Failed()
+	if len(f) != 1 || !strings.Contains(f[0].Err.Error(), "(its stderr: loading config | fatal: no API key in MY_TOKEN)") {
+		t.Errorf("failed %v", f)
+	}
+}
+
+func TestTailBufferKeepsTheEnd(t *testing.T) {
+	var tb tailBuffer
+	for i := range 500 {
+		fmt.Fprintf(&tb, "line %d\n", i)
+	}
+	if s := tb.String(); s != "line 495 | line 496 | line 497 | line 498 | line 499" {
+		t.Errorf("tail %q", s)
+	}
+	if len(tb.buf) > stderrTailSize {
+		t.Errorf("kept %d bytes", len(tb.buf))
+	}
+	// A line longer than the buffer keeps only whole lines after it.
+	var long tailBuffer
+	long.Write([]byte(strings.Repeat("x", 2*stderrTailSize) + "\nlast words\n"))
+	if s := long.String(); s != "last words" {
+		t.Errorf("tail after a long line %q", s)
+	}
+	if (&tailBuffer{}).String() != "" || (*tailBuffer)(nil).String() != "" {
+		t.Error("empty tail not empty")
 	}
 }
