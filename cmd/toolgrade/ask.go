@@ -154,6 +154,12 @@ func connectServers(ctx context.Context, cfg *servers.Config, sf *serverFlags, s
 	if err != nil {
 		return nil, err
 	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(stderr, "toolgrade: warning: %s\n", w)
+	}
+	for _, name := range cfg.Disabled {
+		fmt.Fprintf(stderr, "toolgrade: server %q is disabled in %s; not started\n", name, cfg.Path)
+	}
 	cat, err := servers.Connect(ctx, cfg, opts)
 	if err != nil {
 		return nil, asInfra(err)
