@@ -172,6 +172,9 @@ func connectServers(ctx context.Context, cfg *servers.Config, sf *serverFlags, s
 	}
 	if len(cat.Tools()) == 0 {
 		cat.Close()
+		if len(cfg.Servers) == 0 && len(cfg.Disabled) > 0 {
+			return nil, asInfra(fmt.Errorf("no tools: every server in %s is disabled", cfg.Path))
+		}
 		return nil, asInfra(fmt.Errorf("no tools: the servers in %s offered none (%d of %d failed to connect)",
 			cfg.Path, len(cat.Failed()), len(cfg.Servers)))
 	}

@@ -105,3 +105,12 @@ func TestRunKeepsURLSecretsOutOfEveryOutput(t *testing.T) {
 		}
 	}
 }
+
+func TestEveryServerDisabledSaysSo(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "servers.json")
+	os.WriteFile(p, []byte(`{"mcpServers": {"fs": {"command": "npx", "disabled": true}}}`), 0o644)
+	r := runCLI(t, context.Background(), "tools", "--servers", p)
+	if r.code != exitInfra || r.err == nil || !strings.Contains(r.err.Error(), "every server in "+p+" is disabled") {
+		t.Errorf("code %d, err %v", r.code, r.err)
+	}
+}
