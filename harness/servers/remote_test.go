@@ -185,3 +185,20 @@ func TestConnectErrorsRedactURLSecrets(t *testing.T) {
 		t.Errorf("RequireAll error: %v; want one without secrets", err)
 	}
 }
+
+// TestCallErrorsRedactURLSecrets: a remote server that goes away after
+// connecting; the failed call's result (which the model sees and trials.jsonl
+// keeps) does not hold the key in its URL.
+func TestCallErrorsRedactURLSecrets(t *testing.T) {
+	srv := newMCPServer(nil, fakeTool{name: "search"})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	c := connectConfig(t, fmt.Sprintf(`{"mcpServers":{"r":{"url":%q}}}`, ts.URL+"/mcp?api_key=SECRET-CALL"), nil)
+	ts.Close()
+	ex := c.Call(context.Background(), "search", nil, "")
+	if !ex.IsError || ex.Result == "" {
+		t.Fatalf("call to a stopped server: %+v", ex)
+	}
+	if strings.Contains(ex.Result+ex.Error, "SECRET") {
+		t.Errorf("the call's result holds the key:\n%s\n%s", ex.Result, ex.Error)
+	}
+}
