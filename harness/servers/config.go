@@ -168,6 +168,9 @@ func ParseNode(n *yaml.Node, file, dir string) (*Config, error) {
 type parser struct {
 	file string
 	dir  string
+	// keepEnv leaves ${env:NAME} unexpanded while reading a disabled server:
+	// a server is often disabled because its token is not at hand.
+	keepEnv bool
 }
 
 func (p *parser) errAt(n *yaml.Node, field, format string, args ...any) *srcpos.Error {
@@ -250,6 +253,9 @@ func (p *parser) str(n *yaml.Node, path string) (string, error) {
 			msg += " (quote it)"
 		}
 		return "", p.errAt(n, path, "%s", msg)
+	}
+	if p.keepEnv {
+		return n.Value, nil
 	}
 	s, err := expandEnv(n.Value)
 	if err != nil {
@@ -398,6 +404,12 @@ func (p *parser) server(k, n *yaml.Node) (_ Server, disabled bool, _ error) {
 	fs, err := p.fields(n, path)
 	if err != nil {
 		return s, disabled, err
+	}
+	for _, f := range fs {
+		if f.key.Value == "disabled" && f.val.ShortTag() == "!!bool" && f.val.Value == "true" {
+			p.keepEnv = true
+			defer func() { p.keepEnv = false }()
+		}
 	}
 	keys := map[string]*yaml.Node{}
 	var transport, transportField string

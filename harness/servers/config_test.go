@@ -397,3 +397,21 @@ func TestServerEntryErrorsStay(t *testing.T) {
 		t.Errorf("plain config: %+v, %v; want no warnings, nothing disabled", cfg, err)
 	}
 }
+
+// A server disabled because its token is not set still parses: its
+// ${env:...} references are not expanded.
+func TestDisabledServerNeedsNoEnv(t *testing.T) {
+	os.Unsetenv("TOOLGRADE_TEST_UNSET")
+	src := `{"mcpServers": {
+  "off": {"url": "https://h/mcp", "headers": {"Authorization": "Bearer ${env:TOOLGRADE_TEST_UNSET}"}, "disabled": true},
+  "on": {"command": "x", "args": ["${env:TOOLGRADE_TEST_UNSET}"]}
+}}`
+	_, err := Parse([]byte(src), "s.json")
+	if want := "s.json:3:35: mcpServers.on.args[0]: environment variable TOOLGRADE_TEST_UNSET is not set"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("got %v, want %s...", err, want)
+	}
+	cfg, err := Parse([]byte(strings.Replace(src, `"x", "args"`, `"x", "disabled": true, "args"`, 1)), "s.json")
+	if err != nil || len(cfg.Servers) != 0 || len(cfg.Disabled) != 2 {
+		t.Fatalf("got %+v, %v; want both servers disabled", cfg, err)
+	}
+}
