@@ -48,7 +48,8 @@ type Config struct {
 	Servers []Server
 	// Disabled names, sorted, the servers the file marks "disabled": true,
 	// as Claude Desktop and other MCP clients honour it: they are checked
-	// like the others but never started or connected.
+	// like the others (but their ${env:...} are left unexpanded) and never
+	// started or connected.
 	Disabled []string
 	// Warnings are problems that did not stop parsing, such as top-level
 	// keys other than mcpServers (a Claude Desktop config holds its own
