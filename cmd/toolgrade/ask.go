@@ -154,6 +154,12 @@ func connectServers(ctx context.Context, cfg *servers.Config, sf *serverFlags, s
 	if err != nil {
 		return nil, err
 	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(stderr, "toolgrade: warning: %s\n", w)
+	}
+	for _, name := range cfg.Disabled {
+		fmt.Fprintf(stderr, "toolgrade: server %q is disabled in %s; not started\n", name, cfg.Path)
+	}
 	cat, err := servers.Connect(ctx, cfg, opts)
 	if err != nil {
 		return nil, asInfra(err)
@@ -166,6 +172,9 @@ func connectServers(ctx context.Context, cfg *servers.Config, sf *serverFlags, s
 	}
 	if len(cat.Tools()) == 0 {
 		cat.Close()
+		if len(cfg.Servers) == 0 && len(cfg.Disabled) > 0 {
+			return nil, asInfra(fmt.Errorf("no tools: every server in %s is disabled", cfg.Path))
+		}
 		return nil, asInfra(fmt.Errorf("no tools: the servers in %s offered none (%d of %d failed to connect)",
 			cfg.Path, len(cat.Failed()), len(cfg.Servers)))
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/harness/llm"
 	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/harness/redact"
 	"github.com/toolgrade/toolgrade/harness/runner"
 	"github.com/toolgrade/toolgrade/harness/servers"
 	"github.com/toolgrade/toolgrade/harness/suite"
@@ -135,7 +136,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return err
 	}
 	if meta == nil {
-		meta = newRunMeta(s, cat, ol.base.String(), ol.version, *repeat, *parallel)
+		meta = newRunMeta(s, cat, redact.URL(ol.base.String()), ol.version, *repeat, *parallel)
 	}
 	meta.Parallel = *parallel
 	meta.Status, meta.Error, meta.End = "running", "", time.Time{}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/toolgrade/toolgrade/harness/srcpos"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -217,15 +218,18 @@ func LoadScript(path string) (*Script, error) {
 }
 
 // ParseScript decodes and validates a YAML script. Unknown fields are
-// errors; errors start with name:line:col (or name:line where YAML gives only
-// the line).
+// errors (with a did-you-mean); every error starts with name:line:col, and
+// the error of a script with several problems is a srcpos.List of them all.
 func ParseScript(data []byte, name string) (*Script, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, yamlError(name, &root, err)
+		return nil, srcpos.YAMLSyntax(name, data, err)
 	}
 	if root.Kind == 0 {
 		return nil, fmt.Errorf("%s: empty script", name)
+	}
+	if errs := srcpos.UnknownFields(name, &root, &Script{}); len(errs) > 0 {
+		return nil, errs.Err()
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -234,7 +238,12 @@ func ParseScript(data []byte, name string) (*Script, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%s: empty script", name)
 		}
-		return nil, yamlError(name, &root, err)
+		var pe *srcpos.Error
+		if errors.As(err, &pe) {
+			pe.Pos.File = name // from Args.UnmarshalYAML, which cannot know it
+			return nil, pe
+		}
+		return nil, srcpos.YAMLDecode(name, data, &root, err).Err()
 	}
 	if err := validate(&s, positioner(name, &root)); err != nil {
 		return nil, err
@@ -245,5 +254,5 @@ func ParseScript(data []byte, name string) (*Script, error) {
 // Validate reports what is wrong with a script built in Go; [New] panics on
 // such a script. Scripts from [LoadScript] and [ParseScript] are valid.
 func (s *Script) Validate() error {
-	return validate(s, func(path) string { return "" })
+	return validate(s, func(path) srcpos.Pos { return srcpos.Pos{} })
 }

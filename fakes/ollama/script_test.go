@@ -67,9 +67,9 @@ func TestParseScriptErrors(t *testing.T) {
 		name, yaml string
 		want       []string // substrings of the error
 	}{
-		{"unknown field", "models:\n  - name: m\nrules:\n  - usr: {contains: x}\n", []string{"t.yaml:4:5:", "field usr not found"}},
-		{"unknown nested field", "models:\n  - name: m\nrules:\n  - user: {contians: x}\n", []string{"t.yaml:4:12:", "field contians not found"}},
-		{"syntax", "models:\n  - name: m\n rules: [\n", []string{"t.yaml:2: did not find expected key"}},
+		{"unknown field", "models:\n  - name: m\nrules:\n  - usr: {contains: x}\n", []string{`t.yaml:4:5: rules[0]: unknown field "usr" (did you mean "user"?)`}},
+		{"unknown nested field", "models:\n  - name: m\nrules:\n  - user: {contians: x}\n", []string{`t.yaml:4:12: rules[0].user: unknown field "contians" (did you mean "contains"?)`}},
+		{"syntax", "models:\n  - name: m\n rules: [\n", []string{"t.yaml:3:1: YAML: did not find expected key"}},
 		{"wrong type", "models:\n  - name: m\nlatency: soon\n", []string{"t.yaml:3:"}},
 		{"bad regex", "models:\n  - name: m\nrules:\n  - user: {regex: 'a('}\n", []string{"t.yaml:4:19:", "rules[0].user.regex", "missing closing )"}},
 		{"empty matcher", "models:\n  - name: m\nrules:\n  - tool_result: {}\n", []string{"t.yaml:4:18:", "rules[0].tool_result: give contains, regex or equals"}},
@@ -83,6 +83,8 @@ func TestParseScriptErrors(t *testing.T) {
 		{"argument twice", "models:\n  - name: m\nrules:\n  - reply:\n      tool_calls:\n        - {name: s, arguments: {a: 1, a: 2}}\n", []string{"t.yaml:6:", `"a"`}},
 		{"negative latency", "models:\n  - name: m\nrules:\n  - latency: -1s\n", []string{"t.yaml:4:14:", "must not be negative"}},
 		{"empty", "", []string{"t.yaml: empty script"}},
+		{"unknown field far from any", "models:\n  - name: m\n    zzzz: 1\n", []string{`t.yaml:3:5: models[0]: unknown field "zzzz" (known fields: name, capabilities,`}},
+		{"every problem at once", "models:\n  - name: m\nrules:\n  - round: -1\n    fault: explode\n", []string{"t.yaml:4:12: rules[0].round: must not be negative", "\nt.yaml:5:12: rules[0].fault:"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -2,13 +2,12 @@ package fakeollama
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/ollama/ollama/types/model"
+	"github.com/toolgrade/toolgrade/harness/srcpos"
 )
 
 var (
@@ -21,12 +20,12 @@ var (
 	doneReasons = []string{"", "stop", "length"}
 )
 
-// validate checks a script; at gives the position prefix of a path (empty
-// for scripts built in Go).
-func validate(s *Script, at func(path) string) error {
-	var errs []error
+// validate checks a script, reporting every problem at once; at gives the
+// position of a path (the zero Pos for scripts built in Go).
+func validate(s *Script, at func(path) srcpos.Pos) error {
+	var errs srcpos.List
 	bad := func(p path, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%s%s: %s", at(p), p, fmt.Sprintf(format, args...)))
+		errs.Add(at(p), p.String(), format, args...)
 	}
 
 	if len(s.Models) == 0 {
@@ -98,7 +97,7 @@ func validate(s *Script, at func(path) string) error {
 	if s.Fallback != nil {
 		checkReply(s.Fallback, path{"fallback"}, bad)
 	}
-	return errors.Join(errs...)
+	return errs.Err()
 }
 
 func checkMatcher(m *Matcher, p path, bad func(path, string, ...any)) {

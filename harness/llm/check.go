@@ -10,6 +10,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/harness/redact"
 )
 
 // Model is what Ollama reports about one model.
@@ -32,11 +33,11 @@ func (e *Unreachable) Unwrap() error { return e.Err }
 // Ping checks that an Ollama server answers at base and returns its version.
 func Ping(ctx context.Context, c *api.Client, base *url.URL, source string) (string, error) {
 	if err := c.Heartbeat(ctx); err != nil {
-		return "", &Unreachable{URL: base.String(), Source: source, Err: unwrapURL(err)}
+		return "", &Unreachable{URL: redact.URL(base.String()), Source: source, Err: unwrapURL(err)}
 	}
 	v, err := c.Version(ctx)
 	if err != nil {
-		return "", &Unreachable{URL: base.String(), Source: source, Err: unwrapURL(err)}
+		return "", &Unreachable{URL: redact.URL(base.String()), Source: source, Err: unwrapURL(err)}
 	}
 	return v, nil
 }
@@ -44,9 +45,11 @@ func Ping(ctx context.Context, c *api.Client, base *url.URL, source string) (str
 // CheckModel confirms that model is pulled and can call tools, and returns
 // what Ollama reports about it. The errors name the model and say what to do.
 func CheckModel(ctx context.Context, c *api.Client, base *url.URL, model string) (*Model, error) {
+	// OLLAMA_HOST may hold a password: messages show the URL masked.
+	at := redact.URL(base.String())
 	list, err := c.List(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("listing models on Ollama at %s: %w", base, unwrapURL(err))
+		return nil, fmt.Errorf("listing models on Ollama at %s: %w", at, unwrapURL(err))
 	}
 	var found *api.ListModelResponse
 	for i, m := range list.Models {
@@ -56,16 +59,16 @@ func CheckModel(ctx context.Context, c *api.Client, base *url.URL, model string)
 		}
 	}
 	if found == nil {
-		return nil, fmt.Errorf("model %q is not pulled on Ollama at %s\n  run: ollama pull %s", model, base, model)
+		return nil, fmt.Errorf("model %q is not pulled on Ollama at %s\n  run: ollama pull %s", model, at, model)
 	}
 	show, err := c.Show(ctx, &api.ShowRequest{Model: model})
 	if err != nil {
-		return nil, fmt.Errorf("asking Ollama at %s about %q: %w", base, model, unwrapURL(err))
+		return nil, fmt.Errorf("asking Ollama at %s about %q: %w", at, model, unwrapURL(err))
 	}
 	// Every model Ollama can run lists at least "completion"; an empty list
 	// means a server that is not Ollama, or one too old to say.
 	if len(show.Capabilities) == 0 {
-		return nil, fmt.Errorf("Ollama at %s reported no capabilities for %q (is it a model Ollama can run?)", base, model)
+		return nil, fmt.Errorf("Ollama at %s reported no capabilities for %q (is it a model Ollama can run?)", at, model)
 	}
 	m := &Model{
 		Name:          model,

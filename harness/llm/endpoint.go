@@ -12,6 +12,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/ollama/ollama/envconfig"
+	"github.com/toolgrade/toolgrade/harness/redact"
 )
 
 // Endpoint returns Ollama's base URL: flag when it is set, else OLLAMA_HOST
@@ -26,13 +27,13 @@ func Endpoint(flag string) (*url.URL, error) {
 	}
 	u, err := url.Parse(s)
 	if err != nil {
-		return nil, fmt.Errorf("--ollama %q: %v", flag, err)
+		return nil, fmt.Errorf("--ollama %q: %s", redact.URL(flag), redact.Text(err.Error(), flag))
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("--ollama %q: the scheme must be http or https", flag)
+		return nil, fmt.Errorf("--ollama %q: the scheme must be http or https", redact.URL(flag))
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("--ollama %q: no host", flag)
+		return nil, fmt.Errorf("--ollama %q: no host", redact.URL(flag))
 	}
 	return u, nil
 }

@@ -108,3 +108,25 @@ func TestPingUnreachable(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+// TestMessagesRedactTheOllamaURL: OLLAMA_HOST may hold a password (and a
+// proxy's key in the query); no message repeats them.
+func TestMessagesRedactTheOllamaURL(t *testing.T) {
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := ln.Addr().String()
+	ln.Close()
+	base, _ := url.Parse("http://me:SECRET-PW@" + addr + "/?key=SECRET-Q")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := Ping(ctx, NewClient(base), base, "OLLAMA_HOST")
+	if err == nil || strings.Contains(err.Error(), "SECRET") || !strings.Contains(err.Error(), "http://me:xxxxx@"+addr+"/?key=xxxxx") {
+		t.Errorf("Ping: %v", err)
+	}
+	_, err = CheckModel(ctx, NewClient(base), base, "m")
+	if err == nil || strings.Contains(err.Error(), "SECRET") {
+		t.Errorf("CheckModel: %v", err)
+	}
+	if _, err := Endpoint("ftp://me:SECRET-PW@h"); err == nil || strings.Contains(err.Error(), "SECRET") {
+		t.Errorf("Endpoint: %v", err)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/harness/redact"
 )
 
 // maxErrorDetail caps Execution.Error when it repeats a tool's own error
@@ -32,6 +33,10 @@ func (c *Catalog) Call(ctx context.Context, name string, args json.RawMessage, c
 
 	fail := func(kind, result, detail string) record.Execution {
 		ex.IsError, ex.ErrorKind = true, kind
+		if sc := c.byName[ex.Server]; sc != nil && sc.cfg.URL != "" {
+			// Transport errors quote the server's URL, credentials and all.
+			result, detail = redact.Text(result, sc.cfg.URL), redact.Text(detail, sc.cfg.URL)
+		}
 		ex.Result = c.truncate(result)
 		ex.Error = detail
 		return ex

@@ -18,6 +18,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolgrade/toolgrade/harness/redact"
+	"github.com/toolgrade/toolgrade/harness/srcpos"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -41,8 +43,19 @@ type Config struct {
 	Path string
 	// Dir is the absolute folder relative paths in the config resolve against.
 	Dir string
-	// Servers are sorted by name.
+	// Servers are the servers to connect, sorted by name; servers marked
+	// "disabled": true are not among them.
 	Servers []Server
+	// Disabled names, sorted, the servers the file marks "disabled": true,
+	// as Claude Desktop and other MCP clients honour it: they are checked
+	// like the others (but their ${env:...} are left unexpanded) and never
+	// started or connected.
+	Disabled []string
+	// Warnings are problems that did not stop parsing, such as top-level
+	// keys other than mcpServers (a Claude Desktop config holds its own
+	// settings there), each located as file:line:col. The commands print
+	// them to stderr.
+	Warnings []string
 }
 
 // Server is one entry of mcpServers: how to start or reach one MCP server.
@@ -89,39 +102,6 @@ func (f *ToolFilter) allows(tool string) bool {
 	return listed
 }
 
-// ConfigError is a problem in a config file, located precisely enough for an
-// editor to jump to it.
-type ConfigError struct {
-	File string
-	// Line and Col are 1-based; Col is 0 when only the line is known (YAML
-	// syntax errors), and both are 0 for errors about the whole file.
-	Line, Col int
-	// Field is the dotted path of the offending field, e.g.
-	// "mcpServers.docs.args"; empty for syntax errors.
-	Field string
-	Msg   string
-}
-
-// Error formats the error as file:line:col: field: msg, leaving out the parts
-// that are unknown.
-func (e *ConfigError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-		if e.Col > 0 {
-			fmt.Fprintf(&b, ":%d", e.Col)
-		}
-	}
-	b.WriteString(": ")
-	if e.Field != "" {
-		b.WriteString(e.Field)
-		b.WriteString(": ")
-	}
-	b.WriteString(e.Msg)
-	return b.String()
-}
-
 // Load reads and parses an mcpServers file.
 func Load(path string) (*Config, error) {
 	data, err := os.ReadFile(path)
@@ -134,7 +114,8 @@ func Load(path string) (*Config, error) {
 // Parse parses an mcpServers document. path names the file in errors and its
 // folder is the default cwd of stdio servers. JSON input is read with a
 // strict JSON tokenizer (so JSON syntax errors carry exact positions); a file
-// ending in .yaml or .yml, or one not starting with '{', is read as YAML.
+// ending in .yaml or .yml, or one not starting with '{', is read as YAML. The
+// error is a *srcpos.Error.
 func Parse(data []byte, path string) (*Config, error) {
 	dir := "."
 	if path != "" {
@@ -147,7 +128,7 @@ func Parse(data []byte, path string) (*Config, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
-		return nil, &ConfigError{File: path, Msg: `empty file; expected {"mcpServers": {...}}`}
+		return nil, srcpos.Errorf(srcpos.Pos{File: path}, "", `empty file; expected {"mcpServers": {...}}`)
 	}
 	ext := strings.ToLower(filepath.Ext(path))
 	var root *yaml.Node
@@ -159,25 +140,11 @@ func Parse(data []byte, path string) (*Config, error) {
 	} else {
 		var doc yaml.Node
 		if err := yaml.Unmarshal(data, &doc); err != nil {
-			return nil, yamlSyntaxError(err, path)
+			return nil, srcpos.YAMLSyntax(path, data, err)
 		}
 		root = &doc
 	}
 	return ParseNode(root, path, absDir)
-}
-
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-// yamlSyntaxError turns a yaml.v3 parse error into a ConfigError; yaml.v3
-// reports only the line.
-func yamlSyntaxError(err error, file string) error {
-	msg := err.Error()
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		var line int
-		fmt.Sscan(m[1], &line)
-		return &ConfigError{File: file, Line: line, Msg: m[2]}
-	}
-	return &ConfigError{File: file, Msg: strings.TrimPrefix(msg, "yaml: ")}
 }
 
 // ParseNode parses an mcpServers object that has already been read into a YAML
@@ -202,14 +169,13 @@ func ParseNode(n *yaml.Node, file, dir string) (*Config, error) {
 type parser struct {
 	file string
 	dir  string
+	// keepEnv leaves ${env:NAME} unexpanded while reading a disabled server:
+	// a server is often disabled because its token is not at hand.
+	keepEnv bool
 }
 
-func (p *parser) errAt(n *yaml.Node, field, format string, args ...any) *ConfigError {
-	e := &ConfigError{File: p.file, Field: field, Msg: fmt.Sprintf(format, args...)}
-	if n != nil {
-		e.Line, e.Col = n.Line, n.Column
-	}
-	return e
+func (p *parser) errAt(n *yaml.Node, field, format string, args ...any) *srcpos.Error {
+	return srcpos.Errorf(srcpos.Node(p.file, n), field, format, args...)
 }
 
 // deref follows YAML aliases (JSON has none) to the node they stand for.
@@ -277,54 +243,7 @@ func join(path, key string) string {
 // unknownField reports a key that is not one of known, suggesting the closest
 // known one.
 func (p *parser) unknownField(k *yaml.Node, path string, known []string) error {
-	msg := fmt.Sprintf("unknown field %q", k.Value)
-	if s := closest(k.Value, known); s != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", s)
-	} else {
-		msg += fmt.Sprintf(" (known fields: %s)", strings.Join(known, ", "))
-	}
-	return p.errAt(k, path, "%s", msg)
-}
-
-// closest returns the known name nearest to s in edit distance (ignoring
-// case), or "" when none is near enough to be a plausible typo.
-func closest(s string, known []string) string {
-	best, bestD := "", -1
-	for _, k := range known {
-		d := editDistance(strings.ToLower(s), strings.ToLower(k))
-		if bestD < 0 || d < bestD {
-			best, bestD = k, d
-		}
-	}
-	limit := 2
-	if len(s) > 8 {
-		limit = 3
-	}
-	if bestD >= 0 && bestD <= limit {
-		return best
-	}
-	return ""
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
+	return p.errAt(k, path, "%s", srcpos.Unknown("field", k.Value, known))
 }
 
 // str reads a string scalar and expands ${env:NAME} in it.
@@ -336,11 +255,25 @@ func (p *parser) str(n *yaml.Node, path string) (string, error) {
 		}
 		return "", p.errAt(n, path, "%s", msg)
 	}
+	if p.keepEnv {
+		return n.Value, nil
+	}
 	s, err := expandEnv(n.Value)
 	if err != nil {
 		return "", p.errAt(n, path, "%s", err)
 	}
 	return s, nil
+}
+
+func (p *parser) boolean(n *yaml.Node, path string) (bool, error) {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
+		return false, p.errAt(n, path, "must be true or false, not %s", kindName(n))
+	}
+	var b bool
+	if err := n.Decode(&b); err != nil {
+		return false, p.errAt(n, path, "must be true or false, not %s", kindName(n))
+	}
+	return b, nil
 }
 
 func (p *parser) strList(n *yaml.Node, path string) ([]string, error) {
@@ -387,11 +320,11 @@ func (p *parser) strMap(n *yaml.Node, path string) (map[string]string, error) {
 func (p *parser) config(n *yaml.Node) (*Config, error) {
 	n = deref(n)
 	if n == nil {
-		return nil, &ConfigError{File: p.file, Msg: `empty; expected {"mcpServers": {...}}`}
+		return nil, p.errAt(nil, "", `empty; expected {"mcpServers": {...}}`)
 	}
 	if n.Kind == yaml.DocumentNode {
 		if len(n.Content) == 0 {
-			return nil, &ConfigError{File: p.file, Msg: `empty; expected {"mcpServers": {...}}`}
+			return nil, p.errAt(nil, "", `empty; expected {"mcpServers": {...}}`)
 		}
 		n = deref(n.Content[0])
 	}
@@ -403,9 +336,16 @@ func (p *parser) config(n *yaml.Node) (*Config, error) {
 		return nil, err
 	}
 	var servers *yaml.Node
+	var ignored []field
 	for _, f := range fs {
-		if f.key.Value == "mcpServers" {
+		switch {
+		case f.key.Value == "mcpServers":
 			servers = f.val
+		case srcpos.Suggest(f.key.Value, []string{"mcpServers"}) != "":
+			// "mcpServer" is a typo, not another client's setting.
+			return nil, p.unknownField(f.key, "", []string{"mcpServers"})
+		default:
+			ignored = append(ignored, f)
 		}
 	}
 	if servers == nil {
@@ -413,10 +353,16 @@ func (p *parser) config(n *yaml.Node) (*Config, error) {
 		// call the first server name an unknown field.
 		return nil, p.errAt(n, "mcpServers", `missing; the servers go in {"mcpServers": {"<name>": {"command": ...} or {"url": ...}}}`)
 	}
-	for _, f := range fs {
-		if f.key.Value != "mcpServers" {
-			return nil, p.unknownField(f.key, "", []string{"mcpServers"})
+	cfg := &Config{}
+	if len(ignored) > 0 {
+		// A Claude Desktop config keeps its own settings (globalShortcut,
+		// preferences, ...) beside mcpServers: one warning for all of them.
+		names := make([]string, len(ignored))
+		for i, f := range ignored {
+			names[i] = f.key.Value
 		}
+		cfg.Warnings = append(cfg.Warnings, p.errAt(ignored[0].key, "",
+			"ignoring top-level keys other than mcpServers: %s", strings.Join(names, ", ")).Error())
 	}
 	if servers.Kind != yaml.MappingNode {
 		return nil, p.errAt(servers, "mcpServers", "must be an object of servers by name, not %s", kindName(servers))
@@ -425,35 +371,46 @@ func (p *parser) config(n *yaml.Node) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := &Config{}
 	for _, f := range sfs {
-		s, err := p.server(f.key, f.val)
+		s, disabled, err := p.server(f.key, f.val)
 		if err != nil {
 			return nil, err
+		}
+		if disabled {
+			cfg.Disabled = append(cfg.Disabled, s.Name)
+			continue
 		}
 		cfg.Servers = append(cfg.Servers, s)
 	}
 	sort.Slice(cfg.Servers, func(i, j int) bool { return cfg.Servers[i].Name < cfg.Servers[j].Name })
+	sort.Strings(cfg.Disabled)
 	return cfg, nil
 }
 
 var serverNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 
-var serverFields = []string{"command", "args", "env", "cwd", "url", "headers", "transport", "type", "toolFilter"}
+var serverFields = []string{"command", "args", "env", "cwd", "url", "headers", "transport", "type", "toolFilter", "disabled"}
 
-func (p *parser) server(k, n *yaml.Node) (Server, error) {
+// server reads one entry of mcpServers; disabled reports "disabled": true.
+func (p *parser) server(k, n *yaml.Node) (_ Server, disabled bool, _ error) {
 	name := k.Value
 	path := "mcpServers." + name
 	s := Server{Name: name}
 	if !serverNameRE.MatchString(name) {
-		return s, p.errAt(k, path, "server names may use only letters, digits, '_', '-' and '.' (they become tool name prefixes)")
+		return s, disabled, p.errAt(k, path, "server names may use only letters, digits, '_', '-' and '.' (they become tool name prefixes)")
 	}
 	if n.Kind != yaml.MappingNode {
-		return s, p.errAt(n, path, "must be an object, not %s", kindName(n))
+		return s, disabled, p.errAt(n, path, "must be an object, not %s", kindName(n))
 	}
 	fs, err := p.fields(n, path)
 	if err != nil {
-		return s, err
+		return s, disabled, err
+	}
+	for _, f := range fs {
+		if f.key.Value == "disabled" && f.val.ShortTag() == "!!bool" && f.val.Value == "true" {
+			p.keepEnv = true
+			defer func() { p.keepEnv = false }()
+		}
 	}
 	keys := map[string]*yaml.Node{}
 	var transport, transportField string
@@ -494,29 +451,31 @@ func (p *parser) server(k, n *yaml.Node) (Server, error) {
 			}
 		case "toolFilter":
 			s.ToolFilter, err = p.toolFilter(f.val, fp)
+		case "disabled":
+			disabled, err = p.boolean(f.val, fp)
 		default:
 			err = p.unknownField(f.key, path, serverFields)
 		}
 		if err != nil {
-			return s, err
+			return s, disabled, err
 		}
 	}
 	_, hasCommand := keys["command"]
 	_, hasURL := keys["url"]
 	switch {
 	case hasCommand && hasURL:
-		return s, p.errAt(keys["url"], path, `has both "command" (stdio) and "url" (remote); use one`)
+		return s, disabled, p.errAt(keys["url"], path, `has both "command" (stdio) and "url" (remote); use one`)
 	case !hasCommand && !hasURL:
-		return s, p.errAt(n, path, `needs "command" (a stdio server) or "url" (a remote server)`)
+		return s, disabled, p.errAt(n, path, `needs "command" (a stdio server) or "url" (a remote server)`)
 	}
 	if hasCommand {
 		for _, f := range []string{"headers"} {
 			if kn, ok := keys[f]; ok {
-				return s, p.errAt(kn, join(path, f), `only applies to remote servers ("url")`)
+				return s, disabled, p.errAt(kn, join(path, f), `only applies to remote servers ("url")`)
 			}
 		}
 		if transport != "" && transport != TransportStdio {
-			return s, p.errAt(transportNode, join(path, transportField), `%q needs "url", not "command"`, transport)
+			return s, disabled, p.errAt(transportNode, join(path, transportField), `%q needs "url", not "command"`, transport)
 		}
 		s.Transport = TransportStdio
 		switch {
@@ -525,16 +484,16 @@ func (p *parser) server(k, n *yaml.Node) (Server, error) {
 		case !filepath.IsAbs(s.Cwd):
 			s.Cwd = filepath.Join(p.dir, s.Cwd)
 		}
-		return s, nil
+		return s, disabled, nil
 	}
 	for _, f := range []string{"args", "env", "cwd"} {
 		if kn, ok := keys[f]; ok {
-			return s, p.errAt(kn, join(path, f), `only applies to stdio servers ("command")`)
+			return s, disabled, p.errAt(kn, join(path, f), `only applies to stdio servers ("command")`)
 		}
 	}
 	switch transport {
 	case TransportStdio:
-		return s, p.errAt(transportNode, join(path, transportField), `"stdio" needs "command", not "url"`)
+		return s, disabled, p.errAt(transportNode, join(path, transportField), `"stdio" needs "command", not "url"`)
 	case "":
 		s.Transport = TransportStreamable
 		if u, err := url.Parse(s.URL); err == nil && pathEndsSSE(u.Path) {
@@ -543,7 +502,7 @@ func (p *parser) server(k, n *yaml.Node) (Server, error) {
 	default:
 		s.Transport = transport
 	}
-	return s, nil
+	return s, disabled, nil
 }
 
 // pathEndsSSE reports whether a URL path names an SSE endpoint, the
@@ -567,10 +526,10 @@ func (p *parser) transport(n *yaml.Node, fp, t string) (string, error) {
 func (p *parser) checkURL(n *yaml.Node, fp, s string) error {
 	u, err := url.Parse(s)
 	if err != nil {
-		return p.errAt(n, fp, "not a valid URL: %v", err)
+		return p.errAt(n, fp, "not a valid URL: %s", redact.Text(err.Error(), s))
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return p.errAt(n, fp, "must be an http:// or https:// URL, not %q", s)
+		return p.errAt(n, fp, "must be an http:// or https:// URL, not %q", redact.URL(s))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgrade/toolgrade/harness/srcpos"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -29,7 +30,7 @@ func TestConfigErrors(t *testing.T) {
 			src: `{"mcpServers": {
   "docs": {"command": "x", "zzzzzz": 1}
 }}`,
-			want: `servers.json:2:28: mcpServers.docs: unknown field "zzzzzz" (known fields: command, args, env, cwd, url, headers, transport, type, toolFilter)`,
+			want: `servers.json:2:28: mcpServers.docs: unknown field "zzzzzz" (known fields: command, args, env, cwd, url, headers, transport, type, toolFilter, disabled)`,
 		},
 		{
 			name: "args wrong type",
@@ -181,9 +182,9 @@ func TestConfigErrors(t *testing.T) {
 			if err.Error() != tc.want {
 				t.Errorf("error:\n got %s\nwant %s", err, tc.want)
 			}
-			var ce *ConfigError
+			var ce *srcpos.Error
 			if !errors.As(err, &ce) {
-				t.Errorf("error is %T, want *ConfigError", err)
+				t.Errorf("error is %T, want *srcpos.Error", err)
 			}
 		})
 	}
@@ -330,9 +331,11 @@ servers:
 
 func TestParseYAMLSyntaxError(t *testing.T) {
 	_, err := Parse([]byte("mcpServers:\n  docs: [unclosed\n"), "servers.yaml")
-	var ce *ConfigError
-	if !errors.As(err, &ce) || ce.Line == 0 || ce.File != "servers.yaml" {
-		t.Fatalf("got %v, want a ConfigError with a line", err)
+	// The line of the unclosed list (yaml.v3 counts a parser error's line
+	// from 0 and says 1).
+	want := "servers.yaml:2:1: YAML: did not find expected ',' or ']'"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %s", err, want)
 	}
 }
 
@@ -352,5 +355,63 @@ func TestToolFilterAllows(t *testing.T) {
 		if got := c.f.allows(c.tool); got != c.want {
 			t.Errorf("%+v.allows(%q) = %v", c.f, c.tool, got)
 		}
+	}
+}
+
+// TestClaudeDesktopConfig: a real claude_desktop_config.json keeps its own
+// settings beside mcpServers and marks servers "disabled".
+func TestClaudeDesktopConfig(t *testing.T) {
+	path := filepath.Join("testdata", "claude_desktop_config.json")
+	cfg, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Servers) != 1 || cfg.Servers[0].Name != "docs" || cfg.Servers[0].Command != "toolgrade" {
+		t.Errorf("servers = %+v, want only docs", cfg.Servers)
+	}
+	if !reflect.DeepEqual(cfg.Disabled, []string{"filesystem"}) {
+		t.Errorf("disabled = %v, want [filesystem]", cfg.Disabled)
+	}
+	want := []string{path + ":2:3: ignoring top-level keys other than mcpServers: globalShortcut, preferences, theme"}
+	if !reflect.DeepEqual(cfg.Warnings, want) {
+		t.Errorf("warnings:\n got %q\nwant %q", cfg.Warnings, want)
+	}
+}
+
+func TestServerEntryErrorsStay(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`{"mcpServers": {"d": {"command": "x", "disable": true}}}`,
+			`s.json:1:39: mcpServers.d: unknown field "disable" (did you mean "disabled"?)`},
+		{`{"mcpServers": {"d": {"command": "x", "disabled": "yes"}}}`,
+			`s.json:1:51: mcpServers.d.disabled: must be true or false, not a string`},
+		{`{"mcpServers": {"d": {"command": "x"}}, "mcpServer": {}}`,
+			`s.json:1:41: unknown field "mcpServer" (did you mean "mcpServers"?)`},
+	} {
+		_, err := Parse([]byte(tc.src), "s.json")
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("got %v\nwant %s", err, tc.want)
+		}
+	}
+	cfg, err := Parse([]byte(`{"mcpServers": {"d": {"command": "x"}}}`), "s.json")
+	if err != nil || len(cfg.Warnings) != 0 || len(cfg.Disabled) != 0 {
+		t.Errorf("plain config: %+v, %v; want no warnings, nothing disabled", cfg, err)
+	}
+}
+
+// A server disabled because its token is not set still parses: its
+// ${env:...} references are not expanded.
+func TestDisabledServerNeedsNoEnv(t *testing.T) {
+	os.Unsetenv("TOOLGRADE_TEST_UNSET")
+	src := `{"mcpServers": {
+  "off": {"url": "https://h/mcp", "headers": {"Authorization": "Bearer ${env:TOOLGRADE_TEST_UNSET}"}, "disabled": true},
+  "on": {"command": "x", "args": ["${env:TOOLGRADE_TEST_UNSET}"]}
+}}`
+	_, err := Parse([]byte(src), "s.json")
+	if want := "s.json:3:35: mcpServers.on.args[0]: environment variable TOOLGRADE_TEST_UNSET is not set"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("got %v, want %s...", err, want)
+	}
+	cfg, err := Parse([]byte(strings.Replace(src, `"x", "args"`, `"x", "disabled": true, "args"`, 1)), "s.json")
+	if err != nil || len(cfg.Servers) != 0 || len(cfg.Disabled) != 2 {
+		t.Fatalf("got %+v, %v; want both servers disabled", cfg, err)
 	}
 }

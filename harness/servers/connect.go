@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolgrade/toolgrade/harness/redact"
 )
 
 // Naming modes for exposed tool names.
@@ -137,6 +138,9 @@ func Connect(ctx context.Context, cfg *Config, opts *Options) (*Catalog, error) 
 			if errs[i] != nil && cctx.Err() != nil && ctx.Err() == nil {
 				errs[i] = fmt.Errorf("not connected within %v: %w", o.ConnectTimeout, errs[i])
 			}
+			// The SDK's errors quote the URL, and with it any key in its
+			// query: every message and file must show it masked.
+			errs[i] = redact.Error(errs[i], s.URL)
 		}()
 	}
 	wg.Wait()

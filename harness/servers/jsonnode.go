@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/toolgrade/toolgrade/harness/srcpos"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -53,19 +53,8 @@ func (b *nodeBuilder) next() (json.Token, int, error) {
 	return tok, start, err
 }
 
-// pos converts a byte offset into a 1-based line and column (in characters).
-func (b *nodeBuilder) pos(off int) (line, col int) {
-	off = min(max(off, 0), len(b.data))
-	before := b.data[:off]
-	line = bytes.Count(before, []byte("\n")) + 1
-	lineStart := bytes.LastIndexByte(before, '\n') + 1
-	col = utf8.RuneCount(before[lineStart:]) + 1
-	return line, col
-}
-
 func (b *nodeBuilder) errAt(off int, format string, args ...any) error {
-	line, col := b.pos(off)
-	return &ConfigError{File: b.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+	return srcpos.Errorf(srcpos.Offset(b.file, b.data, off), "", format, args...)
 }
 
 func (b *nodeBuilder) syntax(err error) error {
@@ -87,8 +76,8 @@ func (b *nodeBuilder) syntax(err error) error {
 }
 
 func (b *nodeBuilder) value(tok json.Token, start int) (*yaml.Node, error) {
-	line, col := b.pos(start)
-	n := &yaml.Node{Line: line, Column: col}
+	pos := srcpos.Offset(b.file, b.data, start)
+	n := &yaml.Node{Line: pos.Line, Column: pos.Col}
 	switch v := tok.(type) {
 	case json.Delim:
 		n.Style = yaml.FlowStyle

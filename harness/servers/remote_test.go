@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -132,4 +133,72 @@ func TestRemoteNoGoroutineLeaks(t *testing.T) {
 	streamable.Close()
 	sse.Close()
 	waitGoroutines(t, before)
+}
+
+// TestConnectErrorsRedactURLSecrets: a remote server that fails, reached
+// through a URL with a key in its query and a password in its userinfo,
+// never has those echoed in the skipped-server error.
+func TestConnectErrorsRedactURLSecrets(t *testing.T) {
+	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "bad key "+r.URL.Query().Get("api_key"), http.StatusForbidden)
+	}))
+	t.Cleanup(refusing.Close)
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close() // connection refused, and an error that quotes the URL
+	host := func(u string) string { return u[len("http://"):] }
+	src := fmt.Sprintf(`{"mcpServers": {
+  "refusing": {"url": "http://%s/mcp?api_key=SECRET-Q1&team=t"},
+  "closed": {"url": "http://%s/mcp?api_key=SECRET-Q2"},
+  "userinfo": {"url": "http://me:SECRET-PW@%s/mcp"},
+  "plain": {"url": "http://%s/mcp"}
+}}`, host(refusing.URL), host(closed.URL), host(closed.URL), host(closed.URL))
+	cfg, err := Parse([]byte(src), "servers.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Connect(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	failed := map[string]string{}
+	for _, f := range c.Failed() {
+		failed[f.Name] = f.Error()
+	}
+	if len(failed) != 4 {
+		t.Fatalf("failed = %v, want all four", failed)
+	}
+	for name, msg := range failed {
+		if strings.Contains(msg, "SECRET") {
+			t.Errorf("%s: message holds a secret: %s", name, msg)
+		}
+	}
+	if !strings.Contains(failed["closed"], "api_key=xxxxx") {
+		t.Errorf("closed: %s; want the URL with its key masked", failed["closed"])
+	}
+	if want := "http://" + host(closed.URL) + "/mcp"; !strings.Contains(failed["plain"], want) {
+		t.Errorf("plain: %s; want the URL unchanged (%s)", failed["plain"], want)
+	}
+
+	_, err = Connect(context.Background(), cfg, &Options{RequireAll: true})
+	if err == nil || strings.Contains(err.Error(), "SECRET") {
+		t.Errorf("RequireAll error: %v; want one without secrets", err)
+	}
+}
+
+// TestCallErrorsRedactURLSecrets: a remote server that goes away after
+// connecting; the failed call's result (which the model sees and trials.jsonl
+// keeps) does not hold the key in its URL.
+func TestCallErrorsRedactURLSecrets(t *testing.T) {
+	srv := newMCPServer(nil, fakeTool{name: "search"})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	c := connectConfig(t, fmt.Sprintf(`{"mcpServers":{"r":{"url":%q}}}`, ts.URL+"/mcp?api_key=SECRET-CALL"), nil)
+	ts.Close()
+	ex := c.Call(context.Background(), "search", nil, "")
+	if !ex.IsError || ex.Result == "" {
+		t.Fatalf("call to a stopped server: %+v", ex)
+	}
+	if strings.Contains(ex.Result+ex.Error, "SECRET") {
+		t.Errorf("the call's result holds the key:\n%s\n%s", ex.Result, ex.Error)
+	}
 }

@@ -69,7 +69,7 @@ func (s *Suite) Check(c Catalog) error {
 		}
 	}
 	if len(p.errs) > 0 {
-		p.errs.sort()
+		p.errs.Sort()
 		return p.errs
 	}
 	return nil

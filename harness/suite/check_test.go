@@ -250,22 +250,3 @@ func TestCheckValidatesLiterals(t *testing.T) {
 		})
 	}
 }
-
-func TestEditDistance(t *testing.T) {
-	for _, tt := range []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0}, {"ask", "aks", 1}, {"search", "serch", 1}, {"kitten", "sitting", 3}, {"", "abc", 3}, {"ca", "abc", 3},
-	} {
-		if got := editDistance(tt.a, tt.b); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-	}
-	if got := closest("max_round", []string{"max_rounds", "models"}); got != "max_rounds" {
-		t.Errorf("closest = %q", got)
-	}
-	if got := closest("xyz", []string{"max_rounds", "models"}); got != "" {
-		t.Errorf("closest = %q, want none", got)
-	}
-}

@@ -30,7 +30,6 @@ package suite
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -179,18 +178,6 @@ type ExpectedCall struct {
 	Exposed string
 }
 
-// Pos is a position in a suite file.
-type Pos struct {
-	File string
-	// Line and Col are 1-based.
-	Line, Col int
-}
-
-// String formats the position as file:line:col, the form editors jump to.
-func (p Pos) String() string {
-	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
-}
-
 // Conversation returns the messages a trial of c starts with: the suite's
 // system prompt, unless the case brings its own, then the case's messages.
 func (s *Suite) Conversation(c *Case) []Message {
@@ -244,7 +231,7 @@ func Parse(data []byte, path string) (*Suite, error) {
 		p.suite(root, s)
 	}
 	if len(p.errs) > 0 {
-		p.errs.sort()
+		p.errs.Sort()
 		return nil, p.errs
 	}
 	if s.Name == "" {

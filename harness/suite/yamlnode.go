@@ -6,13 +6,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"regexp"
-	"slices"
-	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
+	"github.com/toolgrade/toolgrade/harness/srcpos"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -27,11 +23,12 @@ type parser struct {
 	errs Errors
 }
 
+// pos is where n is written; a problem of the whole document is at 1:1.
 func (p *parser) pos(n *yaml.Node) Pos {
 	if n == nil || n.Line == 0 {
 		return Pos{File: p.file, Line: 1, Col: 1}
 	}
-	return Pos{File: p.file, Line: n.Line, Col: n.Column}
+	return srcpos.Node(p.file, n)
 }
 
 func (p *parser) errorf(n *yaml.Node, field, format string, args ...any) {
@@ -84,72 +81,10 @@ func decode(dec *yaml.Decoder, n *yaml.Node) (err error) {
 	return dec.Decode(n)
 }
 
-var yamlLineRE = regexp.MustCompile(`(?s)^yaml: line (\d+): (.*)$`)
-
-// yamlParserErrors are the messages of yaml.v3's parser (as opposed to its
-// scanner): it reports their line counting from 0, and the start of the
-// enclosing construct rather than the problem when that is not on the first
-// line.
-var yamlParserErrors = []string{
-	"did not find expected <stream-start>", "did not find expected <document start>",
-	"did not find expected node content", "did not find expected key",
-	"did not find expected '-' indicator", "did not find expected ',' or ']'",
-	"did not find expected ',' or '}'", "found duplicate %YAML directive",
-	"found duplicate %TAG directive", "found incompatible YAML document",
-	"found undefined tag handle",
-}
-
-// syntaxError records a yaml.v3 error. yaml.v3 gives a line at best, so the
-// column is 1 unless the problem can be located here (bad characters, unknown
-// anchors).
+// syntaxError records a yaml.v3 error, located as well as the shared layer
+// can.
 func (p *parser) syntaxError(err error, data []byte) {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	line := 1
-	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		msg = m[2]
-		if slices.Contains(yamlParserErrors, msg) {
-			line++
-		}
-		line = max(line, 1)
-	} else if l, c, ok := badChar(data); ok {
-		p.errorAt(Pos{File: p.file, Line: l, Col: c}, "", "YAML: %s", msg)
-		return
-	} else if a, ok := strings.CutPrefix(msg, "unknown anchor '"); ok {
-		name := strings.TrimSuffix(a, "' referenced")
-		if i := bytes.Index(data, []byte("*"+name)); i >= 0 {
-			l, c := lineCol(data, i)
-			p.errorAt(Pos{File: p.file, Line: l, Col: c}, "", "YAML: %s", msg)
-			return
-		}
-	}
-	p.errorAt(Pos{File: p.file, Line: line, Col: 1}, "", "YAML: %s", msg)
-}
-
-// badChar finds the first byte YAML rejects: invalid UTF-8 or a control
-// character other than tab and line breaks.
-func badChar(data []byte) (line, col int, ok bool) {
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		bad := r == utf8.RuneError && size <= 1
-		if !bad && r != '\t' && r != '\n' && r != '\r' && r != 0x85 && r != 0xFEFF {
-			bad = unicode.IsControl(r) || (r >= 0xD800 && r <= 0xDFFF) || r == 0xFFFE || r == 0xFFFF
-		}
-		if bad {
-			l, c := lineCol(data, i)
-			return l, c, true
-		}
-		i += size
-	}
-	return 0, 0, false
-}
-
-// lineCol converts a byte offset to a 1-based line and a column counted in
-// characters, as yaml.v3 counts them.
-func lineCol(data []byte, off int) (line, col int) {
-	line = 1 + bytes.Count(data[:off], []byte("\n"))
-	start := bytes.LastIndexByte(data[:off], '\n') + 1
-	return line, 1 + utf8.RuneCount(data[start:off])
+	p.errs = append(p.errs, srcpos.YAMLSyntax(p.file, data, err))
 }
 
 // checkSize walks the document once with aliases expanded (memoised, so the
@@ -313,13 +248,7 @@ func (p *parser) mapping(n *yaml.Node, path, what string) ([]field, bool) {
 
 // unknownKey reports a key that is not one of known, suggesting the nearest.
 func (p *parser) unknownKey(k *yaml.Node, path string, known []string, hint string) {
-	msg := fmt.Sprintf("unknown key %q", k.Value)
-	if s := closest(k.Value, known); s != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", s)
-	} else {
-		msg += " (known keys: " + strings.Join(known, ", ") + ")"
-	}
-	p.errorf(k, path, "%s%s", msg, hint)
+	p.errorf(k, path, "%s%s", srcpos.Unknown("key", k.Value, known), hint)
 }
 
 func (p *parser) str(n *yaml.Node, path string) (string, bool) {
