@@ -206,7 +206,7 @@ func suiteServers(s *suite.Suite) (*servers.Config, error) {
 func newRunMeta(s *suite.Suite, cat *servers.Catalog, url, ollamaVersion string, repeat, parallel int) *record.Run {
 	meta := &record.Run{
 		Suite:       record.RunSuite{Name: s.Name, Path: absPath(s.Path), Hash: s.Hash},
-		Harness:     harnessVersion,
+		Harness:     version(),
 		Ollama:      record.RunOllama{URL: url, Version: ollamaVersion},
 		CatalogHash: cat.Hash(),
 		Repeat:      repeat,
