@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/toolgrade/toolgrade/reports"
 )
 
 // Exit codes, documented in the README.
@@ -34,7 +36,8 @@ func main() {
 	interrupted := ctx.Err() != nil
 	stop()
 	if err != nil && !errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(os.Stderr, "toolgrade:", err)
+		// Errors may quote what a server or Ollama sent.
+		fmt.Fprintln(os.Stderr, "toolgrade:", reports.Printable(err.Error()))
 	}
 	os.Exit(exitCode(err, interrupted))
 }

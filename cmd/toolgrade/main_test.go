@@ -24,6 +24,10 @@ import (
 const mainEnv = "TOOLGRADE_TEST_AS_MAIN"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(hostileEnv) == "1" {
+		serveHostileMCP()
+		return
+	}
 	if os.Getenv(mainEnv) == "1" {
 		main()
 		return
