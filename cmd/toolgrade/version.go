@@ -46,10 +46,14 @@ func versionOf(ldflag string, info *debug.BuildInfo) string {
 	return strings.Join(parts, " ")
 }
 
-func runVersion(_ context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
-	if len(args) > 0 {
-		return usageErrorf("version: unexpected argument %q", args[0])
+func runVersion(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	pos, err := parse(newFlags("version", "", stderr), args)
+	if err != nil {
+		return err
 	}
-	_, err := fmt.Fprintln(stdout, "toolgrade", version())
+	if len(pos) > 0 {
+		return usageErrorf("version: unexpected argument %q", pos[0])
+	}
+	_, err = fmt.Fprintln(stdout, "toolgrade", version())
 	return err
 }
