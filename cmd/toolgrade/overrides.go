@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/toolgrade/toolgrade/harness/bridge"
@@ -22,9 +23,6 @@ type overrideFlags struct {
 	options   rawOptions
 }
 
-// overrideNames are the flags overrideFlags reads, --servers included.
-var overrideNames = []string{"servers", "system", "max-rounds", "think", "keep-alive", "o"}
-
 func (o *overrideFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.system, "system", "", "system prompt, replacing the suite's defaults.system (cases that open with their own system message keep it)")
 	fs.IntVar(&o.maxRounds, "max-rounds", 0, "round limit of every case, replacing the suite's and the cases' own max_rounds (default: the suite's)")
@@ -38,15 +36,23 @@ func (o *overrideFlags) register(fs *flag.FlagSet) {
 // run.json recorded, refusing flags that would change them. It returns what
 // to record in run.json; nil when nothing is overridden.
 func (o *overrideFlags) apply(fs *flag.FlagSet, s *suite.Suite, meta *record.Run) (*record.RunOverrides, error) {
+	// given lists the override flags on the command line, --servers (which
+	// serverFlags registers) among them.
 	var given []string
+	ov := &record.RunOverrides{Think: o.think, KeepAlive: o.keepAlive, Options: o.options}
 	fs.Visit(func(f *flag.Flag) {
-		for _, n := range overrideNames {
-			if f.Name == n && len(n) == 1 {
-				given = append(given, "-"+n)
-			} else if f.Name == n {
-				given = append(given, "--"+n)
-			}
+		switch f.Name {
+		case "system":
+			ov.System = &o.system
+		case "max-rounds":
+			ov.MaxRounds = &o.maxRounds
+		case "servers":
+			ov.Servers = f.Value.String()
+		case "think", "keep-alive", "o":
+		default:
+			return
 		}
+		given = append(given, dashed(f.Name))
 	})
 	if meta != nil {
 		if len(given) > 0 {
@@ -58,17 +64,12 @@ func (o *overrideFlags) apply(fs *flag.FlagSet, s *suite.Suite, meta *record.Run
 	if len(given) == 0 {
 		return nil, nil
 	}
-	ov := &record.RunOverrides{Think: o.think, KeepAlive: o.keepAlive, Options: o.options}
-	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "system":
-			ov.System = &o.system
-		case "max-rounds":
-			ov.MaxRounds = &o.maxRounds
-		case "servers":
-			ov.Servers = absPath(f.Value.String())
+	if slices.Contains(given, "--servers") {
+		if ov.Servers == "" {
+			return nil, usageErrorf("run: --servers needs a file")
 		}
-	})
+		ov.Servers = absPath(ov.Servers)
+	}
 	if err := applyOverrides(s, ov); err != nil {
 		return nil, err
 	}
@@ -140,4 +141,13 @@ func (r *rawOptions) Set(kv string) error {
 	}
 	*r = append(*r, kv)
 	return nil
+}
+
+// dashed writes a flag's name the way messages and the README do: -o,
+// --servers.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }

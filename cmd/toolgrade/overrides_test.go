@@ -143,6 +143,7 @@ func TestRunRejectsBadOverridesBeforeAnyWork(t *testing.T) {
 		{[]string{"--keep-alive", "soon"}, `--keep_alive "soon"`},
 		{[]string{"-o", "temperature"}, `"temperature": want key=value`},
 		{[]string{"--servers", filepath.Join(t.TempDir(), "none.json")}, "none.json"},
+		{[]string{"--servers", ""}, "--servers needs a file"},
 	} {
 		args := append([]string{"run", suite, "--out", filepath.Join(t.TempDir(), "run"), "--ollama", url}, tc.args...)
 		r := runCLI(t, context.Background(), args...)

@@ -93,14 +93,6 @@ func splitRow(l string) []string {
 
 func flagName(written string) string { return strings.TrimLeft(written, "-") }
 
-// dashed writes a flag the way the README does: -o, --servers.
-func dashed(name string) string {
-	if len(name) == 1 {
-		return "-" + name
-	}
-	return "--" + name
-}
-
 // realFlag is one flag as a command's -h lists it.
 type realFlag struct {
 	name, arg, usage string

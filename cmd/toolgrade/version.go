@@ -16,10 +16,7 @@ var harnessVersion string
 // version is toolgrade's version, as `toolgrade version` prints it and
 // run.json records it.
 func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		info = nil
-	}
+	info, _ := debug.ReadBuildInfo() // nil without module information
 	return versionOf(harnessVersion, info)
 }
 
