@@ -12,6 +12,7 @@ import (
 
 // Table writes rows under header as a terminal table, in one fixed style
 // (headers as given, cells left-aligned) so output is stable for golden files.
+// Cells go through Printable: they often hold what models and servers wrote.
 func Table(w io.Writer, header []string, rows [][]string) error {
 	t := tablewriter.NewTable(w,
 		tablewriter.WithHeaderAutoFormat(tw.Off),
@@ -19,7 +20,14 @@ func Table(w io.Writer, header []string, rows [][]string) error {
 		tablewriter.WithRowAlignment(tw.AlignLeft),
 	)
 	t.Header(toAny(header)...)
-	if err := t.Bulk(rows); err != nil {
+	safe := make([][]string, len(rows))
+	for i, row := range rows {
+		safe[i] = make([]string, len(row))
+		for j, c := range row {
+			safe[i][j] = Printable(c)
+		}
+	}
+	if err := t.Bulk(safe); err != nil {
 		return err
 	}
 	return t.Render()

@@ -10,7 +10,8 @@ import (
 )
 
 // WriteTerminal writes the human report: one row per model, then the failing
-// trials grouped by outcome, then warnings.
+// trials grouped by outcome, then warnings. Text from the trials (names,
+// details quoting what a model answered) goes through Printable.
 func WriteTerminal(w io.Writer, s *Summary) error {
 	var rows [][]string
 	for _, m := range s.Models {
@@ -30,26 +31,26 @@ func WriteTerminal(w io.Writer, s *Summary) error {
 	fmt.Fprintln(w, "Rates with 95% Wilson intervals; infrastructure errors are counted apart, never as model failures.")
 	for _, m := range s.Models {
 		fmt.Fprintf(w, "%s: %d trials (%d infrastructure errors); rounds %s, round limit hit %s; per round p50 %s p95 %s; %s prompt and %s eval tokens; warm-up load %s\n",
-			m.Model, m.Trials, m.Infra, roundsDist(m.Rounds), pct(m.RoundLimit), secs(m.RoundLatency.P50), secs(m.RoundLatency.P95),
+			Printable(m.Model), m.Trials, m.Infra, roundsDist(m.Rounds), pct(m.RoundLimit), secs(m.RoundLatency.P50), secs(m.RoundLatency.P95),
 			count(m.PromptTokens), count(m.EvalTokens), secs(m.WarmupSeconds))
 	}
 	for _, m := range s.Models {
 		if m.PassAtK != nil {
 			fmt.Fprintf(w, "%s: pass@%d %.1f%%, pass^%d %.1f%%; cases: %d stable-pass, %d stable-fail, %d flaky\n",
-				m.Model, m.K, 100**m.PassAtK, m.K, 100**m.PassHatK, m.Stable, m.Failing, len(m.Flaky))
+				Printable(m.Model), m.K, 100**m.PassAtK, m.K, 100**m.PassHatK, m.Stable, m.Failing, len(m.Flaky))
 		}
 	}
 	for _, m := range s.Models {
 		if len(m.Failures) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\nFailures of %s:\n", m.Model)
+		fmt.Fprintf(w, "\nFailures of %s:\n", Printable(m.Model))
 		for _, g := range m.Failures {
 			fmt.Fprintf(w, "  %s (%d)\n", g.Outcome, g.Count)
 			for _, ex := range g.Examples {
-				fmt.Fprintf(w, "    %s #%d", ex.Case, ex.Repeat)
+				fmt.Fprintf(w, "    %s #%d", Printable(ex.Case), ex.Repeat)
 				if ex.Detail != "" {
-					fmt.Fprintf(w, ": %s", indent(ex.Detail, "      "))
+					fmt.Fprintf(w, ": %s", indent(Printable(ex.Detail), "      "))
 				}
 				fmt.Fprintln(w)
 			}
@@ -61,7 +62,7 @@ func WriteTerminal(w io.Writer, s *Summary) error {
 	if len(s.Warnings) > 0 {
 		fmt.Fprintln(w, "\nWarnings:")
 		for _, warn := range s.Warnings {
-			fmt.Fprintf(w, "  %s\n", warn)
+			fmt.Fprintf(w, "  %s\n", Printable(warn))
 		}
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 	"github.com/toolgrade/toolgrade/harness/llm"
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/servers"
+	"github.com/toolgrade/toolgrade/reports"
 )
 
 func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -85,7 +86,8 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	return nil
 }
 
-// printConversation prints one line per tool call, then the answer.
+// printConversation prints one line per tool call, then the answer, escaping
+// the control characters a model or a server may have put in them.
 func printConversation(w io.Writer, t *record.Transcript) {
 	for _, r := range t.Rounds {
 		for _, ex := range r.Executions {
@@ -93,7 +95,7 @@ func printConversation(w io.Writer, t *record.Transcript) {
 			if ex.IsError {
 				line += fmt.Sprintf("  [%s: %s]", ex.ErrorKind, firstLine(ex.Result))
 			}
-			fmt.Fprintln(w, line)
+			fmt.Fprintln(w, reports.Printable(line))
 		}
 	}
 	if t.RoundLimitHit {
@@ -103,7 +105,7 @@ func printConversation(w io.Writer, t *record.Transcript) {
 		if t.Answer == "" {
 			fmt.Fprintln(w, "(empty answer)")
 		} else {
-			fmt.Fprintln(w, t.Answer)
+			fmt.Fprintln(w, reports.Printable(t.Answer))
 		}
 	}
 }
@@ -165,10 +167,11 @@ func connectServers(ctx context.Context, cfg *servers.Config, sf *serverFlags, s
 		return nil, asInfra(err)
 	}
 	for _, f := range cat.Failed() {
-		fmt.Fprintf(stderr, "toolgrade: server %q skipped: %v\n", f.Name, f.Err)
+		// The error may quote the server's stderr.
+		fmt.Fprintf(stderr, "toolgrade: server %q skipped: %s\n", f.Name, reports.Printable(f.Err.Error()))
 	}
 	for _, w := range cat.Warnings() {
-		fmt.Fprintf(stderr, "toolgrade: warning: %s\n", w)
+		fmt.Fprintf(stderr, "toolgrade: warning: %s\n", reports.Printable(w))
 	}
 	if len(cat.Tools()) == 0 {
 		cat.Close()

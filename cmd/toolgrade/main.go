@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/toolgrade/toolgrade/reports"
 )
 
 // Exit codes, documented in the README.
@@ -34,7 +36,8 @@ func main() {
 	interrupted := ctx.Err() != nil
 	stop()
 	if err != nil && !errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(os.Stderr, "toolgrade:", err)
+		// Errors may quote what a server or Ollama sent.
+		fmt.Fprintln(os.Stderr, "toolgrade:", reports.Printable(err.Error()))
 	}
 	os.Exit(exitCode(err, interrupted))
 }
@@ -60,6 +63,9 @@ func commands() []command {
 
 // run is the whole program; tests call it in-process.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		return runVersion(ctx, args[1:], stdin, stdout, stderr)
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout)
 		if len(args) == 0 {
@@ -82,12 +88,4 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun `toolgrade COMMAND -h` for a command's flags.")
-}
-
-// harnessVersion is set at build time with -ldflags "-X main.harnessVersion=...".
-var harnessVersion = "0.1.0-dev"
-
-func runVersion(_ context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) error {
-	fmt.Fprintln(stdout, "toolgrade", harnessVersion)
-	return nil
 }

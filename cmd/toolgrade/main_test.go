@@ -16,6 +16,7 @@ import (
 
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/fakes/rig"
+	"github.com/toolgrade/toolgrade/internal/refservers"
 )
 
 // mainEnv makes the test binary behave as the toolgrade binary, so servers
@@ -23,6 +24,10 @@ import (
 const mainEnv = "TOOLGRADE_TEST_AS_MAIN"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(hostileEnv) == "1" {
+		serveHostileMCP()
+		return
+	}
 	if os.Getenv(mainEnv) == "1" {
 		main()
 		return
@@ -88,14 +93,7 @@ func serversFile(t *testing.T, names ...string) string {
 // filesystemServer is the pinned @modelcontextprotocol/server-filesystem.
 func filesystemServer(t *testing.T) string {
 	t.Helper()
-	p, err := filepath.Abs("../../cases/servers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("the reference filesystem server is not installed (%v): run `make deps`", err)
-	}
-	return p
+	return refservers.Script(t, "../..", refservers.Filesystem)
 }
 
 func TestAskOneCallThenTheAnswer(t *testing.T) {

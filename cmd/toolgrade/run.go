@@ -23,6 +23,8 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	fs := newFlags("run", "SUITE.yaml | --resume DIR", stderr)
 	var sf serverFlags
 	sf.register(fs)
+	var ov overrideFlags
+	ov.register(fs)
 	models := fs.String("models", "", "comma-separated models (default: the suite's models)")
 	repeat := fs.Int("repeat", 1, "runs of each case per model; repeat i uses seed+i")
 	parallel := fs.Int("parallel", 1, "trials of one model at once (Ollama's OLLAMA_NUM_PARALLEL must allow it)")
@@ -82,6 +84,10 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if *repeat < 1 || *parallel < 1 {
 		return usageErrorf("run: --repeat and --parallel must be at least 1")
 	}
+	overrides, err := ov.apply(fs, s, meta)
+	if err != nil {
+		return err
+	}
 
 	modelList := s.Models
 	if meta != nil {
@@ -137,6 +143,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 	if meta == nil {
 		meta = newRunMeta(s, cat, redact.URL(ol.base.String()), ol.version, *repeat, *parallel)
+		meta.Overrides = overrides
 	}
 	meta.Parallel = *parallel
 	meta.Status, meta.Error, meta.End = "running", "", time.Time{}
@@ -207,7 +214,7 @@ func suiteServers(s *suite.Suite) (*servers.Config, error) {
 func newRunMeta(s *suite.Suite, cat *servers.Catalog, url, ollamaVersion string, repeat, parallel int) *record.Run {
 	meta := &record.Run{
 		Suite:       record.RunSuite{Name: s.Name, Path: absPath(s.Path), Hash: s.Hash},
-		Harness:     harnessVersion,
+		Harness:     version(),
 		Ollama:      record.RunOllama{URL: url, Version: ollamaVersion},
 		CatalogHash: cat.Hash(),
 		Repeat:      repeat,

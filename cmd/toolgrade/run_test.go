@@ -63,7 +63,8 @@ func TestRunWritesTheRunAndReportRebuildsIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	if meta.Status != "complete" || meta.Repeat != 2 || meta.BaseSeed != 42 || len(meta.Models) != 2 ||
-		meta.Models[0].Digest == "" || meta.Models[0].Load == 0 || meta.CatalogHash == "" || meta.Ollama.Version != "0.17.4" || meta.End.IsZero() {
+		meta.Models[0].Digest == "" || meta.Models[0].Load == 0 || meta.CatalogHash == "" || meta.Ollama.Version != "0.17.4" || meta.End.IsZero() ||
+		meta.Harness != version() {
 		t.Errorf("run.json: %+v", meta)
 	}
 	keys := readTrialKeys(t, dir)

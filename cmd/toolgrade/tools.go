@@ -44,6 +44,7 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		_, err := fmt.Fprintf(stdout, "%s\n", toolJSON)
 		return err
 	}
+	// reports.Table escapes the cells: names and descriptions are the servers'.
 	var rows [][]string
 	for _, t := range cat.Tools() {
 		one, _ := json.Marshal(t.Ollama)
@@ -56,7 +57,8 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		len(rows), len(toolJSON), estimateTokens(len(toolJSON)))
 	for _, t := range cat.Tools() {
 		for _, d := range t.Dropped {
-			fmt.Fprintf(stdout, "warning: %s: %s is dropped by Ollama's tool format; the model never sees it\n", t.Exposed, d)
+			fmt.Fprintf(stdout, "warning: %s: %s is dropped by Ollama's tool format; the model never sees it\n",
+				reports.Printable(t.Exposed), reports.Printable(d))
 		}
 	}
 	return nil

@@ -2,17 +2,28 @@ package fakeollama
 
 import (
 	"bufio"
+	"bytes"
+	_ "embed"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/ollama/ollama/api"
 )
 
+// CapturesDir holds what was captured from a real Ollama v0.17.4: the
+// responses (CapturesFile), the tool lists the chat requests offered
+// (tools.json, fs-tools.json) and a README that says what they show.
+const CapturesDir = "testdata/ollama-v0.17.4"
+
 // CapturesFile is the file of responses captured from a real Ollama v0.17.4,
-// in the project's shared/ollama folder (its README says what they show).
+// one JSON Capture a line, in CapturesDir.
 const CapturesFile = "captures-v0.17.4.jsonl"
+
+// captures is CapturesFile, embedded so that the tests of every package can
+// replay the real server's responses from any checkout.
+//
+//go:embed testdata/ollama-v0.17.4/captures-v0.17.4.jsonl
+var captures []byte
 
 // Capture is one exchange recorded from the real Ollama server.
 type Capture struct {
@@ -30,43 +41,16 @@ type Capture struct {
 	ResponseLines []string `json:"response_lines"`
 }
 
-// SharedDir finds the project's shared/ollama folder, which sits beside the
-// checkout (../shared) for developers and CI alike, searching up from dir.
-func SharedDir(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	for d := abs; ; d = filepath.Dir(d) {
-		p := filepath.Join(d, "shared", "ollama")
-		if _, err := os.Stat(filepath.Join(p, CapturesFile)); err == nil {
-			return p, nil
-		}
-		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("shared/ollama/%s not found above %s: the captures of a real Ollama are needed", CapturesFile, abs)
-		}
-	}
-}
-
-// ReadCaptures reads the captures file in the shared/ollama folder above dir.
-func ReadCaptures(dir string) ([]Capture, error) {
-	shared, err := SharedDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	path := filepath.Join(shared, CapturesFile)
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
+// ReadCaptures returns the exchanges captured from a real Ollama v0.17.4,
+// in file order.
+func ReadCaptures() ([]Capture, error) {
 	var out []Capture
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(captures))
 	sc.Buffer(nil, 4<<20)
 	for line := 1; sc.Scan(); line++ {
 		var c Capture
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+			return nil, fmt.Errorf("%s/%s:%d: %v", CapturesDir, CapturesFile, line, err)
 		}
 		out = append(out, c)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/ollama/ollama/api"
 )
 
-// These tests replay the requests of shared/ollama/captures-v0.17.4.jsonl
+// These tests replay the requests of testdata/ollama-v0.17.4/captures-v0.17.4.jsonl
 // against the demo script through the real api.Client and compare the
 // answers' shape with what the real Ollama 0.17.4 sent.
 

@@ -2,7 +2,7 @@
 //
 // It speaks the real wire format (every body is encoded with the types of
 // github.com/ollama/ollama/api) and reproduces the behaviours captured from a
-// real server in shared/ollama: tool calls streamed one per done:false chunk,
+// real server in testdata/ollama-v0.17.4: tool calls streamed one per done:false chunk,
 // a final done line without tool calls, "stop" as the done reason of tool-call
 // turns, fresh call ids on every response, the empty answer for a call to a
 // tool that was not offered, raw <tool_call> text when no tools are offered,

@@ -208,19 +208,9 @@ func shapeOf(v any) string {
 // capture is one exchange recorded from a real Ollama 0.17.4.
 type capture = Capture
 
-// sharedDir is the project's shared/ollama folder.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	d, err := SharedDir(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
 func loadCaptures(t *testing.T) []capture {
 	t.Helper()
-	out, err := ReadCaptures(".")
+	out, err := ReadCaptures()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +222,7 @@ func loadCaptures(t *testing.T) []capture {
 
 func loadTools(t *testing.T, file string) api.Tools {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(sharedDir(t), file))
+	data, err := os.ReadFile(filepath.Join(CapturesDir, file))
 	if err != nil {
 		t.Fatalf("the tool list of the captures is missing: %v", err)
 	}

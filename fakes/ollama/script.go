@@ -201,7 +201,7 @@ func Call(name string, keyValues ...any) ToolCall {
 var demoYAML []byte
 
 // DemoScript returns the embedded demo script: the scripted models of the
-// captures in shared/ollama (testdata/captures.yaml reproduces those exactly),
+// captures in testdata/ollama-v0.17.4 (testdata/captures.yaml reproduces those exactly),
 // extended to answer every case of cases/docs.yaml and cases/files.yaml, one
 // model well and one badly.
 func DemoScript() (*Script, error) {

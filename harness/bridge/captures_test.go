@@ -21,7 +21,7 @@ type capture = fakeollama.Capture
 
 func loadCaptures(t *testing.T) []capture {
 	t.Helper()
-	out, err := fakeollama.ReadCaptures(".")
+	out, err := fakeollama.ReadCaptures()
 	if err != nil {
 		t.Fatal(err)
 	}

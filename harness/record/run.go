@@ -35,6 +35,30 @@ type Run struct {
 	// "interrupted" or "failed".
 	Status string `json:"status"`
 	Error  string `json:"error,omitempty"`
+
+	// Overrides are the settings the command line gave over the suite's;
+	// nil when none. Options, Think and MaxRounds above already include them.
+	Overrides *RunOverrides `json:"overrides,omitempty"`
+}
+
+// RunOverrides are the flags of `toolgrade run` that replaced a suite's
+// settings for a run, as given; --resume applies them again. A zero field was
+// not given.
+type RunOverrides struct {
+	// Servers is the absolute path of the mcpServers file used instead of
+	// the suite's servers.
+	Servers string `json:"servers,omitempty"`
+	// System replaces defaults.system; nil when not given, "" for none.
+	System *string `json:"system,omitempty"`
+	// MaxRounds is the round limit of every case; nil when not given.
+	MaxRounds *int `json:"max_rounds,omitempty"`
+	// Think replaces defaults.think: true, false, low, medium or high.
+	Think string `json:"think,omitempty"`
+	// KeepAlive replaces defaults.keep_alive, as a Go duration ("10m").
+	KeepAlive string `json:"keep_alive,omitempty"`
+	// Options are the -o key=value model options in the order given, over
+	// defaults.options (a later key wins).
+	Options []string `json:"options,omitempty"`
 }
 
 // RunSuite identifies the suite a run ran.

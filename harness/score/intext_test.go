@@ -53,7 +53,7 @@ func TestCallInText(t *testing.T) {
 // wrote its call as text (README items 5 and 10) must be flagged, and no
 // other.
 func TestCallInTextCaptures(t *testing.T) {
-	caps, err := fakeollama.ReadCaptures(".")
+	caps, err := fakeollama.ReadCaptures()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/internal/refservers"
 )
 
 // lockedBuffer is a bytes.Buffer safe for the concurrent writes of several
@@ -119,21 +120,8 @@ func TestStdioFailures(t *testing.T) {
 	}
 }
 
-// filesystemServer is the pinned reference server, installed by make deps.
-const filesystemServer = "../../cases/servers/node_modules/.bin/mcp-server-filesystem"
-
 func TestReferenceFilesystemServer(t *testing.T) {
-	if _, err := os.Stat(filesystemServer); err != nil {
-		t.Fatalf("the reference MCP servers are not installed (%v): run `make deps`", err)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node is not on PATH (%v): install Node.js and run `make deps`", err)
-	}
-	script, err := filepath.Abs(filesystemServer)
-	if err != nil {
-		t.Fatal(err)
-	}
+	script := refservers.Script(t, "../..", refservers.Filesystem)
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "service.conf")
 	if err := os.WriteFile(conf, []byte("db_host=10.0.0.5\ndb_port=5432\n"), 0o644); err != nil {
@@ -142,7 +130,7 @@ func TestReferenceFilesystemServer(t *testing.T) {
 	before := settleGoroutines()
 	var stderr lockedBuffer
 	src, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
-		"fs": map[string]any{"command": node, "args": []string{script, dir}},
+		"fs": map[string]any{"command": "node", "args": []string{script, dir}},
 	}})
 	cfg, err := Parse(src, filepath.Join(dir, "servers.json"))
 	if err != nil {
@@ -272,28 +260,16 @@ func processesWith(s string) []int {
 	return pids
 }
 
-// everythingServer and memoryServer are the other pinned reference servers.
-const (
-	everythingServer = "../../cases/servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
-	memoryServer     = "../../cases/servers/node_modules/@modelcontextprotocol/server-memory/dist/index.js"
-)
-
 // referenceServers connects the reference servers named in entries
-// (name → script and arguments) over real stdio.
+// (name → script, one of refservers' constants, and arguments) over real
+// stdio.
 func referenceServers(t *testing.T, entries map[string][]string) *Catalog {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node is not on PATH (%v): install Node.js and run `make deps`", err)
-	}
 	dir := t.TempDir()
 	servers := map[string]any{}
 	for name, args := range entries {
-		script, _ := filepath.Abs(args[0])
-		if _, err := os.Stat(script); err != nil {
-			t.Fatalf("the reference MCP servers are not installed (%v): run `make deps`", err)
-		}
-		servers[name] = map[string]any{"command": node, "args": append([]string{script}, args[1:]...),
+		script := refservers.Script(t, "../..", args[0])
+		servers[name] = map[string]any{"command": "node", "args": append([]string{script}, args[1:]...),
 			"env": map[string]string{"MEMORY_FILE_PATH": filepath.Join(dir, "memory.jsonl")}}
 	}
 	src, _ := json.Marshal(map[string]any{"mcpServers": servers})
@@ -313,7 +289,7 @@ func referenceServers(t *testing.T, entries map[string][]string) *Catalog {
 // @modelcontextprotocol/server-everything that return every kind of content,
 // and checks what the model would be given for each.
 func TestReferenceEverythingServerContent(t *testing.T) {
-	c := referenceServers(t, map[string][]string{"everything": {everythingServer, "stdio"}})
+	c := referenceServers(t, map[string][]string{"everything": {refservers.Everything, "stdio"}})
 	ctx := context.Background()
 	for _, tc := range []struct {
 		tool, args string
@@ -345,7 +321,7 @@ func TestReferenceEverythingServerContent(t *testing.T) {
 // TestReferenceMemoryServerKeepsState: the knowledge-graph server keeps what
 // one call wrote for the next, over one session.
 func TestReferenceMemoryServerKeepsState(t *testing.T) {
-	c := referenceServers(t, map[string][]string{"memory": {memoryServer}})
+	c := referenceServers(t, map[string][]string{"memory": {refservers.Memory}})
 	ctx := context.Background()
 	ex := c.Call(ctx, "create_entities", json.RawMessage(`{"entities":[{"name":"Rex","entityType":"dog","observations":["likes the terrace"]}]}`), "")
 	if ex.IsError {
