@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/internal/refservers"
+	"github.com/toolgrade/toolgrade/harness/servers/refservers"
 )
 
 // lockedBuffer is a bytes.Buffer safe for the concurrent writes of several
