@@ -45,10 +45,30 @@ func OptionsFor(d *suite.Defaults) Options {
 // expected calls hallucinated_tool or wrong_tool, invalid_args, wrong_args,
 // missing_call, then round_limit, extra_call (calls: form only), and last
 // empty_answer, wrong_answer; else pass.
+//
+// A trial that ran without execution (t.NotExecuted: execute: false) has one
+// round and no executions, and is scored on that first response: tool
+// compares its first call, calls its calls (all of them must be in that one
+// response, so a chain whose later calls need an earlier result ends as
+// missing_call: write such a case as tool: for its first call), no_tool
+// passes when it has no call. The answer is judged only when the response
+// has no call (no_tool cases, and the no-call outcomes); with a call, the
+// text beside it is not a final answer, so neither empty_answer nor
+// wrong_answer applies. Without executions the catalog's checks are not in
+// the transcript: a name that is no tool scores wrong_tool, not
+// hallucinated_tool, and arguments are judged by the case's matchers alone,
+// not by the tool's schema (invalid_args never occurs). A call the tool
+// policy blocked (record.ExecBlocked) is scored like any other: it named a
+// tool, with arguments, and the model was told it did not run.
 func Score(t *record.Transcript, e *suite.Expect, opts Options) record.Score {
 	calls, execs := t.ToolCalls(), t.Executions()
 	s := record.Score{CallExpected: !e.NoTool, Rounds: len(t.Rounds)}
 	for _, x := range execs {
+		if x.ErrorKind == record.ExecBlocked {
+			// Never sent, so its arguments were never checked: neither a
+			// valid nor an invalid call.
+			continue
+		}
 		if x.ErrorKind != record.ExecUnknownTool {
 			s.CallsToKnownTools++
 			if x.ErrorKind != record.ExecInvalidArgs {
@@ -218,6 +238,9 @@ func (sc *scorer) verdict(s *record.Score) (outcome, detail string) {
 			extra[i] = sc.calls[c].Name
 		}
 		return record.OutcomeExtraCall, fmt.Sprintf("%d calls, %d expected; extra: %s", len(sc.calls), len(expected), strings.Join(extra, ", "))
+	}
+	if sc.t.NotExecuted {
+		return record.OutcomePass, ""
 	}
 	if strings.TrimSpace(answer) == "" {
 		return record.OutcomeEmptyAnswer, "the calls were right but the final answer is empty"
