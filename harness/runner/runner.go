@@ -46,6 +46,10 @@ type Config struct {
 	Backoff time.Duration
 	// Done lists trials already in the trials file (resume): they are skipped.
 	Done map[record.TrialKey]bool
+	// NoExecute runs every case as if it said execute: false (--no-execute):
+	// trials stop at the first response and no tool runs. False leaves it to
+	// each case.
+	NoExecute bool
 }
 
 // Progress is what the runner reports after each trial.
@@ -235,6 +239,7 @@ feed:
 func (r *Runner) trial(ctx context.Context, cfg Config, info *record.Model, base bridge.Request, j job) *record.Trial {
 	s := cfg.Suite
 	req, seed := request(base, s, j.c, j.repeat)
+	req.NoExecute = cfg.NoExecute || j.c.NoExecute
 	t := &record.Trial{
 		Model: info.Name, CaseID: j.c.ID, Repeat: j.repeat, Seed: seed, Tags: j.c.Tags,
 		Start: r.now()(),

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
+	"github.com/toolgrade/toolgrade/harness/record"
+)
+
+// writeScript makes scripted-good call the filesystem server's write_file,
+// then answer according to the result it got.
+const writeScript = `
+models:
+  - {name: scripted-good, parameter_size: 8.2B}
+rules:
+  - user: {contains: note.txt}
+    tool_result: {contains: was not run}
+    reply: {content: "I may not write files here."}
+  - user: {contains: note.txt}
+    tool_result: {regex: "."}
+    reply: {content: "Wrote note.txt."}
+  - user: {contains: note.txt}
+    reply: {tool_calls: [{name: write_file, arguments: {path: note.txt, content: hello}}]}
+`
+
+// writeSuite is a suite over the real filesystem server in a fresh folder,
+// exposing its destructive write_file; defaults are added to its defaults.
+func writeSuite(t *testing.T, defaults string) (suite, files string) {
+	t.Helper()
+	dir := t.TempDir()
+	files = filepath.Join(dir, "files")
+	if err := os.Mkdir(files, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := fmt.Sprintf(`name: write
+servers:
+  mcpServers:
+    fs:
+      command: node
+      args: [%q, %q]
+      toolFilter: {mode: include, tools: [write_file, read_text_file]}
+models: [scripted-good]
+defaults: {max_rounds: 3%s}
+cases:
+  - id: write-note
+    ask: "Write hello into note.txt."
+    expect:
+      tool: write_file
+      args: {path: {contains: note.txt}, content: hello}
+`, filesystemServer(t), files, defaults)
+	suite = filepath.Join(dir, "write.yaml")
+	if err := os.WriteFile(suite, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return suite, files
+}
+
+func runWrite(t *testing.T, defaults string, flags ...string) (*record.Trial, string) {
+	t.Helper()
+	script, err := fakeollama.ParseScript([]byte(writeScript), "write.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, url := fakeOllama(t, script)
+	suite, files := writeSuite(t, defaults)
+	dir := filepath.Join(t.TempDir(), "run")
+	r := runCLI(t, context.Background(), append([]string{"run", suite, "--out", dir, "--ollama", url}, flags...)...)
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	var trials []*record.Trial
+	if err := readTrials(dir, os.Stderr, func(tr *record.Trial) { trials = append(trials, tr) }); err != nil || len(trials) != 1 {
+		t.Fatalf("%d trials, err %v", len(trials), err)
+	}
+	return trials[0], filepath.Join(files, "note.txt")
+}
+
+func TestRunBlocksTheRealWriteFile(t *testing.T) {
+	tr, note := runWrite(t, "")
+	if _, err := os.Stat(note); !os.IsNotExist(err) {
+		t.Fatalf("note.txt: %v; want it never written", err)
+	}
+	ex := tr.Transcript.Executions()
+	if len(ex) != 1 || ex[0].ErrorKind != record.ExecBlocked || ex[0].Tool != "write_file" || !strings.Contains(ex[0].Error, "destructiveHint") {
+		t.Fatalf("executions %+v", ex)
+	}
+	// The model saw the block and answered; the selection was right.
+	if tr.Transcript.Answer != "I may not write files here." || tr.Score.Outcome != record.OutcomePass || tr.Score.Outcome == record.OutcomeInfraError {
+		t.Errorf("answer %q, outcome %s (%s)", tr.Transcript.Answer, tr.Score.Outcome, tr.Score.Detail)
+	}
+}
+
+func TestRunAllowToolsRunsTheRealWriteFile(t *testing.T) {
+	tr, note := runWrite(t, ", allow_tools: [fs.write_file]")
+	got, err := os.ReadFile(note)
+	if err != nil || string(got) != "hello" {
+		t.Fatalf("note.txt = %q, %v; want hello", got, err)
+	}
+	if ex := tr.Transcript.Executions(); len(ex) != 1 || ex[0].IsError || tr.Transcript.Answer != "Wrote note.txt." {
+		t.Errorf("executions %+v, answer %q", ex, tr.Transcript.Answer)
+	}
+}
+
+func TestRunDenyToolsBeatsAllowTools(t *testing.T) {
+	tr, note := runWrite(t, ", allow_tools: [\"*\"], deny_tools: [write_*]")
+	if _, err := os.Stat(note); !os.IsNotExist(err) {
+		t.Fatalf("note.txt: %v; want it never written", err)
+	}
+	if ex := tr.Transcript.Executions(); len(ex) != 1 || ex[0].ErrorKind != record.ExecBlocked || !strings.Contains(ex[0].Error, "deny_tools") {
+		t.Errorf("executions %+v", ex)
+	}
+}
+
+func TestRunNoExecuteRunsNothing(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		defaults string
+		flags    []string
+	}{
+		{name: "flag", defaults: ", allow_tools: [\"*\"]", flags: []string{"--no-execute"}},
+		{name: "suite", defaults: ", allow_tools: [\"*\"], execute: false"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, note := runWrite(t, tt.defaults, tt.flags...)
+			if _, err := os.Stat(note); !os.IsNotExist(err) {
+				t.Fatalf("note.txt: %v; want it never written", err)
+			}
+			if !tr.Transcript.NotExecuted || len(tr.Transcript.Rounds) != 1 || len(tr.Transcript.Executions()) != 0 {
+				t.Fatalf("NotExecuted %v, %d rounds, executions %+v", tr.Transcript.NotExecuted, len(tr.Transcript.Rounds), tr.Transcript.Executions())
+			}
+			if tr.Score.Outcome != record.OutcomePass || !tr.Score.ToolCorrect || !tr.Score.ArgsCorrect {
+				t.Errorf("score %+v", tr.Score)
+			}
+		})
+	}
+}
