@@ -139,3 +139,52 @@ func TestRunNoExecuteRunsNothing(t *testing.T) {
 		})
 	}
 }
+
+func TestToolsSaysWhichToolsASuiteBlocks(t *testing.T) {
+	r := runCLI(t, context.Background(), "tools", "--servers", serversFile(t, "docs", "fs"))
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	for _, w := range []string{
+		"blocked: write_file: a suite does not run it: it is marked destructive (destructiveHint)",
+		"blocked: move_file: ",
+		// destructiveHint: false, but not read-only either.
+		"blocked: create_directory: a suite does not run it: its annotations do not mark it read-only (readOnlyHint)",
+	} {
+		if !strings.Contains(r.stdout, w) {
+			t.Errorf("tools output lacks %q:\n%s", w, r.stdout)
+		}
+	}
+	for _, w := range []string{"blocked: read_text_file:", "blocked: search:", "blocked: list_directory:"} {
+		if strings.Contains(r.stdout, w) {
+			t.Errorf("tools output has %q:\n%s", w, r.stdout)
+		}
+	}
+}
+
+func TestAskNoExecutePrintsTheCallsUnrun(t *testing.T) {
+	fake, url := fakeOllama(t, nil)
+	r := runCLI(t, context.Background(), "ask", "--servers", serversFile(t, "docs"), "--model", "scripted-good", "--ollama", url, "--no-execute", "Can I bring my dog?")
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "-> search(") || !strings.Contains(r.stdout, "[not run: --no-execute]") || strings.Contains(r.stdout, "terrace") {
+		t.Errorf("ask printed:\n%s", r.stdout)
+	}
+	chats := 0
+	for _, req := range fake.Requests() {
+		if req.Chat != nil {
+			chats++
+		}
+	}
+	if chats != 1 {
+		t.Errorf("%d chat requests, want 1", chats)
+	}
+}
+
+func TestAskRejectsABadToolPattern(t *testing.T) {
+	r := runCLI(t, context.Background(), "ask", "--servers", serversFile(t, "docs"), "--model", "m", "--allow-tools", "write_[", "hi")
+	if r.code != exitUsage || !strings.Contains(r.err.Error(), `tool pattern "write_["`) {
+		t.Errorf("code %d, err %v", r.code, r.err)
+	}
+}
