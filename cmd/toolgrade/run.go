@@ -155,6 +155,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 
 	runner.TuneGC()
 	prog := newProgress(stderr)
+	r.Catalog = cat
 	r.Tools = &bridge.Policy{Tools: cat, Info: cat, Allow: suite.Globs(s.Defaults.AllowTools), Deny: suite.Globs(s.Defaults.DenyTools)}
 	r.Out = record.NewWriter(trials)
 	r.OnProgress = prog.update

@@ -78,6 +78,9 @@ type Runner struct {
 	Now func() time.Time
 	// Sleep waits between retries; nil: a timer that honours ctx.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Catalog checks the calls of trials run without execution (see
+	// score.Options.Tools); nil: Tools, when it is one.
+	Catalog score.Catalog
 }
 
 // job is one trial to run.
@@ -247,6 +250,10 @@ func (r *Runner) trial(ctx context.Context, cfg Config, info *record.Model, base
 	loop := &bridge.Loop{Chat: r.Chat, Tools: r.Tools, Now: r.Now}
 	opts := score.OptionsFor(&s.Defaults)
 	opts.NumCtx = s.Defaults.NumCtx()
+	opts.Tools = r.Catalog
+	if c, ok := r.Tools.(score.Catalog); ok && opts.Tools == nil {
+		opts.Tools = c
+	}
 	if opts.NumCtx == 0 {
 		opts.NumCtx = info.NumCtx
 	}

@@ -58,6 +58,59 @@ func TestScoreNotExecuted(t *testing.T) {
 	}
 }
 
+// docsTools is the docs server's catalog as scoring sees it: search takes a
+// string query.
+type docsTools struct{}
+
+func (docsTools) Resolve(name string) (string, bool) {
+	switch name {
+	case "search", "list_documents", "get_document":
+		return name, true
+	case "docs.search":
+		return "search", true
+	}
+	return "", false
+}
+
+func (docsTools) ValidateArgs(exposed string, args json.RawMessage) error {
+	var a map[string]any
+	if err := json.Unmarshal(args, &a); err != nil {
+		return err
+	}
+	if _, ok := a["query"].(string); exposed == "search" && !ok {
+		return fmt.Errorf("query must be a string")
+	}
+	return nil
+}
+
+func TestScoreNotExecutedWithTheCatalog(t *testing.T) {
+	opts := Options{Tools: docsTools{}}
+	for _, tt := range []outcomeTest{
+		{name: "pass", expect: toolForm, t: firstResponse("", searchDog), opts: opts, want: record.OutcomePass},
+		{name: "hallucinated tool", expect: toolForm, t: firstResponse("", tc{name: "get_weather", args: `{}`}), opts: opts, want: record.OutcomeHallucinatedTool, wantDetail: `"get_weather" is not a tool`},
+		{name: "invalid args", expect: toolForm, t: firstResponse("", tc{name: "search", args: `{"query": 5}`}), opts: opts, want: record.OutcomeInvalidArgs, wantDetail: "search: query must be a string"},
+		{name: "hallucinated second call", expect: callsForm, t: firstResponse("", hours, tc{name: "get_menu", args: `{}`}), opts: opts, want: record.OutcomeHallucinatedTool, wantDetail: "call 2"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Score(tt.t, expect(t, tt.expect), tt.opts)
+			if got.Outcome != tt.want || !strings.Contains(got.Detail, tt.wantDetail) {
+				t.Fatalf("Score = %s (%s), want %s (%s)", got.Outcome, got.Detail, tt.want, tt.wantDetail)
+			}
+			if len(tt.t.Executions()) != 0 {
+				t.Error("scoring recorded executions in the transcript")
+			}
+		})
+	}
+	got := Score(firstResponse("", searchDog, tc{name: "get_weather", args: `{}`}, tc{name: "search", args: `{"query": 5}`}), expect(t, toolForm), opts)
+	if got.CallsToKnownTools != 2 || got.ValidCalls != 1 {
+		t.Errorf("CallsToKnownTools %d, ValidCalls %d; want 2, 1", got.CallsToKnownTools, got.ValidCalls)
+	}
+	// An executed trial keeps its own executions: the catalog is not asked.
+	if got := Score(conv(terrace, one(weather)), expect(t, toolForm), Options{Tools: docsTools{}}); got.Outcome != record.OutcomeHallucinatedTool {
+		t.Errorf("executed trial: %s", got.Outcome)
+	}
+}
+
 func TestScoreNotExecutedFields(t *testing.T) {
 	got := Score(firstResponse("", searchDog), expect(t, toolForm), Options{})
 	want := record.Score{Outcome: record.OutcomePass, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, Rounds: 1}
