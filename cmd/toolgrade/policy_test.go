@@ -62,6 +62,12 @@ cases:
 
 func runWrite(t *testing.T, defaults string, flags ...string) (*record.Trial, string) {
 	t.Helper()
+	tr, note, _ := runWriteStderr(t, defaults, flags...)
+	return tr, note
+}
+
+func runWriteStderr(t *testing.T, defaults string, flags ...string) (*record.Trial, string, string) {
+	t.Helper()
 	script, err := fakeollama.ParseScript([]byte(writeScript), "write.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +83,14 @@ func runWrite(t *testing.T, defaults string, flags ...string) (*record.Trial, st
 	if err := readTrials(dir, os.Stderr, func(tr *record.Trial) { trials = append(trials, tr) }); err != nil || len(trials) != 1 {
 		t.Fatalf("%d trials, err %v", len(trials), err)
 	}
-	return trials[0], filepath.Join(files, "note.txt")
+	return trials[0], filepath.Join(files, "note.txt"), r.stderr
+}
+
+func TestRunWarnsOfAPatternThatMatchesNoTool(t *testing.T) {
+	_, _, stderr := runWriteStderr(t, ", allow_tools: [fs.write_file, wirte_file]")
+	if !strings.Contains(stderr, `tool pattern "wirte_file" matches no tool`) || strings.Contains(stderr, `"fs.write_file" matches`) {
+		t.Errorf("stderr:\n%s", stderr)
+	}
 }
 
 func TestRunBlocksTheRealWriteFile(t *testing.T) {

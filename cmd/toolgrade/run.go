@@ -155,8 +155,11 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 
 	runner.TuneGC()
 	prog := newProgress(stderr)
-	r.Catalog = cat
-	r.Tools = &bridge.Policy{Tools: cat, Info: cat, Allow: suite.Globs(s.Defaults.AllowTools), Deny: suite.Globs(s.Defaults.DenyTools)}
+	policy := &bridge.Policy{Tools: cat, Info: cat, Allow: suite.Globs(s.Defaults.AllowTools), Deny: suite.Globs(s.Defaults.DenyTools)}
+	for _, g := range policy.Unmatched(toolInfos(cat)) {
+		fmt.Fprintf(stderr, "toolgrade: warning: %s: tool pattern %q matches no tool\n", s.Path, g)
+	}
+	r.Tools, r.Catalog = policy, cat
 	r.Out = record.NewWriter(trials)
 	r.OnProgress = prog.update
 	r.OnModel = func(m record.Model) {

@@ -58,11 +58,9 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	// What a suite without allow_tools would do with each tool, from its
 	// MCP annotations.
 	policy := &bridge.Policy{Tools: cat, Info: cat}
-	for _, t := range cat.Tools() {
-		if info, ok := cat.ToolInfo(t.Exposed); ok {
-			if why := policy.Blocks(info); why != "" {
-				fmt.Fprintf(stdout, "blocked: %s: a suite does not run it: %s\n", t.Exposed, why)
-			}
+	for _, info := range toolInfos(cat) {
+		if why := policy.Blocks(info); why != "" {
+			fmt.Fprintf(stdout, "blocked: %s: a suite does not run it: %s\n", info.Exposed, why)
 		}
 	}
 	for _, t := range cat.Tools() {
@@ -71,6 +69,17 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		}
 	}
 	return nil
+}
+
+// toolInfos is what a tool policy knows of every tool of the catalog.
+func toolInfos(cat *servers.Catalog) []bridge.ToolInfo {
+	var out []bridge.ToolInfo
+	for _, t := range cat.Tools() {
+		if info, ok := cat.ToolInfo(t.Exposed); ok {
+			out = append(out, info)
+		}
+	}
+	return out
 }
 
 // estimateTokens is a rough token count for JSON text (about four bytes a

@@ -34,7 +34,10 @@ type Annotator interface {
 // cannot change the world by accident. A blocked call never reaches Tools:
 // the model is given an error result that says why, and the Execution is
 // recorded with ErrorKind record.ExecBlocked (the model's choice was seen,
-// nothing failed, the trial goes on).
+// nothing failed, the trial goes on). When Tools can validate arguments
+// (ValidateArgs, as *servers.Catalog), a blocked call whose arguments break
+// the tool's schema is answered as invalid_args instead, as an allowed one
+// would be.
 //
 // A call is decided in this order:
 //  1. a name that matches no tool goes to Tools, which reports it unknown;
@@ -75,12 +78,51 @@ func (p *Policy) Call(ctx context.Context, name string, args json.RawMessage, ca
 	if why == "" {
 		return p.Tools.Call(ctx, name, args, callID)
 	}
+	// Arguments that break the schema are the model's mistake whatever the
+	// policy, and telling it so runs nothing: the catalog checks them
+	// before any call reaches a server.
+	if v, ok := p.Tools.(argsValidator); ok {
+		if err := v.ValidateArgs(info.Exposed, args); err != nil {
+			return record.Execution{
+				CallID: callID, Name: name, Server: info.Server, Tool: info.Tool,
+				Arguments: rawArgs(args),
+				Result:    fmt.Sprintf("error: invalid arguments for tool %s: %v", info.Exposed, err),
+				IsError:   true, ErrorKind: record.ExecInvalidArgs, Error: err.Error(),
+			}
+		}
+	}
 	return record.Execution{
 		CallID: callID, Name: name, Server: info.Server, Tool: info.Tool,
 		Arguments: rawArgs(args),
 		Result:    fmt.Sprintf("error: tool %s was not run: %s", info.Exposed, why),
 		IsError:   true, ErrorKind: record.ExecBlocked, Error: why,
 	}
+}
+
+// argsValidator is the optional part of Tools a Policy uses to check the
+// arguments of a call it blocks; *servers.Catalog has it.
+type argsValidator interface {
+	ValidateArgs(exposed string, args json.RawMessage) error
+}
+
+// Unmatched returns the Allow and Deny patterns that match none of tools, in
+// order, so a typo in a suite can be warned about rather than silently
+// allow or deny nothing.
+func (p *Policy) Unmatched(tools []ToolInfo) []string {
+	var out []string
+	for _, g := range append(append([]string(nil), p.Allow...), p.Deny...) {
+		hit := false
+		for _, t := range tools {
+			if match([]string{g}, t) != "" {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // Blocks says why the policy would not run the tool, or "" when it would.

@@ -3,6 +3,7 @@ package bridge_test
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -233,5 +234,27 @@ func TestLoopNoExecute(t *testing.T) {
 	}
 	if chats := len(fake.Requests()); chats != 1 {
 		t.Errorf("%d requests reached Ollama, want 1", chats)
+	}
+}
+
+func TestPolicyBlockedCallWithBadArgsIsInvalidArgs(t *testing.T) {
+	cat, n := notesCatalog(t)
+	p := &bridge.Policy{Tools: cat, Info: cat}
+	ex := p.Call(context.Background(), "write_note", []byte(`{"text": 5}`), "c1")
+	if ex.ErrorKind != record.ExecInvalidArgs || !strings.HasPrefix(ex.Result, "error: invalid arguments for tool write_note: ") || n.count("write_note") != 0 {
+		t.Errorf("Execution %+v, %d calls reached the server; want invalid_args and none", ex, n.count("write_note"))
+	}
+}
+
+func TestPolicyUnmatchedPatterns(t *testing.T) {
+	cat, _ := notesCatalog(t)
+	var tools []bridge.ToolInfo
+	for _, name := range cat.Names() {
+		info, _ := cat.ToolInfo(name)
+		tools = append(tools, info)
+	}
+	p := &bridge.Policy{Allow: []string{"write_*", "wrtie_note"}, Deny: []string{"notes.read_note", "other.*"}}
+	if got, want := p.Unmatched(tools), []string{"wrtie_note", "other.*"}; !slices.Equal(got, want) {
+		t.Errorf("Unmatched = %q, want %q", got, want)
 	}
 }
