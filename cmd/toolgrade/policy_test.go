@@ -201,3 +201,24 @@ func TestAskRejectsABadToolPattern(t *testing.T) {
 		t.Errorf("code %d, err %v", r.code, r.err)
 	}
 }
+
+func TestResumeKeepsNoExecute(t *testing.T) {
+	script, err := fakeollama.ParseScript([]byte(writeScript), "write.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, url := fakeOllama(t, script)
+	suite, _ := writeSuite(t, ", allow_tools: [\"*\"]")
+	dir := filepath.Join(t.TempDir(), "run")
+	if r := runCLI(t, context.Background(), "run", suite, "--out", dir, "--ollama", url, "--no-execute"); r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	meta, err := record.ReadRun(dir)
+	if err != nil || !meta.NoExecute {
+		t.Fatalf("run.json no_execute = %v, err %v; want true", meta != nil && meta.NoExecute, err)
+	}
+	r := runCLI(t, context.Background(), "run", "--resume", dir, "--ollama", url, "--no-execute=false")
+	if r.code != exitUsage || !strings.Contains(r.err.Error(), "--no-execute cannot change a resumed run") {
+		t.Errorf("code %d, err %v", r.code, r.err)
+	}
+}
