@@ -53,9 +53,11 @@ type Annotator interface {
 //  7. anything else (readOnlyHint: true) runs.
 //
 // Patterns use path.Match syntax (* ? [a-z], \ escapes) and are matched
-// against the name the model sees and against server.tool, so "fs.*" covers
-// every tool of server fs whatever the exposed names. Its zero value is not
-// usable: Tools and Info are required.
+// against the name the model sees, the tool's own name and server.tool (the
+// forms a case names tools by), so a suite's patterns mean the same whether
+// or not names are prefixed: "write_file" is that tool on every server,
+// "fs.*" every tool of server fs. Its zero value is not usable: Tools and
+// Info are required.
 type Policy struct {
 	Tools Toolbox
 	Info  Annotator
@@ -149,7 +151,7 @@ func (p *Policy) Blocks(info ToolInfo) string {
 // match returns the first pattern that matches the tool, or "".
 func match(globs []string, info ToolInfo) string {
 	for _, g := range globs {
-		for _, name := range []string{info.Exposed, info.Server + "." + info.Tool} {
+		for _, name := range []string{info.Exposed, info.Tool, info.Server + "." + info.Tool} {
 			if ok, _ := path.Match(g, name); ok {
 				return g
 			}

@@ -237,6 +237,22 @@ func TestLoopNoExecute(t *testing.T) {
 	}
 }
 
+func TestPolicyMatchesEveryFormOfAName(t *testing.T) {
+	// With prefixed names the model sees notes__write_note; a suite's
+	// patterns must not depend on that.
+	info := bridge.ToolInfo{Exposed: "notes__write_note", Server: "notes", Tool: "write_note", Annotations: &mcp.ToolAnnotations{}}
+	for _, g := range []string{"write_note", "notes.write_note", "notes__write_note", "*write*"} {
+		if why := (&bridge.Policy{Allow: []string{g}}).Blocks(info); why != "" {
+			t.Errorf("allow %q: blocked: %s", g, why)
+		}
+	}
+	for _, g := range []string{"notes", "write", "other.write_note", "notes.*_note_"} {
+		if why := (&bridge.Policy{Allow: []string{g}}).Blocks(info); why == "" {
+			t.Errorf("allow %q let it run", g)
+		}
+	}
+}
+
 func TestPolicyBlockedCallWithBadArgsIsInvalidArgs(t *testing.T) {
 	cat, n := notesCatalog(t)
 	p := &bridge.Policy{Tools: cat, Info: cat}

@@ -105,8 +105,8 @@ type Defaults struct {
 	// tool names, in file order; nil when unset. A call whose tool matches a
 	// deny pattern is never run; one that matches an allow pattern runs even
 	// when its MCP annotations say it may change the world (see
-	// bridge.Policy). A pattern is matched against the name the model sees
-	// and against server.tool.
+	// bridge.Policy). A pattern is matched against the name the model sees,
+	// the tool's own name and server.tool.
 	AllowTools, DenyTools []ToolPattern
 	// Options are Ollama model options as written (temperature, seed,
 	// num_ctx, ...): integers are int64, other numbers float64, lists []any;
