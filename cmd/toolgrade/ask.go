@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/ollama/ollama/api"
@@ -24,6 +26,9 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	mf.register(fs)
 	model := fs.String("model", "", "Ollama model `NAME` (required)")
 	asJSON := fs.Bool("json", false, "print the whole transcript as JSON instead")
+	noExecute := fs.Bool("no-execute", false, "run no tool: stop at the model's first response and print its calls")
+	allow := fs.String("allow-tools", "", "comma-separated tool `PATTERNS` to run even when annotated destructive or not read-only")
+	deny := fs.String("deny-tools", "", "comma-separated tool `PATTERNS` never to run")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -35,6 +40,12 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return usageErrorf("ask: --model NAME is required")
 	case len(pos) != 1 || strings.TrimSpace(pos[0]) == "":
 		return usageErrorf("ask: give exactly one question, in quotes")
+	}
+	policy := &bridge.Policy{Allow: splitList(*allow), Deny: splitList(*deny)}
+	for _, g := range append(slices.Clone(policy.Allow), policy.Deny...) {
+		if _, err := path.Match(g, ""); err != nil {
+			return usageErrorf("ask: tool pattern %q: %v", g, err)
+		}
 	}
 	think, err := bridge.ParseThink(mf.think)
 	if err != nil {
@@ -61,7 +72,8 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 	defer cat.Close()
 
-	loop := &bridge.Loop{Chat: ol.client, Tools: cat}
+	policy.Tools, policy.Info = cat, cat
+	loop := &bridge.Loop{Chat: ol.client, Tools: policy}
 	t, runErr := loop.Run(ctx, bridge.Request{
 		Model:     *model,
 		System:    mf.system,
@@ -70,6 +82,7 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		Think:     think,
 		KeepAlive: keepAlive,
 		MaxRounds: mf.maxRounds,
+		NoExecute: *noExecute,
 	})
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -96,6 +109,11 @@ func printConversation(w io.Writer, t *record.Transcript) {
 				line += fmt.Sprintf("  [%s: %s]", ex.ErrorKind, firstLine(ex.Result))
 			}
 			fmt.Fprintln(w, reports.Printable(line))
+		}
+	}
+	if t.NotExecuted {
+		for _, c := range t.ToolCalls() {
+			fmt.Fprintf(w, "-> %s(%s)  [not run: --no-execute]\n", c.Name, compactJSON(c.Arguments))
 		}
 	}
 	if t.RoundLimitHit {

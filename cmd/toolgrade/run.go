@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgrade/toolgrade/harness/bridge"
 	"github.com/toolgrade/toolgrade/harness/llm"
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/redact"
@@ -32,6 +33,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	resume := fs.String("resume", "", "finish the run in `DIR` without repeating a trial")
 	retries := fs.Int("retries", 2, "times a trial hit by an infrastructure error runs again")
 	ollamaURL := fs.String("ollama", "", "Ollama `URL` (default: OLLAMA_HOST, else http://127.0.0.1:11434)")
+	noExecute := fs.Bool("no-execute", false, "run no tool: every trial stops at the model's first response, whose calls are scored (as execute: false)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -97,8 +99,8 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		}
 		*repeat = meta.Repeat
 	}
-	if meta != nil && (set["models"] || set["repeat"]) {
-		return usageErrorf("run: --models and --repeat cannot change a resumed run")
+	if meta != nil && (set["models"] || set["repeat"] || set["no-execute"] && *noExecute != meta.NoExecute) {
+		return usageErrorf("run: --models, --repeat and --no-execute cannot change a resumed run")
 	}
 	if *models != "" {
 		modelList = splitList(*models)
@@ -146,6 +148,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		meta.Overrides = overrides
 	}
 	meta.Parallel = *parallel
+	meta.NoExecute = meta.NoExecute || *noExecute
 	meta.Status, meta.Error, meta.End = "running", "", time.Time{}
 	meta.Models = mergeModels(meta.Models, checked)
 	if err := record.WriteRun(dir, meta); err != nil {
@@ -160,7 +163,11 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 
 	runner.TuneGC()
 	prog := newProgress(stderr)
-	r.Tools = cat
+	policy := &bridge.Policy{Tools: cat, Info: cat, Allow: suite.Globs(s.Defaults.AllowTools), Deny: suite.Globs(s.Defaults.DenyTools)}
+	for _, g := range policy.Unmatched(toolInfos(cat)) {
+		fmt.Fprintf(stderr, "toolgrade: warning: %s: tool pattern %q matches no tool\n", s.Path, g)
+	}
+	r.Tools, r.Catalog = policy, cat
 	r.Out = record.NewWriter(trials)
 	r.OnProgress = prog.update
 	r.OnModel = func(m record.Model) {
@@ -170,7 +177,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		}
 	}
 	ran, runErr := r.Run(ctx, runner.Config{
-		Suite: s, Models: checked, Repeat: *repeat, Parallel: *parallel, Retries: *retries, Done: done,
+		Suite: s, Models: checked, Repeat: *repeat, Parallel: *parallel, Retries: *retries, Done: done, NoExecute: meta.NoExecute,
 	})
 	prog.finish()
 	meta.Models = mergeModels(meta.Models, ran)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/toolgrade/toolgrade/harness/bridge"
 	"github.com/toolgrade/toolgrade/harness/servers"
 	"github.com/toolgrade/toolgrade/reports"
 )
@@ -55,6 +56,14 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	fmt.Fprintf(stdout, "%d tools, %d bytes of tool JSON sent with every request, about %d tokens\n",
 		len(rows), len(toolJSON), estimateTokens(len(toolJSON)))
+	// What a suite without allow_tools would do with each tool, from its
+	// MCP annotations.
+	policy := &bridge.Policy{Tools: cat, Info: cat}
+	for _, info := range toolInfos(cat) {
+		if why := policy.Blocks(info); why != "" {
+			fmt.Fprintf(stdout, "blocked: %s: a suite does not run it: %s\n", info.Exposed, why)
+		}
+	}
 	for _, t := range cat.Tools() {
 		for _, d := range t.Dropped {
 			fmt.Fprintf(stdout, "warning: %s: %s is dropped by Ollama's tool format; the model never sees it\n",
@@ -62,6 +71,17 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		}
 	}
 	return nil
+}
+
+// toolInfos is what a tool policy knows of every tool of the catalog.
+func toolInfos(cat *servers.Catalog) []bridge.ToolInfo {
+	var out []bridge.ToolInfo
+	for _, t := range cat.Tools() {
+		if info, ok := cat.ToolInfo(t.Exposed); ok {
+			out = append(out, info)
+		}
+	}
+	return out
 }
 
 // estimateTokens is a rough token count for JSON text (about four bytes a

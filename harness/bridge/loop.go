@@ -51,6 +51,10 @@ type Request struct {
 	// When the model still calls tools after that, one last request goes
 	// without tools so an answer always comes back.
 	MaxRounds int
+	// NoExecute stops the conversation at the model's first response: its
+	// tool calls are recorded but none is run (the transcript says
+	// NotExecuted and has no Executions). False runs them, looping.
+	NoExecute bool
 }
 
 // Loop runs conversations. Its zero value is not usable: Chat and Tools are
@@ -83,7 +87,7 @@ func (l *Loop) Run(ctx context.Context, req Request) (*record.Transcript, error)
 	}
 	msgs = append(msgs, req.Messages...)
 
-	t := &record.Transcript{Model: req.Model, Messages: recordMessages(msgs), MaxRounds: maxRounds}
+	t := &record.Transcript{Model: req.Model, Messages: recordMessages(msgs), MaxRounds: maxRounds, NotExecuted: req.NoExecute}
 	start := now()
 	defer func() { t.Wall = now().Sub(start) }()
 	tools := l.Tools.OllamaTools()
@@ -100,7 +104,9 @@ func (l *Loop) Run(ctx context.Context, req Request) (*record.Transcript, error)
 			t.Failure = round.Response.Failure
 			return t, err
 		}
-		if final || len(msg.ToolCalls) == 0 {
+		// Without execution the first response is all there is: its calls
+		// are what gets scored, and nothing reaches a server.
+		if final || len(msg.ToolCalls) == 0 || req.NoExecute {
 			t.Answer = round.Response.Content
 			t.RoundLimitHit = final
 			return t, nil

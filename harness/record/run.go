@@ -29,8 +29,11 @@ type Run struct {
 	Options   map[string]any `json:"options,omitempty"`
 	Think     string         `json:"think,omitempty"`
 	MaxRounds int            `json:"max_rounds"`
-	Start     time.Time      `json:"start"`
-	End       time.Time      `json:"end,omitzero"`
+	// NoExecute is true when the run was started with --no-execute: no
+	// trial ran a tool; a resume keeps it.
+	NoExecute bool      `json:"no_execute,omitempty"`
+	Start     time.Time `json:"start"`
+	End       time.Time `json:"end,omitzero"`
 	// Status is "running" until the run ends, then "complete",
 	// "interrupted" or "failed".
 	Status string `json:"status"`

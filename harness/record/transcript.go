@@ -28,6 +28,11 @@ type Transcript struct {
 	RoundLimitHit bool `json:"round_limit_hit,omitempty"`
 	// MaxRounds is the round limit the loop ran with.
 	MaxRounds int `json:"max_rounds"`
+	// NotExecuted is true when the trial ran with execution off (a suite's
+	// execute: false, or --no-execute): it stopped at the model's first
+	// response, whose tool calls (if any) were scored but never run, so no
+	// Execution records them.
+	NotExecuted bool `json:"not_executed,omitempty"`
 	// Failure is set when the loop stopped before an answer because of an
 	// infrastructure failure (Ollama unreachable, a broken stream, cancellation).
 	// A tool failure never sets it: tool failures are results the model sees.
@@ -146,17 +151,19 @@ type Execution struct {
 }
 
 // Execution error kinds. The first three are outcomes of the model's choice;
-// the last two are failures of the server, which scoring keeps apart.
+// blocked is the suite's policy at work; the last two are failures of the
+// server, which scoring keeps apart.
 const (
 	ExecUnknownTool   = "unknown_tool"   // the name matched no tool in the catalog
 	ExecInvalidArgs   = "invalid_args"   // the arguments failed the tool's input schema
 	ExecToolError     = "tool_error"     // the server ran the tool and it returned isError
+	ExecBlocked       = "blocked"        // the tool policy kept the call from running (Error says why); the model was told
 	ExecTimeout       = "timeout"        // the call ran past the per-call timeout
 	ExecServerFailure = "server_failure" // the server died or the protocol failed
 )
 
 // InfraError reports whether an execution failed because of the server rather
-// than the model.
+// than the model. A blocked call is not one: the suite chose not to run it.
 func (e Execution) InfraError() bool {
 	return e.ErrorKind == ExecTimeout || e.ErrorKind == ExecServerFailure
 }

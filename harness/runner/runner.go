@@ -46,6 +46,10 @@ type Config struct {
 	Backoff time.Duration
 	// Done lists trials already in the trials file (resume): they are skipped.
 	Done map[record.TrialKey]bool
+	// NoExecute runs every case as if it said execute: false (--no-execute):
+	// trials stop at the first response and no tool runs. False leaves it to
+	// each case.
+	NoExecute bool
 }
 
 // Progress is what the runner reports after each trial.
@@ -74,6 +78,9 @@ type Runner struct {
 	Now func() time.Time
 	// Sleep waits between retries; nil: a timer that honours ctx.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Catalog checks the calls of trials run without execution (see
+	// score.Options.Tools); nil: Tools, when it is one.
+	Catalog score.Catalog
 }
 
 // job is one trial to run.
@@ -235,6 +242,7 @@ feed:
 func (r *Runner) trial(ctx context.Context, cfg Config, info *record.Model, base bridge.Request, j job) *record.Trial {
 	s := cfg.Suite
 	req, seed := request(base, s, j.c, j.repeat)
+	req.NoExecute = cfg.NoExecute || j.c.NoExecute
 	t := &record.Trial{
 		Model: info.Name, CaseID: j.c.ID, Repeat: j.repeat, Seed: seed, Tags: j.c.Tags,
 		Start: r.now()(),
@@ -242,6 +250,10 @@ func (r *Runner) trial(ctx context.Context, cfg Config, info *record.Model, base
 	loop := &bridge.Loop{Chat: r.Chat, Tools: r.Tools, Now: r.Now}
 	opts := score.OptionsFor(&s.Defaults)
 	opts.NumCtx = s.Defaults.NumCtx()
+	opts.Tools = r.Catalog
+	if c, ok := r.Tools.(score.Catalog); ok && opts.Tools == nil {
+		opts.Tools = c
+	}
 	if opts.NumCtx == 0 {
 		opts.NumCtx = info.NumCtx
 	}

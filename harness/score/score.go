@@ -28,6 +28,19 @@ type Options struct {
 	NumCtx int
 	// StrictArgs applies to cases that do not set strict_args themselves.
 	StrictArgs bool
+	// Tools checks the calls of trials that did not execute (see Score); nil
+	// leaves them unchecked.
+	Tools Catalog
+}
+
+// Catalog is what scoring needs to check the calls of a trial that ran
+// without execution, which has no executions to say whether a name was a
+// tool and whether its arguments fit; *servers.Catalog is one.
+type Catalog interface {
+	// Resolve maps the name a model used to the exposed tool name.
+	Resolve(name string) (exposed string, ok bool)
+	// ValidateArgs checks args against the tool's input schema.
+	ValidateArgs(exposed string, args json.RawMessage) error
 }
 
 // OptionsFor returns the scoring options a suite's defaults ask for.
@@ -45,10 +58,36 @@ func OptionsFor(d *suite.Defaults) Options {
 // expected calls hallucinated_tool or wrong_tool, invalid_args, wrong_args,
 // missing_call, then round_limit, extra_call (calls: form only), and last
 // empty_answer, wrong_answer; else pass.
+//
+// A trial that ran without execution (t.NotExecuted: execute: false) has one
+// round and no executions, and is scored on that first response: tool
+// compares its first call, calls its calls (all of them must be in that one
+// response, so a chain whose later calls need an earlier result ends as
+// missing_call: write such a case as tool: for its first call), no_tool
+// passes when it has no call. The answer is judged only when the response
+// has no call (no_tool cases, and the no-call outcomes); with a call, the
+// text beside it is not a final answer, so neither empty_answer nor
+// wrong_answer applies. With opts.Tools set, each call is checked as the
+// catalog would before running it, so hallucinated_tool and invalid_args
+// (and the counts of calls to known tools and valid calls) mean what they
+// mean for executed trials; without it a name that is no tool scores
+// wrong_tool and arguments are judged by the case's matchers alone.
+//
+// A call the tool policy blocked (record.ExecBlocked) is scored like any
+// other: it named a tool, with arguments, and the model was told it did not
+// run; it counts as neither a valid nor an invalid call.
 func Score(t *record.Transcript, e *suite.Expect, opts Options) record.Score {
 	calls, execs := t.ToolCalls(), t.Executions()
+	if t.NotExecuted && opts.Tools != nil && len(execs) == 0 {
+		execs = checkCalls(calls, opts.Tools)
+	}
 	s := record.Score{CallExpected: !e.NoTool, Rounds: len(t.Rounds)}
 	for _, x := range execs {
+		if x.ErrorKind == record.ExecBlocked {
+			// Never sent, so its arguments were never checked: neither a
+			// valid nor an invalid call.
+			continue
+		}
 		if x.ErrorKind != record.ExecUnknownTool {
 			s.CallsToKnownTools++
 			if x.ErrorKind != record.ExecInvalidArgs {
@@ -66,6 +105,28 @@ func Score(t *record.Transcript, e *suite.Expect, opts Options) record.Score {
 	sc := &scorer{t: t, e: e, opts: opts, calls: calls, execs: execs}
 	s.Outcome, s.Detail = sc.verdict(&s)
 	return s
+}
+
+// checkCalls stands in for the executions a trial without execution does
+// not have: what the catalog would have said of each call before running it
+// (unknown_tool, invalid_args, or nothing). They are never recorded.
+func checkCalls(calls []record.ToolCall, tools Catalog) []record.Execution {
+	execs := make([]record.Execution, len(calls))
+	for i, c := range calls {
+		x := record.Execution{CallID: c.ID, Name: c.Name, Arguments: c.Arguments}
+		exposed, ok := tools.Resolve(c.Name)
+		switch {
+		case !ok:
+			x.IsError, x.ErrorKind, x.Error = true, record.ExecUnknownTool, fmt.Sprintf("unknown tool %q", c.Name)
+		default:
+			x.Tool = exposed
+			if err := tools.ValidateArgs(exposed, c.Arguments); err != nil {
+				x.IsError, x.ErrorKind, x.Error = true, record.ExecInvalidArgs, err.Error()
+			}
+		}
+		execs[i] = x
+	}
+	return execs
 }
 
 // scorer holds one trial being scored.
@@ -218,6 +279,9 @@ func (sc *scorer) verdict(s *record.Score) (outcome, detail string) {
 			extra[i] = sc.calls[c].Name
 		}
 		return record.OutcomeExtraCall, fmt.Sprintf("%d calls, %d expected; extra: %s", len(sc.calls), len(expected), strings.Join(extra, ", "))
+	}
+	if sc.t.NotExecuted {
+		return record.OutcomePass, ""
 	}
 	if strings.TrimSpace(answer) == "" {
 		return record.OutcomeEmptyAnswer, "the calls were right but the final answer is empty"

@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ollama/ollama/api"
+	"github.com/toolgrade/toolgrade/harness/bridge"
 )
 
 // Tool is one MCP tool as the catalog exposes it to the model.
@@ -32,6 +33,10 @@ type Tool struct {
 	// SchemaError is set when the input schema could not be prepared for
 	// validation; arguments to this tool then go to the server unchecked.
 	SchemaError string
+	// Annotations are the tool's MCP annotations (readOnlyHint,
+	// destructiveHint, ...) as the server listed them; nil when it set none.
+	// A tool policy reads them (see bridge.Policy); do not modify them.
+	Annotations *mcp.ToolAnnotations
 
 	resolved  *jsonschema.Resolved
 	partial   *jsonschema.Resolved // resolved without the top-level required list
@@ -109,6 +114,7 @@ func (c *Catalog) build() {
 				continue
 			}
 			tool := convertTool(server, t, exposed)
+			tool.Annotations = t.Annotations
 			c.tools = append(c.tools, tool)
 			c.byExposed[exposed] = tool
 			c.byServer[server][t.Name] = tool
@@ -187,6 +193,16 @@ func (c *Catalog) lookup(name string) *Tool {
 		}
 	}
 	return nil
+}
+
+// ToolInfo resolves a name as Lookup does, for a tool policy: the tool's
+// names and its MCP annotations (see bridge.Policy).
+func (c *Catalog) ToolInfo(name string) (bridge.ToolInfo, bool) {
+	t := c.lookup(name)
+	if t == nil {
+		return bridge.ToolInfo{}, false
+	}
+	return bridge.ToolInfo{Exposed: t.Exposed, Server: t.Server, Tool: t.Name, Annotations: t.Annotations}, true
 }
 
 // Hash is the sha256 (hex) of the OllamaTools JSON: it identifies exactly

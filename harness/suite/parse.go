@@ -2,6 +2,7 @@ package suite
 
 import (
 	"math"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -13,8 +14,8 @@ import (
 // The keys each mapping of the format knows, in the order messages list them.
 var (
 	suiteKeys    = []string{"name", "servers", "models", "defaults", "cases"}
-	defaultsKeys = []string{"system", "max_rounds", "think", "keep_alive", "normalize_strings", "strict_args", "options"}
-	caseKeys     = []string{"id", "ask", "tags", "expect", "max_rounds"}
+	defaultsKeys = []string{"system", "max_rounds", "think", "keep_alive", "normalize_strings", "strict_args", "execute", "allow_tools", "deny_tools", "options"}
+	caseKeys     = []string{"id", "ask", "tags", "expect", "max_rounds", "execute"}
 	messageKeys  = []string{"role", "content"}
 	expectKeys   = []string{"tool", "args", "calls", "any_order", "no_tool", "answer", "strict_args", "max_rounds"}
 	callKeys     = []string{"tool", "args"}
@@ -111,12 +112,47 @@ func (p *parser) defaults(n *yaml.Node, d *Defaults) {
 			d.NormalizeStrings, _ = p.boolean(v, path)
 		case "strict_args":
 			d.StrictArgs, _ = p.boolean(v, path)
+		case "execute":
+			if b, ok := p.boolean(v, path); ok {
+				d.Execute = &b
+			}
+		case "allow_tools":
+			d.AllowTools = p.toolPatterns(v, path)
+		case "deny_tools":
+			d.DenyTools = p.toolPatterns(v, path)
 		case "options":
 			d.Options = p.options(v, path)
 		default:
 			p.unknownKey(f.key, "defaults", defaultsKeys, "")
 		}
 	}
+}
+
+// toolPatterns reads allow_tools or deny_tools: a list of globs in
+// path.Match syntax, each checked to be well formed so a typo fails at load
+// rather than silently matching nothing.
+func (p *parser) toolPatterns(n *yaml.Node, field string) []ToolPattern {
+	if n.Kind != yaml.SequenceNode {
+		p.errorf(n, field, "must be a list of tool name patterns such as [write_file, \"fs.*\"], not %s", kindName(n))
+		return nil
+	}
+	out := []ToolPattern{}
+	for i, c := range n.Content {
+		c = deref(c)
+		ip := index(field, i)
+		g, ok := p.nonEmpty(c, ip)
+		if !ok {
+			continue
+		}
+		// path.Match checks the rest of a pattern even after a mismatch, so
+		// matching the empty name reports any syntax error in it.
+		if _, err := path.Match(g, ""); err != nil {
+			p.errorf(c, ip, "bad pattern %q: %v (patterns use * ? [a-z] and \\ to escape)", g, err)
+			continue
+		}
+		out = append(out, ToolPattern{Glob: g, Pos: p.pos(c)})
+	}
+	return out
 }
 
 func (p *parser) think(n *yaml.Node, path string) (string, bool) {

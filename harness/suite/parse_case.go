@@ -45,6 +45,7 @@ func (p *parser) kase(n *yaml.Node, path string, d *Defaults) (c Case, idNode *y
 	}
 	before := len(p.errs)
 	var id, ask, expect, maxRounds *yaml.Node
+	c.NoExecute = d.Execute != nil && !*d.Execute
 	for _, f := range fs {
 		v := f.val
 		switch f.key.Value {
@@ -61,6 +62,10 @@ func (p *parser) kase(n *yaml.Node, path string, d *Defaults) (c Case, idNode *y
 		case "max_rounds":
 			maxRounds = f.key
 			c.MaxRounds, _ = p.maxRounds(v, join(path, "max_rounds"))
+		case "execute":
+			if b, ok := p.boolean(v, join(path, "execute")); ok {
+				c.NoExecute = !b
+			}
 		default:
 			p.unknownKey(f.key, path, caseKeys, "")
 		}

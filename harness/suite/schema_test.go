@@ -111,6 +111,12 @@ func TestSchemaAgreesWithLoader(t *testing.T) {
 		{name: "defaults", valid: true, src: "defaults: {think: low, keep_alive: 1h30m, system: '', options: {stop: [\"\\n\"], mirostat: 1, num_ctx: 4096}}\n" + c("{no_tool: true}")},
 		{name: "keep_alive seconds", valid: true, src: "defaults: {keep_alive: -1}\n" + c("{no_tool: true}")},
 		{name: "messages", valid: true, src: "cases:\n  - {id: a, ask: [{role: system, content: s}, {role: user, content: u}], expect: {no_tool: true}}\n"},
+		{name: "execute and tool patterns", valid: true, src: "defaults: {execute: false, allow_tools: [write_file, \"fs.*\", \"[a-c]?\"], deny_tools: []}\ncases:\n  - {id: a, ask: q, execute: true, expect: {no_tool: true}}\n"},
+		{name: "execute not a boolean", src: "defaults: {execute: no-way}\n" + c("{no_tool: true}")},
+		{name: "case execute not a boolean", src: "cases:\n  - {id: a, ask: q, execute: 1, expect: {no_tool: true}}\n"},
+		{name: "allow_tools string", src: "defaults: {allow_tools: write_file}\n" + c("{no_tool: true}")},
+		{name: "deny_tools empty pattern", src: "defaults: {deny_tools: [' ']}\n" + c("{no_tool: true}")},
+		{name: "deny_tools number", src: "defaults: {deny_tools: [5]}\n" + c("{no_tool: true}")},
 		{name: "servers path", valid: true, src: "servers: s.json\nmodels: [a]\n" + c("{no_tool: true}")},
 		{name: "servers inline", valid: true, src: "servers: {mcpServers: {docs: {command: x}}}\n" + c("{no_tool: true}")},
 
@@ -175,6 +181,7 @@ func TestSchemaAgreesWithLoader(t *testing.T) {
 		{name: "late system message", who: loaderOnly, src: "cases:\n  - {id: a, ask: [{role: user, content: u}, {role: system, content: x}, {role: user, content: u}], expect: {no_tool: true}}\n"},
 		{name: "option typo", who: loaderOnly, src: "defaults: {options: {temprature: 0}}\n" + c("{no_tool: true}")},
 		{name: "max_rounds twice", who: loaderOnly, src: "cases:\n  - {id: a, ask: q, max_rounds: 2, expect: {no_tool: true, max_rounds: 3}}\n"},
+		{name: "bad glob", who: loaderOnly, src: "defaults: {allow_tools: [\"write_[\"]}\n" + c("{no_tool: true}")},
 		{name: "servers without mcpServers", who: schemaOnly, src: "servers: {docs: {command: x}}\n" + c("{no_tool: true}")},
 	}
 	for _, name := range []string{"example.yaml", "inline.yaml"} {

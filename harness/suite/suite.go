@@ -9,10 +9,12 @@
 //	name: docs
 //	servers: servers.json            # or inline: {mcpServers: {...}}
 //	models: [qwen3:1.7b, qwen3:8b]
-//	defaults: {system: "...", max_rounds: 5, think: false, options: {seed: 42}}
+//	defaults: {system: "...", max_rounds: 5, think: false, options: {seed: 42},
+//	           execute: true, allow_tools: [write_*], deny_tools: [fs.delete_*]}
 //	cases:
 //	  - id: dog
 //	    ask: "Can I bring my dog?"     # or [{role: user, content: ...}, ...]
+//	    execute: false                 # score the first response's calls; run nothing
 //	    expect:
 //	      tool: search                 # or calls: [{tool: ..., args: ...}], or no_tool: true
 //	      args: {query: {contains: dog}, top_k: {any: true}}
@@ -94,6 +96,17 @@ type Defaults struct {
 	NormalizeStrings bool
 	// StrictArgs is the default for cases that do not set strict_args.
 	StrictArgs bool
+	// Execute is defaults.execute: false stops every trial at the model's
+	// first response and runs none of its calls (see Case.NoExecute); nil when
+	// unset, which executes.
+	Execute *bool
+	// AllowTools and DenyTools are glob patterns (path.Match syntax) over
+	// tool names, in file order; nil when unset. A call whose tool matches a
+	// deny pattern is never run; one that matches an allow pattern runs even
+	// when its MCP annotations say it may change the world (see
+	// bridge.Policy). A pattern is matched against the name the model sees,
+	// the tool's own name and server.tool.
+	AllowTools, DenyTools []ToolPattern
 	// Options are Ollama model options as written (temperature, seed,
 	// num_ctx, ...): integers are int64, other numbers float64, lists []any;
 	// nil when none. seed is the base seed: repeat i runs with seed+i.
@@ -131,6 +144,30 @@ type Case struct {
 	// MaxRounds is the case's round limit: its own max_rounds (in the case
 	// or its expect), else defaults.max_rounds; 0 when neither is set.
 	MaxRounds int
+	// NoExecute is set when the trial must not run the model's tool calls:
+	// the case's own execute: false, else defaults.execute: false. The trial
+	// then stops at the model's first response and its calls are scored
+	// without running (see score.Score). The zero value executes.
+	NoExecute bool
+}
+
+// ToolPattern is one allow_tools or deny_tools glob, where it is written.
+type ToolPattern struct {
+	// Glob is the pattern in path.Match syntax; it is known to be well formed.
+	Glob string
+	Pos  Pos
+}
+
+// Globs returns the patterns' globs in order.
+func Globs(ps []ToolPattern) []string {
+	if ps == nil {
+		return nil
+	}
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.Glob
+	}
+	return out
 }
 
 // Message is one opening turn of a case's conversation.
