@@ -113,7 +113,7 @@ func printConversation(w io.Writer, t *record.Transcript) {
 	}
 	if t.NotExecuted {
 		for _, c := range t.ToolCalls() {
-			fmt.Fprintf(w, "-> %s(%s)  [not run: --no-execute]\n", c.Name, compactJSON(c.Arguments))
+			fmt.Fprintln(w, reports.Printable(fmt.Sprintf("-> %s(%s)  [not run: --no-execute]", c.Name, compactJSON(c.Arguments))))
 		}
 	}
 	if t.RoundLimitHit {

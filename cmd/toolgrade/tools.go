@@ -61,7 +61,7 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	policy := &bridge.Policy{Tools: cat, Info: cat}
 	for _, info := range toolInfos(cat) {
 		if why := policy.Blocks(info); why != "" {
-			fmt.Fprintf(stdout, "blocked: %s: a suite does not run it: %s\n", info.Exposed, why)
+			fmt.Fprintln(stdout, reports.Printable(fmt.Sprintf("blocked: %s: a suite does not run it: %s", info.Exposed, why)))
 		}
 	}
 	for _, t := range cat.Tools() {
