@@ -19,8 +19,10 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	fs := newFlags("ask", `"question"`, stderr)
 	var sf serverFlags
 	var mf modelFlags
+	var ot ollamaTimeouts
 	sf.register(fs)
 	mf.register(fs)
+	ot.register(fs)
 	model := fs.String("model", "", "Ollama model `NAME` (required)")
 	asJSON := fs.Bool("json", false, "print the whole transcript as JSON instead")
 	pos, err := parse(fs, args)
@@ -47,11 +49,11 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if err != nil {
 		return asUsage(err)
 	}
-	ol, err := dialOllama(ctx, mf.ollama)
+	ol, err := dialOllama(ctx, mf.ollama, &ot)
 	if err != nil {
 		return err
 	}
-	if _, err := llm.CheckModel(ctx, ol.client, ol.base, *model); err != nil {
+	if _, err := ol.models.Check(ctx, *model); err != nil {
 		return asInfra(err)
 	}
 	cat, err := connectServers(ctx, cfg, &sf, stderr)
@@ -60,7 +62,7 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 	defer cat.Close()
 
-	loop := &bridge.Loop{Chat: ol.client, Tools: cat}
+	loop := &bridge.Loop{Chat: ol.chat, Tools: cat}
 	t, runErr := loop.Run(ctx, bridge.Request{
 		Model:     *model,
 		System:    mf.system,
@@ -127,24 +129,32 @@ func firstLine(s string) string {
 
 // ollamaConn is an Ollama server that answered.
 type ollamaConn struct {
-	client  *api.Client
-	base    *url.URL
+	client *api.Client
+	base   *url.URL
+	// models checks and loads models under the start-up and idle timeouts.
+	models *llm.Ollama
+	// chat is the client under the idle timeout: what the loop talks to.
+	chat    bridge.Chatter
 	version string
 }
 
 // dialOllama finds Ollama (--ollama, else OLLAMA_HOST) and checks, before
 // any work, that it answers.
-func dialOllama(ctx context.Context, flagURL string) (*ollamaConn, error) {
+func dialOllama(ctx context.Context, flagURL string, ot *ollamaTimeouts) (*ollamaConn, error) {
 	base, err := llm.Endpoint(flagURL)
 	if err != nil {
 		return nil, asUsage(err)
 	}
 	client := llm.NewClient(base)
-	version, err := llm.Ping(ctx, client, base, llm.EndpointSource(flagURL))
+	models := &llm.Ollama{Client: client, Base: base, Source: llm.EndpointSource(flagURL), Timeout: ot.startup, Idle: ot.idle}
+	version, err := models.Version(ctx)
 	if err != nil {
 		return nil, asInfra(err)
 	}
-	return &ollamaConn{client: client, base: base, version: version}, nil
+	return &ollamaConn{
+		client: client, base: base, models: models, version: version,
+		chat: &llm.IdleChatter{Next: client, Idle: ot.idle},
+	}, nil
 }
 
 // connectServers connects every server of cfg, reports the ones that failed
