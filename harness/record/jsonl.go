@@ -69,9 +69,9 @@ type Reader struct {
 	Warnings []*SyntaxError
 	// keysOnly decodes only each line's key (the first pass of ReadLast).
 	keysOnly bool
-	// want, when set, skips the lines it rejects without decoding them in
-	// full (the second pass of ReadLast).
-	want func(line int, k TrialKey) bool
+	// want, when set, skips the lines it rejects without decoding them
+	// (the second pass of ReadLast); it sees line numbers in increasing order.
+	want func(line int) bool
 }
 
 // NewReader reads trials from r; file names it in warnings.
@@ -90,25 +90,20 @@ func (r *Reader) Scan() bool {
 		if len(b) == 0 {
 			continue
 		}
-		if r.keysOnly || r.want != nil {
+		if r.want != nil && !r.want(r.line) {
+			continue
+		}
+		if r.keysOnly {
 			k, err := peekKey(b)
+			if err == nil && (k.Model == "" || k.CaseID == "") {
+				err = fmt.Errorf("not a trial: no model or case")
+			}
 			if err != nil {
-				if r.keysOnly {
-					r.Warnings = append(r.Warnings, &SyntaxError{File: r.file, Line: r.line, Err: err})
-				}
+				r.Warnings = append(r.Warnings, &SyntaxError{File: r.file, Line: r.line, Err: err})
 				continue
 			}
-			if r.keysOnly {
-				if k.Model == "" || k.CaseID == "" {
-					r.Warnings = append(r.Warnings, &SyntaxError{File: r.file, Line: r.line, Err: fmt.Errorf("not a trial: no model or case")})
-					continue
-				}
-				r.cur = &Trial{Model: k.Model, CaseID: k.CaseID, Variant: k.Variant, Repeat: k.Repeat}
-				return true
-			}
-			if !r.want(r.line, k) {
-				continue
-			}
+			r.cur = &Trial{Model: k.Model, CaseID: k.CaseID, Variant: k.Variant, Repeat: k.Repeat}
+			return true
 		}
 		var t Trial
 		if err := json.Unmarshal(b, &t); err != nil {

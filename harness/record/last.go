@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // ReadLast reads a trials file and calls fn once per trial key (model, case,
@@ -13,8 +14,8 @@ import (
 // as warnings; reading goes on past them.
 //
 // It reads the file twice so that it never holds more than one transcript: the
-// first pass keeps only each key's last line number, the second decodes those
-// lines alone.
+// first pass decodes only each line's key and keeps each key's last line
+// number, the second decodes those lines alone.
 func ReadLast(r io.ReadSeeker, file string, fn func(*Trial)) ([]*SyntaxError, error) {
 	last := map[TrialKey]int{}
 	rd := NewReader(r, file)
@@ -29,8 +30,20 @@ func ReadLast(r io.ReadSeeker, file string, fn func(*Trial)) ([]*SyntaxError, er
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
 		return warnings, fmt.Errorf("%s: %w", file, err)
 	}
+	// The lines to decode, in file order: a cursor walks them as the second
+	// pass goes, so the other lines are skipped without being parsed.
+	keep := make([]int, 0, len(last))
+	for _, line := range last {
+		keep = append(keep, line)
+	}
+	slices.Sort(keep)
 	rd = NewReader(r, file)
-	rd.want = func(line int, k TrialKey) bool { return last[k] == line }
+	rd.want = func(line int) bool {
+		for len(keep) > 0 && keep[0] < line {
+			keep = keep[1:]
+		}
+		return len(keep) > 0 && keep[0] == line
+	}
 	for rd.Scan() {
 		fn(rd.Trial())
 	}
