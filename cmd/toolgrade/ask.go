@@ -22,8 +22,10 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	fs := newFlags("ask", `"question"`, stderr)
 	var sf serverFlags
 	var mf modelFlags
+	var ot ollamaTimeouts
 	sf.register(fs)
 	mf.register(fs)
+	ot.register(fs)
 	model := fs.String("model", "", "Ollama model `NAME` (required)")
 	asJSON := fs.Bool("json", false, "print the whole transcript as JSON instead")
 	noExecute := fs.Bool("no-execute", false, "run no tool: stop at the model's first response and print its calls")
@@ -59,11 +61,11 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if err != nil {
 		return asUsage(err)
 	}
-	ol, err := dialOllama(ctx, mf.ollama)
+	ol, err := dialOllama(ctx, mf.ollama, &ot)
 	if err != nil {
 		return err
 	}
-	if _, err := llm.CheckModel(ctx, ol.client, ol.base, *model); err != nil {
+	if _, err := ol.models.Check(ctx, *model); err != nil {
 		return asInfra(err)
 	}
 	cat, err := connectServers(ctx, cfg, &sf, stderr)
@@ -73,7 +75,7 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	defer cat.Close()
 
 	policy.Tools, policy.Info = cat, cat
-	loop := &bridge.Loop{Chat: ol.client, Tools: policy}
+	loop := &bridge.Loop{Chat: ol.chat, Tools: policy}
 	t, runErr := loop.Run(ctx, bridge.Request{
 		Model:     *model,
 		System:    mf.system,
@@ -147,24 +149,32 @@ func firstLine(s string) string {
 
 // ollamaConn is an Ollama server that answered.
 type ollamaConn struct {
-	client  *api.Client
-	base    *url.URL
+	client *api.Client
+	base   *url.URL
+	// models checks and loads models under the start-up and idle timeouts.
+	models *llm.Ollama
+	// chat is the client under the idle timeout: what the loop talks to.
+	chat    bridge.Chatter
 	version string
 }
 
 // dialOllama finds Ollama (--ollama, else OLLAMA_HOST) and checks, before
 // any work, that it answers.
-func dialOllama(ctx context.Context, flagURL string) (*ollamaConn, error) {
+func dialOllama(ctx context.Context, flagURL string, ot *ollamaTimeouts) (*ollamaConn, error) {
 	base, err := llm.Endpoint(flagURL)
 	if err != nil {
 		return nil, asUsage(err)
 	}
 	client := llm.NewClient(base)
-	version, err := llm.Ping(ctx, client, base, llm.EndpointSource(flagURL))
+	models := &llm.Ollama{Client: client, Base: base, Source: llm.EndpointSource(flagURL), Timeout: ot.startup, Idle: ot.idle}
+	version, err := models.Version(ctx)
 	if err != nil {
 		return nil, asInfra(err)
 	}
-	return &ollamaConn{client: client, base: base, version: version}, nil
+	return &ollamaConn{
+		client: client, base: base, models: models, version: version,
+		chat: &llm.IdleChatter{Next: client, Idle: ot.idle},
+	}, nil
 }
 
 // connectServers connects every server of cfg, reports the ones that failed

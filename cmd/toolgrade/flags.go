@@ -83,6 +83,17 @@ func (s *serverFlags) options(stderr io.Writer) (*servers.Options, error) {
 	return o, nil
 }
 
+// ollamaTimeouts are the flags that bound how long a command waits on Ollama.
+type ollamaTimeouts struct {
+	startup time.Duration
+	idle    time.Duration
+}
+
+func (o *ollamaTimeouts) register(fs *flag.FlagSet) {
+	fs.DurationVar(&o.startup, "ollama-timeout", 30*time.Second, "time each start-up request to Ollama (version, model list and details) may take; 0: no limit")
+	fs.DurationVar(&o.idle, "ollama-idle-timeout", 5*time.Minute, "time without a chunk from Ollama before a request fails as an infrastructure error (retried); 0: no limit")
+}
+
 // modelFlags are the flags that shape each /api/chat request.
 type modelFlags struct {
 	ollama    string

@@ -35,11 +35,19 @@ func main() {
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	interrupted := ctx.Err() != nil
 	stop()
-	if err != nil && !errors.Is(err, flag.ErrHelp) {
-		// Errors may quote what a server or Ollama sent.
-		fmt.Fprintln(os.Stderr, "toolgrade:", reports.Printable(err.Error()))
-	}
+	printError(os.Stderr, err, interrupted)
 	os.Exit(exitCode(err, interrupted))
+}
+
+// printError prints the error that ended the command, if there is one to
+// print: -h is none, and neither is the cancellation of Ctrl-C, whose
+// message the command has already printed.
+func printError(w io.Writer, err error, interrupted bool) {
+	if err == nil || errors.Is(err, flag.ErrHelp) || (interrupted && errors.Is(err, context.Canceled)) {
+		return
+	}
+	// Errors may quote what a server or Ollama sent.
+	fmt.Fprintln(w, "toolgrade:", reports.Printable(err.Error()))
 }
 
 // command is one subcommand.

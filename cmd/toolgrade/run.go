@@ -6,13 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/toolgrade/toolgrade/harness/bridge"
-	"github.com/toolgrade/toolgrade/harness/llm"
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/redact"
 	"github.com/toolgrade/toolgrade/harness/runner"
@@ -23,9 +23,11 @@ import (
 func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("run", "SUITE.yaml | --resume DIR", stderr)
 	var sf serverFlags
+	var ot ollamaTimeouts
 	sf.register(fs)
 	var ov overrideFlags
 	ov.register(fs)
+	ot.register(fs)
 	models := fs.String("models", "", "comma-separated models (default: the suite's models)")
 	repeat := fs.Int("repeat", 1, "runs of each case per model; repeat i uses seed+i")
 	parallel := fs.Int("parallel", 1, "trials of one model at once (Ollama's OLLAMA_NUM_PARALLEL must allow it)")
@@ -34,6 +36,8 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	retries := fs.Int("retries", 2, "times a trial hit by an infrastructure error runs again")
 	ollamaURL := fs.String("ollama", "", "Ollama `URL` (default: OLLAMA_HOST, else http://127.0.0.1:11434)")
 	noExecute := fs.Bool("no-execute", false, "run no tool: every trial stops at the model's first response, whose calls are scored (as execute: false)")
+	waitOllama := fs.Duration("wait-ollama", runner.DefaultWaitOllama, "how long a run waits for an unreachable Ollama before it stops (exit 3); 0: no waiting")
+	retryInfra := fs.Bool("retry-infra", true, "wait for an unreachable Ollama, and let --resume rerun infra_error trials; false: both are final")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -44,7 +48,9 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		meta *record.Run
 		s    *suite.Suite
 		done map[record.TrialKey]bool
+		lock *record.Lock
 	)
+	defer func() { lock.Unlock() }()
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch {
@@ -63,7 +69,12 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 			return usageErrorf("--resume: %s changed since the run in %s began (hash %.12s, now %.12s): its trials would not be comparable",
 				meta.Suite.Path, dir, meta.Suite.Hash, s.Hash)
 		}
-		if done, err = trialsDone(dir); err != nil {
+		// Locked before the trials are read: a writer still running would
+		// add trials this run does not know are done.
+		if lock, err = lockRunDir(dir, false); err != nil {
+			return err
+		}
+		if done, err = trialsDone(dir, *retryInfra); err != nil {
 			return err
 		}
 		if !set["parallel"] {
@@ -77,8 +88,8 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		if dir == "" {
 			dir = filepath.Join("runs", fmt.Sprintf("%s-%s", safeName(s.Name), time.Now().Format("20060102-150405")))
 		}
-		if _, err := os.Stat(filepath.Join(dir, record.RunFile)); err == nil {
-			return usageErrorf("run: %s already holds a run; use --resume %s to finish it, or another --out", dir, dir)
+		if err := checkFreshDir(dir); err != nil {
+			return err
 		}
 	default:
 		return usageErrorf("run: give one suite file (or --resume DIR)")
@@ -113,11 +124,11 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if err != nil {
 		return asUsage(err)
 	}
-	ol, err := dialOllama(ctx, *ollamaURL)
+	ol, err := dialOllama(ctx, *ollamaURL, &ot)
 	if err != nil {
 		return err
 	}
-	r := &runner.Runner{Chat: ol.client, Models: &llm.Ollama{Client: ol.client, Base: ol.base}}
+	r := &runner.Runner{Chat: ol.chat, Models: ol.models}
 	checked, err := r.CheckModels(ctx, modelList)
 	if err != nil {
 		return asInfra(err)
@@ -140,8 +151,10 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 			dir, meta.CatalogHash, cat.Hash())
 	}
 
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+	if lock == nil {
+		if lock, err = lockRunDir(dir, true); err != nil {
+			return err
+		}
 	}
 	if meta == nil {
 		meta = newRunMeta(s, cat, redact.URL(ol.base.String()), ol.version, *repeat, *parallel)
@@ -170,6 +183,16 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	r.Tools, r.Catalog = policy, cat
 	r.Out = record.NewWriter(trials)
 	r.OnProgress = prog.update
+	r.OnWait = func(left time.Duration) {
+		fmt.Fprintf(stderr, "toolgrade: Ollama at %s unreachable; waiting (%s left)...\n", ol.base, left.Round(time.Second))
+	}
+	if *retries == 0 {
+		*retries = -1 // the runner's zero would mean its default
+	}
+	wait := *waitOllama
+	if !*retryInfra || wait <= 0 {
+		wait = -1 // the runner's zero would mean its default
+	}
 	r.OnModel = func(m record.Model) {
 		meta.Models = mergeModels(meta.Models, []record.Model{m})
 		if err := record.WriteRun(dir, meta); err != nil {
@@ -177,31 +200,63 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		}
 	}
 	ran, runErr := r.Run(ctx, runner.Config{
-		Suite: s, Models: checked, Repeat: *repeat, Parallel: *parallel, Retries: *retries, Done: done, NoExecute: meta.NoExecute,
+		Suite: s, Models: checked, Repeat: *repeat, Parallel: *parallel, Retries: *retries, Done: done,
+		WaitOllama: wait, NoExecute: meta.NoExecute,
 	})
 	prog.finish()
 	meta.Models = mergeModels(meta.Models, ran)
 	meta.End = time.Now()
+	return finishRun(ctx, dir, meta, runErr, stdout, stderr)
+}
+
+// finishRun records how the run ended in run.json, writes the reports and
+// returns the error that stopped the run. When the disk that stopped the
+// run also refuses run.json or the summary, those errors are warnings: the
+// one printed last is the cause.
+func finishRun(ctx context.Context, dir string, meta *record.Run, runErr error, stdout, stderr io.Writer) error {
+	var down *runner.OllamaDownError
 	switch {
 	case runErr == nil:
 		meta.Status = "complete"
 	case ctx.Err() != nil:
 		meta.Status = "interrupted"
+	case errors.As(runErr, &down):
+		// Nothing is wrong with what ran: a resume finishes it.
+		meta.Status, meta.Error = "interrupted", runErr.Error()
 	default:
 		meta.Status, meta.Error = "failed", runErr.Error()
 	}
+	warn := func(err error) error {
+		if runErr == nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "toolgrade: warning: %v\n", err)
+		return nil
+	}
 	if err := record.WriteRun(dir, meta); err != nil {
-		return err
+		if err := warn(err); err != nil {
+			return err
+		}
 	}
 	if err := writeReports(dir, meta, stdout, stderr); err != nil {
-		return err
+		if err := warn(err); err != nil {
+			return err
+		}
 	}
+	var pe *fs.PathError
 	switch {
 	case runErr == nil:
 		return nil
 	case ctx.Err() != nil:
 		fmt.Fprintf(stderr, "toolgrade: interrupted; what finished is in %s: `toolgrade run --resume %s` finishes it\n", dir, dir)
 		return ctx.Err()
+	case down != nil:
+		fmt.Fprintf(stderr, "toolgrade: stopped; what finished is in %s: `toolgrade run --resume %s` finishes it once Ollama answers\n", dir, dir)
+		return asInfra(runErr)
+	case errors.As(runErr, &pe):
+		// The run's own files failed (disk full, read-only): not Ollama's
+		// nor a server's fault.
+		return runErr
 	default:
 		return asInfra(runErr)
 	}
@@ -278,39 +333,6 @@ func mergeModels(old, now []record.Model) []record.Model {
 		}
 	}
 	return out
-}
-
-// trialsDone reads the trials a run already has, after cutting off a line a
-// killed run left half-written.
-func trialsDone(dir string) (map[record.TrialKey]bool, error) {
-	path := filepath.Join(dir, record.TrialsFile)
-	if _, err := record.TrimPartial(path); err != nil {
-		return nil, err
-	}
-	done := map[record.TrialKey]bool{}
-	err := readTrials(dir, io.Discard, func(t *record.Trial) { done[t.Key()] = true })
-	return done, err
-}
-
-// readTrials reads dir's trials file, reporting bad lines on warn.
-func readTrials(dir string, warn io.Writer, fn func(*record.Trial)) error {
-	path := filepath.Join(dir, record.TrialsFile)
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	r := record.NewReader(f, path)
-	for r.Scan() {
-		fn(r.Trial())
-	}
-	for _, w := range r.Warnings {
-		fmt.Fprintf(warn, "toolgrade: warning: %v (line skipped)\n", w)
-	}
-	return r.Err()
 }
 
 func splitList(s string) []string {

@@ -229,6 +229,9 @@ func TestInterruptStopsCleanlyWith130(t *testing.T) {
 	if !strings.Contains(stderr.String(), "--resume "+dir) {
 		t.Errorf("stderr does not say how to resume:\n%s", stderr)
 	}
+	if strings.Contains(stderr.String(), "context canceled") {
+		t.Errorf("a stray cancellation error after the interrupt's message:\n%s", stderr)
+	}
 	var sum struct{ Models []struct{ Trials int } }
 	b, _ := os.ReadFile(filepath.Join(dir, record.SummaryFile))
 	if json.Unmarshal(b, &sum) != nil || len(sum.Models) == 0 || sum.Models[0].Trials < 5 {

@@ -193,6 +193,9 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, req *api.ChatRe
 
 	if req.Stream != nil && !*req.Stream {
 		switch fault {
+		case FaultStall:
+			<-r.Context().Done()
+			return
 		case FaultDrop:
 			panic(http.ErrAbortHandler)
 		case FaultErrorMidStream:
@@ -218,7 +221,7 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, req *api.ChatRe
 
 	st := newStream(w, r)
 	pieces := ans.pieces
-	if fault == FaultErrorMidStream || fault == FaultDrop || fault == FaultInvalidJSON {
+	if fault == FaultErrorMidStream || fault == FaultDrop || fault == FaultInvalidJSON || fault == FaultStall {
 		pieces = pieces[:min(len(pieces), 1)]
 	}
 	for _, p := range pieces {
@@ -237,6 +240,9 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, req *api.ChatRe
 		st.drop()
 	case FaultInvalidJSON:
 		st.sendRaw(s.brokenLine(req))
+	case FaultStall:
+		// Until the client goes, as a hung runner holds the connection.
+		<-r.Context().Done()
 	default:
 		done.CreatedAt = s.now()
 		st.send(done)

@@ -567,3 +567,25 @@ func TestLoadUnloadAndHeaders(t *testing.T) {
 		}
 	}
 }
+
+func TestStallSendsTheFirstChunkThenNothing(t *testing.T) {
+	h := newHarness(t, oneRuleScript(Rule{Fault: FaultStall, Reply: Reply{Content: "one two three", Chunks: 3}}), nil)
+	for _, stream := range []bool{true, false} {
+		// The stall lasts until the client leaves: here, when ctx ends.
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		var resps []api.ChatResponse
+		err := h.client.Chat(ctx, &api.ChatRequest{Model: "m", Messages: user("hi"), Stream: ptr(stream)},
+			func(r api.ChatResponse) error { resps = append(resps, r); return nil })
+		cancel()
+		want := 0
+		if stream {
+			want = 1
+		}
+		if len(resps) != want || (want == 1 && (resps[0].Done || resps[0].Message.Content == "")) {
+			t.Errorf("stream=%v: responses %+v (err %v)", stream, resps, err)
+		}
+		if !stream && err == nil {
+			t.Error("stream=false: no error from a request that never got an answer")
+		}
+	}
+}

@@ -175,9 +175,13 @@ const (
 	// FaultEmpty gives the empty answer real Ollama gives when it swallows a
 	// tool call: HTTP 200, done_reason "stop", no content, no tool calls.
 	FaultEmpty Fault = "empty"
+	// FaultStall sends the first chunk, then nothing more until the client
+	// gives up: an Ollama stuck mid-generation. Without streaming it never
+	// answers.
+	FaultStall Fault = "stall"
 )
 
-var faults = []Fault{FaultNone, FaultHTTP500, FaultNoTools, FaultErrorMidStream, FaultDrop, FaultInvalidJSON, FaultEmpty}
+var faults = []Fault{FaultNone, FaultHTTP500, FaultNoTools, FaultErrorMidStream, FaultDrop, FaultInvalidJSON, FaultEmpty, FaultStall}
 
 // Call builds a tool call from a name and alternating keys and values, for
 // scripts written in Go: Call("search", "query", "dog", "top_k", 5). It

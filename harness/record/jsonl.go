@@ -57,7 +57,9 @@ type SyntaxError struct {
 func (e *SyntaxError) Error() string { return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err) }
 
 // Reader reads trials from JSONL in the manner of bufio.Scanner: Scan, then
-// Trial; bad lines are kept as Warnings and skipped.
+// Trial; bad lines are kept as Warnings and skipped. It returns every line,
+// superseded ones too; readers of a run's trials use ReadLast, which keeps
+// only each trial key's last line.
 type Reader struct {
 	sc       *bufio.Scanner
 	file     string
@@ -65,6 +67,11 @@ type Reader struct {
 	cur      *Trial
 	err      error
 	Warnings []*SyntaxError
+	// keysOnly decodes only each line's key (the first pass of ReadLast).
+	keysOnly bool
+	// want, when set, skips the lines it rejects without decoding them
+	// (the second pass of ReadLast); it sees line numbers in increasing order.
+	want func(line int) bool
 }
 
 // NewReader reads trials from r; file names it in warnings.
@@ -83,6 +90,21 @@ func (r *Reader) Scan() bool {
 		if len(b) == 0 {
 			continue
 		}
+		if r.want != nil && !r.want(r.line) {
+			continue
+		}
+		if r.keysOnly {
+			k, err := peekKey(b)
+			if err == nil && (k.Model == "" || k.CaseID == "") {
+				err = fmt.Errorf("not a trial: no model or case")
+			}
+			if err != nil {
+				r.Warnings = append(r.Warnings, &SyntaxError{File: r.file, Line: r.line, Err: err})
+				continue
+			}
+			r.cur = &Trial{Model: k.Model, CaseID: k.CaseID, Variant: k.Variant, Repeat: k.Repeat}
+			return true
+		}
 		var t Trial
 		if err := json.Unmarshal(b, &t); err != nil {
 			r.Warnings = append(r.Warnings, &SyntaxError{File: r.file, Line: r.line, Err: err})
@@ -98,6 +120,9 @@ func (r *Reader) Scan() bool {
 	r.err = r.sc.Err()
 	return false
 }
+
+// Line returns the line number (from 1) of the trial Scan read.
+func (r *Reader) Line() int { return r.line }
 
 // Trial returns the trial Scan read.
 func (r *Reader) Trial() *Trial { return r.cur }

@@ -3,6 +3,8 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,5 +132,89 @@ func TestTrimPartial(t *testing.T) {
 	}
 	if n, err := TrimPartial(filepath.Join(dir, "missing")); n != 0 || err != nil {
 		t.Errorf("missing file: %d %v", n, err)
+	}
+}
+
+func TestReadLastKeepsEachKeysLastLine(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	line := func(c string, rep int, outcome string) {
+		tr := sampleTrial()
+		tr.CaseID, tr.Repeat, tr.Score.Outcome = c, rep, outcome
+		if err := w.Write(tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	line("a", 0, OutcomeInfraError)
+	line("b", 0, OutcomePass)
+	buf.WriteString("{torn\n")
+	line("a", 1, OutcomePass)
+	line("a", 0, OutcomeWrongTool) // the rerun of the first line
+	var got []string
+	warns, err := ReadLast(bytes.NewReader(buf.Bytes()), "trials.jsonl", func(tr *Trial) {
+		got = append(got, fmt.Sprintf("%s#%d %s", tr.CaseID, tr.Repeat, tr.Score.Outcome))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"b#0 pass", "a#1 pass", "a#0 wrong_tool"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("trials (-want +got):\n%s", diff)
+	}
+	if len(warns) != 1 || warns[0].Line != 3 || warns[0].File != "trials.jsonl" {
+		t.Errorf("warnings %v", warns)
+	}
+}
+
+func TestLockDirHasOneHolder(t *testing.T) {
+	dir := t.TempDir()
+	l, err := LockDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// flock locks belong to open files, so a second open in this process is
+	// refused as another process would be.
+	_, err = LockDir(dir)
+	var busy *BusyError
+	if !errors.As(err, &busy) || busy.PID != os.Getpid() ||
+		!strings.Contains(err.Error(), fmt.Sprintf("in use by process %d", os.Getpid())) {
+		t.Fatalf("second lock: %v", err)
+	}
+	if err := l.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	l2, err := LockDir(dir)
+	if err != nil {
+		t.Fatalf("after unlock: %v", err)
+	}
+	l2.Unlock()
+}
+
+func TestCheckEmpty(t *testing.T) {
+	dir := t.TempDir()
+	if err := CheckEmpty(filepath.Join(dir, "missing")); err != nil {
+		t.Error(err)
+	}
+	os.WriteFile(filepath.Join(dir, LockFile), nil, 0o644)
+	if err := CheckEmpty(dir); err != nil {
+		t.Errorf("lock file only: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, TrialsFile), []byte("{}\n"), 0o644)
+	if err := CheckEmpty(dir); err == nil || !strings.Contains(err.Error(), "is not empty (trials.jsonl)") {
+		t.Errorf("with trials: %v", err)
+	}
+}
+
+func TestWriteRunLeavesNoTmpOnFailure(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink("/dev/full", filepath.Join(dir, RunFile+".tmp")); err != nil {
+		t.Skip(err)
+	}
+	err := WriteRun(dir, &Run{Status: "failed"})
+	if err == nil || !strings.Contains(err.Error(), "no space left on device") {
+		t.Errorf("WriteRun on a full disk: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, RunFile+".tmp")); !os.IsNotExist(err) {
+		t.Errorf("run.json.tmp left behind: %v", err)
 	}
 }

@@ -117,10 +117,16 @@ func WriteRun(dir string, r *Run) error {
 		return err
 	}
 	tmp := filepath.Join(dir, RunFile+".tmp")
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return err
+	err = os.WriteFile(tmp, append(b, '\n'), 0o644)
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(dir, RunFile))
 	}
-	return os.Rename(tmp, filepath.Join(dir, RunFile))
+	if err != nil {
+		// A full disk leaves a partial tmp file: it is noise in the run.
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", filepath.Join(dir, RunFile), err)
+	}
+	return nil
 }
 
 // ReadRun reads dir/run.json.

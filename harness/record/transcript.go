@@ -2,6 +2,12 @@
 // bridge loop, exactly as it happened. It is the one type that flows from the
 // loop to scoring, reports, comparisons and gates, so it depends on neither the
 // Ollama nor the MCP client, and it round-trips through JSON losslessly.
+//
+// A run's trials file (trials.jsonl) holds one Trial per line, appended as
+// each trial ends. A trial key (model, case, variant, repeat) may appear on
+// several lines: a resumed run appends the rerun of an infra_error trial
+// after it. The last line of a key supersedes the earlier ones, and every
+// reader of a run (resume, report) takes only that line: see ReadLast.
 package record
 
 import (

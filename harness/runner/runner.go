@@ -5,6 +5,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -26,6 +27,9 @@ type Models interface {
 	// Unload frees the model's memory once its trials are done, so the next
 	// model does not load beside it.
 	Unload(ctx context.Context, model string) error
+	// Ping reports whether Ollama answers at all; the runner pings while it
+	// waits for an unreachable Ollama to come back.
+	Ping(ctx context.Context) error
 }
 
 // Config is one run: which cases, models, repeats and how many at once.
@@ -50,6 +54,12 @@ type Config struct {
 	// trials stop at the first response and no tool runs. False leaves it to
 	// each case.
 	NoExecute bool
+	// WaitOllama is how long the run pauses for an Ollama that cannot be
+	// reached (every attempt of a trial or warm-up failed to connect) before
+	// it stops with *OllamaDownError; the trial that failed so runs again once
+	// Ollama answers. Zero: DefaultWaitOllama; negative: no pause, the trial
+	// is written as infra_error.
+	WaitOllama time.Duration
 }
 
 // Progress is what the runner reports after each trial.
@@ -76,11 +86,14 @@ type Runner struct {
 	OnModel func(record.Model)
 	// Now is the clock; nil: time.Now.
 	Now func() time.Time
-	// Sleep waits between retries; nil: a timer that honours ctx.
+	// Sleep waits between retries and pings; nil: a timer that honours ctx.
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Catalog checks the calls of trials run without execution (see
 	// score.Options.Tools); nil: Tools, when it is one.
 	Catalog score.Catalog
+	// OnWait, when set, is called while the run waits for an unreachable
+	// Ollama, before each pause between pings, with the time left.
+	OnWait func(left time.Duration)
 }
 
 // job is one trial to run.
@@ -116,10 +129,15 @@ func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
 		return nil, err
 	}
 	ka := keepAlive(cfg.Suite)
+	p := newPause(r, cfg.WaitOllama)
 	for i := range infos {
 		info := &infos[i]
-		load, err := r.Models.Warmup(ctx, info.Name, ka)
+		load, err := r.warmup(ctx, cfg, p, info.Name, ka)
 		if err != nil {
+			var down *OllamaDownError
+			if errors.As(err, &down) {
+				return infos[:i], err
+			}
 			return infos[:i], fmt.Errorf("loading %s: %w", info.Name, err)
 		}
 		info.Load = load
@@ -128,7 +146,7 @@ func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
 		}
 		// What every trial of this model sends; each adds its messages and seed.
 		base := bridge.Request{Model: info.Name, Think: think, KeepAlive: ka}
-		if err := r.runModel(ctx, cfg, info, base, repeat, parallel); err != nil {
+		if err := r.runModel(ctx, cfg, p, info, base, repeat, parallel); err != nil {
 			return infos[:i+1], err
 		}
 		if i+1 < len(infos) {
@@ -140,7 +158,7 @@ func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
 	return infos, nil
 }
 
-func (r *Runner) runModel(ctx context.Context, cfg Config, info *record.Model, base bridge.Request, repeat, parallel int) error {
+func (r *Runner) runModel(ctx context.Context, cfg Config, p *pause, info *record.Model, base bridge.Request, repeat, parallel int) error {
 	s := cfg.Suite
 	total := len(s.Cases) * repeat
 	// Jobs are made as they are fed, never listed, so memory does not grow
@@ -187,7 +205,15 @@ func (r *Runner) runModel(ctx context.Context, cfg Config, info *record.Model, b
 		go func() {
 			defer wg.Done()
 			for j := range work {
-				t := r.trial(ctx, cfg, info, base, j)
+				// While Ollama is down, no new trial starts.
+				if p.hold(ctx) != nil {
+					continue
+				}
+				t, err := r.trial(ctx, cfg, p, info, base, j)
+				if err != nil {
+					fail(err)
+					continue
+				}
 				if t == nil { // ctx ended mid-trial: dropped
 					continue
 				}
@@ -238,8 +264,10 @@ feed:
 	return ctx.Err()
 }
 
-// trial runs one trial, retrying infrastructure failures; nil when ctx ended.
-func (r *Runner) trial(ctx context.Context, cfg Config, info *record.Model, base bridge.Request, j job) *record.Trial {
+// trial runs one trial, retrying infrastructure failures and waiting for an
+// unreachable Ollama; nil when ctx ended, and an error (the trial dropped)
+// when the wait failed.
+func (r *Runner) trial(ctx context.Context, cfg Config, p *pause, info *record.Model, base bridge.Request, j job) (*record.Trial, error) {
 	s := cfg.Suite
 	req, seed := request(base, s, j.c, j.repeat)
 	req.NoExecute = cfg.NoExecute || j.c.NoExecute
@@ -257,27 +285,39 @@ func (r *Runner) trial(ctx context.Context, cfg Config, info *record.Model, base
 	if opts.NumCtx == 0 {
 		opts.NumCtx = info.NumCtx
 	}
-	retries := cfg.Retries
-	if retries == 0 {
-		retries = 2
-	}
-	backoff := cfg.Backoff
-	if backoff <= 0 {
-		backoff = 500 * time.Millisecond
-	}
+	retries, backoff0 := retryPolicy(cfg)
+	backoff, tries, waits := backoff0, 0, 0
 	for attempt := 1; ; attempt++ {
-		tr, _ := loop.Run(ctx, req)
+		tr, err := loop.Run(ctx, req)
 		if ctx.Err() != nil {
-			return nil
+			return nil, nil
 		}
+		tries++
 		t.Attempts = attempt
 		t.Transcript = tr
 		t.Score = score.Score(tr, &j.c.Expect, opts)
-		if t.Score.Outcome != record.OutcomeInfraError || attempt > retries {
-			return t
+		if t.Score.Outcome != record.OutcomeInfraError {
+			return t, nil
+		}
+		if tries > retries {
+			// Every attempt failed. When Ollama could not even be reached,
+			// that says nothing about the model: wait for it, then run the
+			// trial again rather than record noise.
+			if !p.enabled() || !Unreachable(err) || waits >= maxWaits {
+				return t, nil
+			}
+			waits++
+			if err := p.await(ctx); err != nil {
+				if ctx.Err() != nil {
+					return nil, nil
+				}
+				return nil, err
+			}
+			tries, backoff = 0, backoff0
+			continue
 		}
 		if err := r.sleep(ctx, backoff); err != nil {
-			return nil
+			return nil, nil
 		}
 		backoff *= 2
 	}

@@ -1,0 +1,69 @@
+package record
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+)
+
+// ReadLast reads a trials file and calls fn once per trial key (model, case,
+// variant, repeat) with the key's last line, in the order those lines appear.
+// A later line for a key supersedes every earlier one: that is how a resumed
+// run replaces an infra_error trial with its rerun. It returns the bad lines
+// as warnings; reading goes on past them.
+//
+// It reads the file twice so that it never holds more than one transcript: the
+// first pass decodes only each line's key and keeps each key's last line
+// number, the second decodes those lines alone.
+func ReadLast(r io.ReadSeeker, file string, fn func(*Trial)) ([]*SyntaxError, error) {
+	last := map[TrialKey]int{}
+	rd := NewReader(r, file)
+	rd.keysOnly = true
+	for rd.Scan() {
+		last[rd.Trial().Key()] = rd.Line()
+	}
+	if err := rd.Err(); err != nil {
+		return rd.Warnings, err
+	}
+	warnings := rd.Warnings
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
+		return warnings, fmt.Errorf("%s: %w", file, err)
+	}
+	// The lines to decode, in file order: a cursor walks them as the second
+	// pass goes, so the other lines are skipped without being parsed.
+	keep := make([]int, 0, len(last))
+	for _, line := range last {
+		keep = append(keep, line)
+	}
+	slices.Sort(keep)
+	rd = NewReader(r, file)
+	rd.want = func(line int) bool {
+		for len(keep) > 0 && keep[0] < line {
+			keep = keep[1:]
+		}
+		return len(keep) > 0 && keep[0] == line
+	}
+	for rd.Scan() {
+		fn(rd.Trial())
+	}
+	// A line whose key read but whose whole did not is warned about now.
+	return append(warnings, rd.Warnings...), rd.Err()
+}
+
+// trialKey is the part of a trial line the first pass of ReadLast decodes.
+type trialKey struct {
+	Model   string `json:"model"`
+	CaseID  string `json:"case"`
+	Variant string `json:"variant"`
+	Repeat  int    `json:"repeat"`
+}
+
+// peekKey decodes only the key of a trial line, skipping the transcript.
+func peekKey(b []byte) (TrialKey, error) {
+	var k trialKey
+	if err := json.Unmarshal(b, &k); err != nil {
+		return TrialKey{}, err
+	}
+	return TrialKey(k), nil
+}

@@ -1,0 +1,177 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/ollama/ollama/api"
+)
+
+// DefaultWaitOllama is how long a run waits for an unreachable Ollama when
+// Config.WaitOllama is zero.
+const DefaultWaitOllama = 2 * time.Minute
+
+// maxWaits bounds the waits of one trial (or warm-up): an Ollama that answers
+// pings but refuses every chat would otherwise hold the run for ever.
+const maxWaits = 3
+
+// OllamaDownError stops a run whose Ollama stayed unreachable for the whole
+// wait. The trials it interrupted are not written, so a resume runs them.
+type OllamaDownError struct {
+	Waited time.Duration
+	Err    error // the last ping's error
+}
+
+func (e *OllamaDownError) Error() string {
+	return fmt.Sprintf("Ollama stayed unreachable for %s (--wait-ollama): %v", e.Waited, e.Err)
+}
+
+func (e *OllamaDownError) Unwrap() error { return e.Err }
+
+// Unreachable reports whether err means Ollama could not be reached at all
+// (connection refused, no route, DNS: a *url.Error or net.Error), as opposed
+// to an answer with an error status or a stream that broke.
+func Unreachable(err error) bool {
+	var se api.StatusError
+	if err == nil || errors.As(err, &se) {
+		return false
+	}
+	var ue *url.Error
+	var ne net.Error
+	return errors.As(err, &ue) || errors.As(err, &ne)
+}
+
+// pause holds a run's workers while one of them waits for Ollama to answer
+// again, so that an outage does not turn every remaining trial into an
+// infra_error.
+type pause struct {
+	r     *Runner
+	limit time.Duration // negative: never wait
+
+	mu   sync.Mutex
+	done chan struct{} // closed when the wait in progress ends; nil when none
+	err  error         // set once a wait failed: the run stops
+}
+
+func newPause(r *Runner, wait time.Duration) *pause {
+	if wait == 0 {
+		wait = DefaultWaitOllama
+	}
+	return &pause{r: r, limit: wait}
+}
+
+// enabled reports whether failures that cannot reach Ollama wait.
+func (p *pause) enabled() bool { return p.limit > 0 }
+
+// hold blocks while a wait is in progress, so no new trial starts against an
+// Ollama that is down. It returns the error of a failed wait.
+func (p *pause) hold(ctx context.Context) error {
+	p.mu.Lock()
+	ch, err := p.done, p.err
+	p.mu.Unlock()
+	if ch == nil {
+		return err
+	}
+	select {
+	case <-ch:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
+}
+
+// await waits until Ollama answers a ping: the first caller pings, the
+// others share its verdict. The error is nil when Ollama is back.
+func (p *pause) await(ctx context.Context) error {
+	p.mu.Lock()
+	if p.err != nil || p.done != nil {
+		p.mu.Unlock()
+		return p.hold(ctx)
+	}
+	ch := make(chan struct{})
+	p.done = ch
+	p.mu.Unlock()
+
+	err := p.r.waitOllama(ctx, p.limit)
+	p.mu.Lock()
+	p.err, p.done = err, nil
+	p.mu.Unlock()
+	close(ch)
+	return err
+}
+
+// waitOllama pings Ollama with backoff (1s doubling, at most 15s between
+// pings) until it answers or limit has passed.
+func (r *Runner) waitOllama(ctx context.Context, limit time.Duration) error {
+	now := r.now()
+	deadline := now().Add(limit)
+	backoff := time.Second
+	for {
+		err := r.Models.Ping(ctx)
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		left := deadline.Sub(now())
+		if left <= 0 {
+			return &OllamaDownError{Waited: limit, Err: err}
+		}
+		if r.OnWait != nil {
+			r.OnWait(left)
+		}
+		if err := r.sleep(ctx, min(backoff, left)); err != nil {
+			return err
+		}
+		backoff = min(2*backoff, 15*time.Second)
+	}
+}
+
+// retryPolicy is cfg's retries and first backoff with their defaults.
+func retryPolicy(cfg Config) (int, time.Duration) {
+	retries := cfg.Retries
+	if retries == 0 {
+		retries = 2
+	}
+	backoff := cfg.Backoff
+	if backoff <= 0 {
+		backoff = 500 * time.Millisecond
+	}
+	return retries, backoff
+}
+
+// warmup loads a model, retrying failures as trials are retried and waiting
+// for an Ollama that cannot be reached.
+func (r *Runner) warmup(ctx context.Context, cfg Config, p *pause, model string, ka *api.Duration) (time.Duration, error) {
+	retries, backoff0 := retryPolicy(cfg)
+	backoff, waits := backoff0, 0
+	for attempt := 1; ; attempt++ {
+		load, err := r.Models.Warmup(ctx, model, ka)
+		if err == nil || ctx.Err() != nil {
+			return load, err
+		}
+		if attempt <= retries {
+			if err := r.sleep(ctx, backoff); err != nil {
+				return 0, err
+			}
+			backoff *= 2
+			continue
+		}
+		if !p.enabled() || !Unreachable(err) || waits >= maxWaits {
+			return 0, err
+		}
+		waits++
+		if err := p.await(ctx); err != nil {
+			return 0, err
+		}
+		attempt, backoff = 0, backoff0
+	}
+}
