@@ -165,6 +165,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		Suite: s, Models: checked, Repeat: *repeat, Parallel: *parallel, Retries: *retries, Done: done,
 	})
 	prog.finish()
+	meta.AddRestarts(cat.Restarts())
 	meta.Models = mergeModels(meta.Models, ran)
 	meta.End = time.Now()
 	switch {
