@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -328,5 +330,26 @@ func TestInMemoryReconnect(t *testing.T) {
 	}
 	if dials != 2 || c.Restarts()["s"] != 1 {
 		t.Errorf("dials %d, restarts %v; want 2 and 1", dials, c.Restarts())
+	}
+}
+
+func TestFrameLimitCountsLines(t *testing.T) {
+	read := func(input string, max int) (string, error) {
+		// HalfReader splits reads unevenly, so lines cross chunks.
+		f := &frameLimit{r: iotest.HalfReader(strings.NewReader(input)), max: max}
+		b, err := io.ReadAll(f)
+		return string(b), err
+	}
+	ok := strings.Repeat("a", 10) + "\n" + strings.Repeat("b", 10) + "\n" + strings.Repeat("c", 10)
+	if got, err := read(ok, 10); err != nil || got != ok {
+		t.Errorf("lines of exactly the limit: %q, %v", got, err)
+	}
+	long := "short\n" + strings.Repeat("x", 11) + "\nafter\n"
+	got, err := read(long, 10)
+	if err == nil || !strings.Contains(err.Error(), "frame limit of 10 bytes") || len(got) > len("short\n")+11 {
+		t.Errorf("a line over the limit: read %q, err %v", got, err)
+	}
+	if got, err := read(long, -1); err != nil || got != long {
+		t.Errorf("no limit: %q, %v", got, err)
 	}
 }

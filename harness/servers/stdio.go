@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -43,12 +44,12 @@ func (f *frameLimit) Read(p []byte) (int, error) {
 		p = p[:f.max-f.line+1]
 	}
 	n, err := f.r.Read(p)
-	for _, b := range p[:n] {
-		if b == '\n' {
-			f.line = 0
-		} else {
-			f.line++
-		}
+	// Only the last line of the chunk can be too long: p never reaches
+	// past the limit of the line it starts in.
+	if i := bytes.LastIndexByte(p[:n], '\n'); i >= 0 {
+		f.line = n - i - 1
+	} else {
+		f.line += n
 	}
 	if f.max >= 0 && f.line > f.max {
 		f.hit.Store(true)
