@@ -107,12 +107,12 @@ func (c *Catalog) Call(ctx context.Context, name string, args json.RawMessage, c
 			// a frame too large to read) usually means the connection is
 			// going: wait for the watch to say so, so that the next call
 			// restarts the server instead of failing on the dead session.
-			t := time.NewTimer(deadGrace)
+			timer := time.NewTimer(deadGrace)
 			select {
 			case <-sc.watchDone:
-			case <-t.C:
+			case <-timer.C:
 			}
-			t.Stop()
+			timer.Stop()
 		}
 		if sc.frameTooLarge() {
 			return fail(record.ExecServerFailure,
