@@ -29,6 +29,10 @@ const childFakeEnv = "TOOLGRADE_SERVERS_TEST_FAKE"
 // earlier starts there also offers the tool "extra".
 const childStartsEnv = "TOOLGRADE_SERVERS_TEST_STARTS"
 
+// childOnceEnv makes a child that finds earlier starts exit at once, as a
+// server whose restart fails.
+const childOnceEnv = "TOOLGRADE_SERVERS_TEST_ONCE"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
 		restarted := false
@@ -42,6 +46,10 @@ func TestMain(m *testing.M) {
 			}
 			fmt.Fprintln(f, os.Getpid())
 			f.Close()
+		}
+		if restarted && os.Getenv(childOnceEnv) == "1" {
+			fmt.Fprintln(os.Stderr, "fatal: this server starts only once")
+			os.Exit(1)
 		}
 		if name := os.Getenv(childFakeEnv); name != "" {
 			if err := fakemcp.ServeStdio(context.Background(), name, os.Stdin, os.Stdout); err != nil {

@@ -353,3 +353,39 @@ func TestFrameLimitCountsLines(t *testing.T) {
 		t.Errorf("no limit: %q, %v", got, err)
 	}
 }
+
+// TestStdioFailedRestartSaysWhy: a server that cannot be started again
+// fails its calls with its own explanation (its stderr), each call tries
+// again after the backoff, and the limit counts failed attempts too.
+func TestStdioFailedRestartSaysWhy(t *testing.T) {
+	before := settleGoroutines()
+	clock := newFakeClock()
+	s, marker, starts := faultyChild(t, "faulty")
+	s.Env[childOnceEnv] = "1"
+	c, err := Connect(context.Background(), &Config{Servers: []Server{s}},
+		&Options{MaxRestarts: 2, Now: clock.Now, Sleep: clock.Sleep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex := c.Call(context.Background(), "crash", nil, ""); ex.ErrorKind != record.ExecServerFailure {
+		t.Fatalf("crash: %+v", ex)
+	}
+	if ex := echoCall(c, "ok"); ex.ErrorKind != record.ExecServerFailure || !strings.Contains(ex.Result, "restart 1 failed") ||
+		!strings.Contains(ex.Result, "fatal: this server starts only once") {
+		t.Errorf("first attempt: %+v", ex)
+	}
+	// The next call tries again, after the backoff; then the limit holds.
+	if ex := echoCall(c, "ok"); !strings.Contains(ex.Result, "restart 2 failed") {
+		t.Errorf("second attempt: %+v", ex)
+	}
+	if ex := echoCall(c, "ok"); !strings.Contains(ex.Result, "the limit of 2 restarts per minute is reached") {
+		t.Errorf("third call: %+v", ex)
+	}
+	if got := countStarts(t, starts); got != 3 {
+		t.Errorf("%d processes started, want 3", got)
+	}
+	if got := fmt.Sprint(clock.Slept()); got != "[250ms]" {
+		t.Errorf("backoff waits %s, want [250ms]", got)
+	}
+	closeLeavesNothing(t, c, marker, before)
+}
