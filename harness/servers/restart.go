@@ -88,15 +88,17 @@ func (s *server) conn(ctx context.Context) (*serverConn, error) {
 			}
 			continue
 		}
-		if err := s.restartLocked(); err != nil {
+		if err := s.restartLocked(ctx); err != nil {
 			return nil, err
 		}
 	}
 }
 
 // restartLocked replaces the dead session; s.mu is held on entry and on
-// return, and released while the server starts.
-func (s *server) restartLocked() error {
+// return, and released while the server starts. The restart ends early when
+// the catalog closes or ctx, the context of the call that started it, ends
+// (an interrupted run must not wait for a server to start).
+func (s *server) restartLocked(ctx context.Context) error {
 	now := s.opts.Now()
 	keep := s.recent[:0]
 	for _, t := range s.recent {
@@ -130,7 +132,7 @@ func (s *server) restartLocked() error {
 	// A dead session may still have a live process (one that sent a frame
 	// too large to read is blocked writing it); it is of no use any more.
 	old.close()
-	next, err := s.start(wait)
+	next, err := s.start(ctx, wait)
 
 	s.mu.Lock()
 	if err == nil && s.failed != nil {
@@ -160,16 +162,19 @@ func (s *server) restartLocked() error {
 }
 
 // start waits out the backoff and connects a new session.
-func (s *server) start(wait time.Duration) (*serverConn, error) {
+func (s *server) start(caller context.Context, wait time.Duration) (*serverConn, error) {
+	life, cancelLife := context.WithCancel(s.life)
+	defer cancelLife()
+	defer context.AfterFunc(caller, cancelLife)()
 	if wait > 0 {
-		if err := s.opts.Sleep(s.life, wait); err != nil {
+		if err := s.opts.Sleep(life, wait); err != nil {
 			return nil, err
 		}
 	}
-	ctx, cancel := context.WithTimeout(s.life, s.opts.ConnectTimeout)
+	ctx, cancel := context.WithTimeout(life, s.opts.ConnectTimeout)
 	defer cancel()
 	sc, err := connectOne(ctx, s.cfg, s.dir, s.stderr, s.opts.MaxFrameBytes)
-	if err != nil && ctx.Err() != nil && s.life.Err() == nil {
+	if err != nil && ctx.Err() != nil && life.Err() == nil {
 		err = fmt.Errorf("not connected within %v: %w", s.opts.ConnectTimeout, err)
 	}
 	return sc, err

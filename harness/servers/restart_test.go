@@ -389,3 +389,49 @@ func TestStdioFailedRestartSaysWhy(t *testing.T) {
 	}
 	closeLeavesNothing(t, c, marker, before)
 }
+
+// TestRestartEndsWithTheCallerContext: an interrupted run must not wait out
+// a restart's backoff (or a slow start) for a call nobody wants any more.
+func TestRestartEndsWithTheCallerContext(t *testing.T) {
+	before := settleGoroutines()
+	sleeping := make(chan struct{})
+	s, marker, _ := faultyChild(t, "faulty")
+	c, err := Connect(context.Background(), &Config{Servers: []Server{s}}, &Options{
+		Sleep: func(ctx context.Context, d time.Duration) error {
+			close(sleeping)
+			<-ctx.Done()
+			return ctx.Err()
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if ex := c.Call(context.Background(), "crash", nil, ""); ex.ErrorKind != record.ExecServerFailure {
+			t.Fatalf("crash: %+v", ex)
+		}
+		if len(c.Restarts()) == 0 {
+			// The first restart in a minute does not wait.
+			if ex := echoCall(c, "ok"); ex.IsError {
+				t.Fatalf("after the first crash: %+v", ex)
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan record.Execution)
+	go func() {
+		args, _ := json.Marshal(map[string]string{"text": "ok"})
+		done <- c.Call(ctx, "echo", args, "")
+	}()
+	<-sleeping // the second restart waits out its backoff
+	cancel()
+	select {
+	case ex := <-done:
+		if ex.ErrorKind != record.ExecServerFailure || !strings.Contains(ex.Result, "context canceled") {
+			t.Errorf("call whose context ended during the restart: %+v", ex)
+		}
+	case <-time.After(30 * time.Second): // a deadlock guard
+		t.Fatal("the call still waits for the restart after its context ended")
+	}
+	closeLeavesNothing(t, c, marker, before)
+}
