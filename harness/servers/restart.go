@@ -34,8 +34,9 @@ type server struct {
 	dir    string
 	stderr *stderrSink
 	opts   *Options // with defaults
-	// life ends when the catalog closes; restarts run under it, not under
-	// the context of the call that happened to need them.
+	// life ends when the catalog closes, and with it any restart; a
+	// restart also ends with the call that started it, never with the
+	// calls that wait for it.
 	life context.Context
 	// listed are the server's tools in tools/list order, before filtering,
 	// from the first connection; a restart must list the same.
@@ -156,6 +157,10 @@ func (s *server) restartLocked(ctx context.Context) error {
 	s.cur = next
 	if !sameTools(s.listed, next.listed) {
 		s.failed = fmt.Errorf("restarted after %v, it lists different tools; it is not used for the rest of the run, since trials before and after would not be comparable", dead)
+		// Nothing will call it again: end its process now, not at Close.
+		s.mu.Unlock()
+		next.close()
+		s.mu.Lock()
 		return s.failed
 	}
 	return nil

@@ -303,6 +303,10 @@ func TestStdioRestartWithOtherToolsFailsTheServer(t *testing.T) {
 	if got := c.Restarts()["child"]; got != 1 {
 		t.Errorf("Restarts = %d, want 1 (no restart after the tools changed)", got)
 	}
+	// The restarted process is of no use, so it does not wait for Close.
+	if pids := processesWith(marker); len(pids) > 0 {
+		t.Errorf("processes running before Close: %v", pids)
+	}
 	closeLeavesNothing(t, c, marker, before)
 }
 
