@@ -59,7 +59,7 @@ func (f *frameLimit) Read(p []byte) (int, error) {
 }
 
 func (f *frameLimit) err() error {
-	return fmt.Errorf("the server sent a message longer than the frame limit of %d bytes (MaxFrameBytes)", f.max)
+	return fmt.Errorf("the server sent a message longer than the frame limit of %d bytes", f.max)
 }
 
 // exceeded reports whether the server sent a message over the limit.
