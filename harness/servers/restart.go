@@ -149,6 +149,9 @@ func (s *server) restartLocked(ctx context.Context) error {
 	switch {
 	case s.failed != nil:
 		return s.failed
+	case err != nil && s.life.Err() != nil:
+		// Close ended the restart before it marked the server closed.
+		return errClosed
 	case err != nil:
 		s.lastErr = fmt.Errorf("%v; restart %d failed: %w", dead, s.restarts, err)
 		return s.lastErr

@@ -439,3 +439,37 @@ func TestRestartEndsWithTheCallerContext(t *testing.T) {
 	}
 	closeLeavesNothing(t, c, marker, before)
 }
+
+// TestCloseDuringRestart: Close ends a restart in progress, and the call
+// that waited for it fails as the catalog closed.
+func TestCloseDuringRestart(t *testing.T) {
+	before := settleGoroutines()
+	sleeping := make(chan struct{})
+	s, marker, _ := faultyChild(t, "faulty")
+	c, err := Connect(context.Background(), &Config{Servers: []Server{s}}, &Options{
+		Sleep: func(ctx context.Context, d time.Duration) error {
+			close(sleeping)
+			<-ctx.Done()
+			return ctx.Err()
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Call(context.Background(), "crash", nil, "")
+	if ex := echoCall(c, "ok"); ex.IsError {
+		t.Fatalf("after the first crash: %+v", ex)
+	}
+	c.Call(context.Background(), "crash", nil, "")
+	done := make(chan record.Execution)
+	go func() { done <- echoCall(c, "ok") }()
+	<-sleeping
+	if err := c.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	ex := <-done
+	if ex.ErrorKind != record.ExecServerFailure || !strings.Contains(ex.Result, "catalog closed") {
+		t.Errorf("call whose restart Close ended: %+v", ex)
+	}
+	closeLeavesNothing(t, c, marker, before)
+}
