@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -166,5 +167,30 @@ func TestFailureExamplesAreBounded(t *testing.T) {
 	g := s.Summary().Models[0].Failures[0]
 	if g.Count != 1000 || len(g.Examples) != maxExamples || g.Examples[0].Repeat != 0 || g.Examples[4].Repeat != 4 {
 		t.Errorf("%d examples of %d: %+v", len(g.Examples), g.Count, g.Examples)
+	}
+}
+
+// TestServerRestarts: restarts recorded in run.json reach summary.json and
+// the terminal report; a run without any shows neither (see the goldens).
+func TestServerRestarts(t *testing.T) {
+	meta, trials := fixture(t)
+	sum := summarize(meta, trials).WithRestarts([]record.RunServer{
+		{Name: "mem", Restarts: 1}, {Name: "docs"}, {Name: "fs", Restarts: 2},
+	})
+	var term, js bytes.Buffer
+	if err := WriteTerminal(&term, sum); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(term.String(), "\nserver restarts: fs 2, mem 1\n") {
+		t.Errorf("terminal report lacks the restarts line:\n%s", term.String())
+	}
+	if err := WriteJSON(&js, sum); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(js.String(), `"server_restarts": {
+    "fs": 2,
+    "mem": 1
+  }`) {
+		t.Errorf("summary.json lacks server_restarts:\n%s", js.String())
 	}
 }

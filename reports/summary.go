@@ -15,6 +15,23 @@ type Summary struct {
 	Suite    string         `json:"suite,omitempty"`
 	Models   []ModelSummary `json:"models"`
 	Warnings []string       `json:"warnings,omitempty"`
+	// ServerRestarts counts, per server name, the restarts of servers that
+	// crashed during the run (from run.json); servers never restarted are
+	// left out.
+	ServerRestarts map[string]int `json:"server_restarts,omitempty"`
+}
+
+// WithRestarts sets ServerRestarts from run.json's servers and returns s.
+func (s *Summary) WithRestarts(servers []record.RunServer) *Summary {
+	for _, srv := range servers {
+		if srv.Restarts > 0 {
+			if s.ServerRestarts == nil {
+				s.ServerRestarts = map[string]int{}
+			}
+			s.ServerRestarts[srv.Name] += srv.Restarts
+		}
+	}
+	return s
 }
 
 // ModelSummary is one model's results.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -39,6 +40,14 @@ func WriteTerminal(w io.Writer, s *Summary) error {
 			fmt.Fprintf(w, "%s: pass@%d %.1f%%, pass^%d %.1f%%; cases: %d stable-pass, %d stable-fail, %d flaky\n",
 				Printable(m.Model), m.K, 100**m.PassAtK, m.K, 100**m.PassHatK, m.Stable, m.Failing, len(m.Flaky))
 		}
+	}
+	if len(s.ServerRestarts) > 0 {
+		names := slices.Sorted(maps.Keys(s.ServerRestarts))
+		parts := make([]string, len(names))
+		for i, n := range names {
+			parts[i] = fmt.Sprintf("%s %d", n, s.ServerRestarts[n])
+		}
+		fmt.Fprintf(w, "server restarts: %s\n", strings.Join(parts, ", "))
 	}
 	for _, m := range s.Models {
 		if len(m.Failures) == 0 {

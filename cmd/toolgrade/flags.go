@@ -56,6 +56,7 @@ type serverFlags struct {
 	connectTimeout time.Duration
 	toolTimeout    time.Duration
 	serverLogs     bool
+	maxResultBytes int
 }
 
 func (s *serverFlags) register(fs *flag.FlagSet) {
@@ -65,17 +66,22 @@ func (s *serverFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&s.connectTimeout, "connect-timeout", 30*time.Second, "time for all servers to connect and list their tools")
 	fs.DurationVar(&s.toolTimeout, "tool-timeout", 60*time.Second, "time one tool call may take before it fails as timed out")
 	fs.BoolVar(&s.serverLogs, "server-logs", false, "pass the stdio servers' stderr through to stderr")
+	fs.IntVar(&s.maxResultBytes, "max-result-bytes", servers.DefaultMaxResultBytes, "bytes of a tool result the model is given; longer results are cut with a note saying how much (-1: no limit)")
 }
 
 func (s *serverFlags) options(stderr io.Writer) (*servers.Options, error) {
 	if s.toolNames != "auto" && s.toolNames != "prefixed" {
 		return nil, usageErrorf("--tool-names %q: must be auto or prefixed", s.toolNames)
 	}
+	if s.maxResultBytes == 0 || s.maxResultBytes < -1 {
+		return nil, usageErrorf("--max-result-bytes %d: must be positive, or -1 for no limit", s.maxResultBytes)
+	}
 	o := &servers.Options{
 		ConnectTimeout: s.connectTimeout,
 		CallTimeout:    s.toolTimeout,
 		Naming:         s.toolNames,
 		RequireAll:     s.requireAll,
+		MaxResultBytes: s.maxResultBytes,
 	}
 	if s.serverLogs {
 		o.Stderr = stderr

@@ -41,7 +41,7 @@ func summarize(dir string, meta *record.Run, stderr io.Writer) (*reports.Summary
 	if err := readTrials(dir, stderr, sum.Add); err != nil {
 		return nil, err
 	}
-	return sum.Summary(), nil
+	return sum.Summary().WithRestarts(meta.Servers), nil
 }
 
 // writeReports writes summary.json into dir and the terminal report to stdout.

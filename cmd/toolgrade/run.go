@@ -204,6 +204,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		WaitOllama: wait, NoExecute: meta.NoExecute,
 	})
 	prog.finish()
+	meta.AddRestarts(cat.Restarts())
 	meta.Models = mergeModels(meta.Models, ran)
 	meta.End = time.Now()
 	return finishRun(ctx, dir, meta, runErr, stdout, stderr)

@@ -218,3 +218,14 @@ func TestWriteRunLeavesNoTmpOnFailure(t *testing.T) {
 		t.Errorf("run.json.tmp left behind: %v", err)
 	}
 }
+
+// TestAddRestarts: a resumed run adds its session's restarts to those of
+// the sessions before it.
+func TestAddRestarts(t *testing.T) {
+	r := &Run{Servers: []RunServer{{Name: "docs"}, {Name: "fs", Restarts: 1}}}
+	r.AddRestarts(map[string]int{"fs": 2, "gone": 4})
+	r.AddRestarts(nil)
+	if r.Servers[0].Restarts != 0 || r.Servers[1].Restarts != 3 {
+		t.Errorf("servers %+v, want docs 0 and fs 3", r.Servers)
+	}
+}

@@ -82,6 +82,17 @@ type RunServer struct {
 	Name  string   `json:"name"`
 	Hash  string   `json:"catalog_hash"`
 	Tools []string `json:"tools"`
+	// Restarts counts the times the server was restarted after its
+	// connection ended (a crash), over every session of the run.
+	Restarts int `json:"restarts,omitempty"`
+}
+
+// AddRestarts adds one session's restart counts (server name → restarts) to
+// the run's servers; a resumed run adds its own to the earlier ones.
+func (r *Run) AddRestarts(restarts map[string]int) {
+	for i := range r.Servers {
+		r.Servers[i].Restarts += restarts[r.Servers[i].Name]
+	}
 }
 
 // Model is what Ollama reports about one model: enough to tell exactly which

@@ -21,6 +21,11 @@ import (
 // text, which Result already holds in full.
 const maxErrorDetail = 1000
 
+// deadGrace is how long a call that failed in the transport waits for the
+// connection to be found dead; a session still alive after it goes on
+// serving.
+const deadGrace = time.Second
+
 // Call executes one tool call from the model and records it. It never fails:
 // an unknown name, arguments that break the tool's schema, a tool error, a
 // timeout or a dead server all become a result the model is shown, with
@@ -64,11 +69,14 @@ func (c *Catalog) Call(ctx context.Context, name string, args json.RawMessage, c
 			fmt.Sprintf("error: invalid arguments for tool %s: %v", t.Exposed, err), err.Error())
 	}
 
-	sc := c.byName[t.Server]
-	if dead := sc.deadErr(); dead != nil {
+	srv := c.byName[t.Server]
+	sc, err := srv.conn(ctx)
+	if err != nil {
 		return fail(record.ExecServerFailure,
-			fmt.Sprintf("error: tool %s failed: server %q is not available: %v", t.Exposed, t.Server, dead), dead.Error())
+			fmt.Sprintf("error: tool %s failed: server %q is not available: %v", t.Exposed, t.Server, err), err.Error())
 	}
+	srv.active.Add(1)
+	defer srv.active.Add(-1)
 
 	cctx, cancel := context.WithTimeout(ctx, c.opts.CallTimeout)
 	defer cancel()
@@ -94,8 +102,27 @@ func (c *Catalog) Call(ctx context.Context, name string, args json.RawMessage, c
 			return fail(record.ExecServerFailure,
 				fmt.Sprintf("error: tool %s failed: %s", t.Exposed, werr.Message), err.Error())
 		}
+		if sc.frameTooLarge() {
+			sc.markDead(errors.New("it sent a reply longer than the frame limit"))
+		}
 		if errors.Is(err, mcp.ErrConnectionClosed) {
 			sc.markDead(err)
+		} else if sc.deadErr() == nil {
+			// Any other error of the transport (EOF from a crashed child,
+			// a frame too large to read) usually means the connection is
+			// going: wait for the watch to say so, so that the next call
+			// restarts the server instead of failing on the dead session.
+			timer := time.NewTimer(deadGrace)
+			select {
+			case <-sc.watchDone:
+			case <-timer.C:
+			}
+			timer.Stop()
+		}
+		if sc.frameTooLarge() {
+			return fail(record.ExecServerFailure,
+				fmt.Sprintf("error: tool %s failed: server %q sent a reply longer than the frame limit of %d bytes, which cannot be read; the server is restarted for the next call",
+					t.Exposed, t.Server, c.opts.MaxFrameBytes), err.Error())
 		}
 		if dead := sc.deadErr(); dead != nil {
 			return fail(record.ExecServerFailure,

@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -48,8 +49,8 @@ type Tool struct {
 // is safe for concurrent use.
 type Catalog struct {
 	opts     Options
-	conns    []*serverConn // sorted by server name
-	byName   map[string]*serverConn
+	conns    []*server // sorted by server name
+	byName   map[string]*server
 	failed   []ServerError
 	warnings []string
 
@@ -60,6 +61,9 @@ type Catalog struct {
 	hash       string
 	serverHash map[string]string
 
+	// endLife cancels restarts in progress when the catalog closes.
+	endLife context.CancelFunc
+
 	mu     sync.Mutex
 	closed bool
 }
@@ -67,7 +71,7 @@ type Catalog struct {
 // build computes the exposed tools from the connected servers: filters,
 // naming, conversion and hashes. The catalog is immutable afterwards.
 func (c *Catalog) build() {
-	c.byName = map[string]*serverConn{}
+	c.byName = map[string]*server{}
 	c.byExposed = map[string]*Tool{}
 	c.byServer = map[string]map[string]*Tool{}
 	c.serverHash = map[string]string{}
@@ -232,6 +236,7 @@ func (c *Catalog) Close() error {
 	}
 	c.closed = true
 	c.mu.Unlock()
+	c.endLife()
 	errs := make([]error, len(c.conns))
 	var wg sync.WaitGroup
 	for i, sc := range c.conns {
@@ -245,6 +250,19 @@ func (c *Catalog) Close() error {
 	}
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// Restarts counts, per server name, the restarts of servers whose connection
+// ended (each attempt, whether or not it succeeded); servers never restarted
+// are left out.
+func (c *Catalog) Restarts() map[string]int {
+	out := map[string]int{}
+	for _, s := range c.conns {
+		if n := s.restartCount(); n > 0 {
+			out[s.cfg.Name] = n
+		}
+	}
+	return out
 }
 
 // Resolve maps a tool name as a case file writes it (plain, server.tool or

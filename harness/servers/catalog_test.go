@@ -314,14 +314,16 @@ func TestCallServerCrash(t *testing.T) {
 		}
 		return &mcp.IOTransport{Reader: c1, Writer: c1}, nil
 	}}
-	c := mustConnect(t, &Options{CallTimeout: 5 * time.Second}, crashy, fakeServer("t", fakeTool{name: "alive"}))
+	// With restarts off, a dead server stays dead (see restart_test.go for
+	// restarts).
+	c := mustConnect(t, &Options{CallTimeout: 5 * time.Second, MaxRestarts: -1}, crashy, fakeServer("t", fakeTool{name: "alive"}))
 	ex := c.Call(context.Background(), "crash", nil, "")
 	if ex.ErrorKind != record.ExecServerFailure {
 		t.Fatalf("crash: %+v", ex)
 	}
 	start := time.Now()
 	ex = c.Call(context.Background(), "ok", nil, "")
-	if ex.ErrorKind != record.ExecServerFailure || !contains(ex.Result, `server "s" is not available`) {
+	if ex.ErrorKind != record.ExecServerFailure || !contains(ex.Result, `server "s" is not available`) || !contains(ex.Result, "restarts are off") {
 		t.Errorf("call to the dead server: %+v", ex)
 	}
 	if d := time.Since(start); d > time.Second {

@@ -14,22 +14,60 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	fakemcp "github.com/toolgrade/toolgrade/fakes/mcp"
 )
 
 // childEnv makes the test binary run as a stdio MCP server (see runChild).
 const childEnv = "TOOLGRADE_SERVERS_TEST_CHILD"
 
+// childFakeEnv makes the child serve a fake of fakes/mcp ("faulty") instead,
+// as `toolgrade fake-mcp NAME` does.
+const childFakeEnv = "TOOLGRADE_SERVERS_TEST_FAKE"
+
+// childStartsEnv names a file the child appends its PID to when it starts,
+// so tests can count restarts from the processes' side; a child that finds
+// earlier starts there also offers the tool "extra".
+const childStartsEnv = "TOOLGRADE_SERVERS_TEST_STARTS"
+
+// childOnceEnv makes a child that finds earlier starts exit at once, as a
+// server whose restart fails.
+const childOnceEnv = "TOOLGRADE_SERVERS_TEST_ONCE"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
-		runChild()
+		restarted := false
+		if p := os.Getenv(childStartsEnv); p != "" {
+			prev, _ := os.ReadFile(p)
+			restarted = len(prev) > 0
+			f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "child:", err)
+				os.Exit(1)
+			}
+			fmt.Fprintln(f, os.Getpid())
+			f.Close()
+		}
+		if restarted && os.Getenv(childOnceEnv) == "1" {
+			fmt.Fprintln(os.Stderr, "fatal: this server starts only once")
+			os.Exit(1)
+		}
+		if name := os.Getenv(childFakeEnv); name != "" {
+			if err := fakemcp.ServeStdio(context.Background(), name, os.Stdin, os.Stdout); err != nil {
+				fmt.Fprintln(os.Stderr, "child:", err)
+				os.Exit(1)
+			}
+			os.Exit(0)
+		}
+		runChild(restarted)
 		return
 	}
 	os.Exit(m.Run())
 }
 
 // runChild serves two tools over stdio: whoami reports the child's cwd and
-// FAKE_K and writes to stderr; crash exits the process mid-call.
-func runChild() {
+// FAKE_K and writes to stderr; crash exits the process mid-call. A restarted
+// child also serves "extra": its tools changed.
+func runChild(restarted bool) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "child", Version: "1"}, nil)
 	srv.AddTool(&mcp.Tool{Name: "whoami", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -42,6 +80,9 @@ func runChild() {
 			os.Exit(3)
 			return nil, nil
 		})
+	if restarted {
+		srv.AddTool(&mcp.Tool{Name: "extra", InputSchema: json.RawMessage(`{"type":"object"}`)}, echo)
+	}
 	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, "child:", err)
 		os.Exit(1)

@@ -202,3 +202,33 @@ func TestCallErrorsRedactURLSecrets(t *testing.T) {
 		t.Errorf("the call's result holds the key:\n%s\n%s", ex.Result, ex.Error)
 	}
 }
+
+// TestRemoteReconnectAfterServerRestart: a remote server that restarted
+// has forgotten its sessions; the call that finds out fails, and the next one
+// connects again, as a crashed stdio server is restarted.
+func TestRemoteReconnectAfterServerRestart(t *testing.T) {
+	srv := newMCPServer(nil, fakeTool{name: "search"})
+	newHandler := func() http.Handler {
+		return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	}
+	var h atomic.Pointer[http.Handler]
+	first := newHandler()
+	h.Store(&first)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*h.Load()).ServeHTTP(w, r) }))
+	t.Cleanup(ts.Close)
+	c := connectConfig(t, fmt.Sprintf(`{"mcpServers":{"r":{"url":%q}}}`, ts.URL), nil)
+	if ex := c.Call(context.Background(), "search", nil, ""); ex.IsError {
+		t.Fatalf("first call: %+v", ex)
+	}
+	restarted := newHandler()
+	h.Store(&restarted)
+	if ex := c.Call(context.Background(), "search", nil, ""); ex.ErrorKind != record.ExecServerFailure {
+		t.Errorf("call that finds the session gone: %+v", ex)
+	}
+	if ex := c.Call(context.Background(), "search", nil, ""); ex.IsError {
+		t.Errorf("call after reconnecting: %+v", ex)
+	}
+	if got := c.Restarts(); got["r"] != 1 {
+		t.Errorf("Restarts = %v, want r: 1", got)
+	}
+}

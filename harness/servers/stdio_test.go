@@ -90,10 +90,9 @@ func TestStdioChildCrash(t *testing.T) {
 	if ex.ErrorKind != record.ExecServerFailure {
 		t.Errorf("crash: %+v", ex)
 	}
-	start := time.Now()
-	ex = c.Call(context.Background(), "whoami", nil, "")
-	if ex.ErrorKind != record.ExecServerFailure || time.Since(start) > time.Second {
-		t.Errorf("call after the crash (%v): %+v", time.Since(start), ex)
+	// The server is restarted for the next call (see restart_test.go).
+	if ex = c.Call(context.Background(), "whoami", nil, ""); ex.IsError {
+		t.Errorf("call after the crash: %+v", ex)
 	}
 	if err := c.Close(); err != nil {
 		t.Errorf("Close after a crash: %v", err)
