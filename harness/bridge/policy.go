@@ -1,7 +1,6 @@
 package bridge
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -87,7 +86,7 @@ func (p *Policy) Call(ctx context.Context, name string, args json.RawMessage, ca
 		if err := v.ValidateArgs(info.Exposed, args); err != nil {
 			return record.Execution{
 				CallID: callID, Name: name, Server: info.Server, Tool: info.Tool,
-				Arguments: rawArgs(args),
+				Arguments: record.Args(args),
 				Result:    fmt.Sprintf("error: invalid arguments for tool %s: %v", info.Exposed, err),
 				IsError:   true, ErrorKind: record.ExecInvalidArgs, Error: err.Error(),
 			}
@@ -95,7 +94,7 @@ func (p *Policy) Call(ctx context.Context, name string, args json.RawMessage, ca
 	}
 	return record.Execution{
 		CallID: callID, Name: name, Server: info.Server, Tool: info.Tool,
-		Arguments: rawArgs(args),
+		Arguments: record.Args(args),
 		Result:    fmt.Sprintf("error: tool %s was not run: %s", info.Exposed, why),
 		IsError:   true, ErrorKind: record.ExecBlocked, Error: why,
 	}
@@ -158,18 +157,4 @@ func match(globs []string, info ToolInfo) string {
 		}
 	}
 	return ""
-}
-
-// rawArgs records arguments as the catalog does: {} for none, a JSON string
-// for text that is not JSON.
-func rawArgs(args json.RawMessage) json.RawMessage {
-	trimmed := bytes.TrimSpace(args)
-	switch {
-	case len(trimmed) == 0:
-		return json.RawMessage("{}")
-	case !json.Valid(trimmed):
-		s, _ := json.Marshal(string(args))
-		return s
-	}
-	return append(json.RawMessage(nil), trimmed...)
 }

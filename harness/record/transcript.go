@@ -11,6 +11,7 @@
 package record
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
 )
@@ -190,4 +191,19 @@ func (t *Transcript) Executions() []Execution {
 		ex = append(ex, r.Executions...)
 	}
 	return ex
+}
+
+// Args returns tool-call arguments as a transcript keeps them: as received,
+// {} when empty, and as a JSON string when they are not JSON at all (so the
+// transcript still marshals).
+func Args(args json.RawMessage) json.RawMessage {
+	trimmed := bytes.TrimSpace(args)
+	switch {
+	case len(trimmed) == 0:
+		return json.RawMessage("{}")
+	case !json.Valid(trimmed):
+		s, _ := json.Marshal(string(args))
+		return s
+	}
+	return append(json.RawMessage(nil), trimmed...)
 }

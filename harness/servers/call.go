@@ -33,7 +33,7 @@ const deadGrace = time.Second
 // JSON arguments (nil or empty means {}).
 func (c *Catalog) Call(ctx context.Context, name string, args json.RawMessage, callID string) (ex record.Execution) {
 	start := time.Now()
-	ex = record.Execution{CallID: callID, Name: name, Arguments: recordArgs(args)}
+	ex = record.Execution{CallID: callID, Name: name, Arguments: record.Args(args)}
 	defer func() { ex.Duration = time.Since(start) }()
 
 	fail := func(kind, result, detail string) record.Execution {
@@ -138,21 +138,6 @@ func (c *Catalog) Call(ctx context.Context, name string, args json.RawMessage, c
 	}
 	ex.Result = c.truncate(text)
 	return ex
-}
-
-// recordArgs returns the arguments as the transcript keeps them: as
-// received, {} when empty, and as a JSON string when they are not JSON at all
-// (so the transcript still marshals).
-func recordArgs(args json.RawMessage) json.RawMessage {
-	trimmed := bytes.TrimSpace(args)
-	switch {
-	case len(trimmed) == 0:
-		return json.RawMessage("{}")
-	case !json.Valid(trimmed):
-		s, _ := json.Marshal(string(args))
-		return s
-	}
-	return append(json.RawMessage(nil), trimmed...)
 }
 
 // ValidateArgs checks arguments the way Call does before it sends them: they
