@@ -2,12 +2,12 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/harness/store"
 )
 
 // checkFreshDir refuses a fresh run into a directory that already holds
@@ -71,25 +71,7 @@ func trialsDone(dir string, rerunInfra bool) (map[record.TrialKey]bool, error) {
 // readTrials reads dir's trials file, one trial per key (its last line),
 // reporting bad lines on warn.
 func readTrials(dir string, warn io.Writer, fn func(*record.Trial)) error {
-	path := filepath.Join(dir, record.TrialsFile)
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	// Only what the file held when opened: a writer's new lines are not
-	// half-read, and a device in its place (/dev/full) does not read as
-	// endless zeros.
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	warnings, err := record.ReadLast(io.NewSectionReader(f, 0, st.Size()), path, fn)
-	for _, w := range warnings {
-		fmt.Fprintf(warn, "toolgrade: warning: %v (line skipped)\n", w)
-	}
+	warnings, err := store.ReadTrials(dir, fn)
+	store.Warn(warn, warnings)
 	return err
 }
