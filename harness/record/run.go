@@ -42,6 +42,28 @@ type Run struct {
 	// Overrides are the settings the command line gave over the suite's;
 	// nil when none. Options, Think and MaxRounds above already include them.
 	Overrides *RunOverrides `json:"overrides,omitempty"`
+	// Catalogs are the tool catalogs the run sent, one per variant in run
+	// order ("" first: the servers' own descriptions), each exactly as sent,
+	// so a comparison can show what changed and a report needs no server.
+	Catalogs []RunCatalog `json:"catalogs,omitempty"`
+	// Cases maps each case id to a hash of what the case asks and expects,
+	// so a comparison can tell a case edited under the same id.
+	Cases map[string]string `json:"cases,omitempty"`
+}
+
+// RunCatalog is the tool catalog one variant of a run sent with every
+// request.
+type RunCatalog struct {
+	// Variant is the variant's name; "" is the servers' own catalog (shown
+	// as "base").
+	Variant string `json:"variant"`
+	// Hash covers Tools and System.
+	Hash string `json:"hash"`
+	// System is the variant's system prompt when it replaces the suite's.
+	System string `json:"system,omitempty"`
+	// Tools is the tools array sent to Ollama (api.Tools JSON), byte for
+	// byte.
+	Tools json.RawMessage `json:"tools"`
 }
 
 // RunOverrides are the flags of `toolgrade run` that replaced a suite's
