@@ -128,17 +128,21 @@ func trimPercent(f float64) string {
 	return strconv.FormatFloat(math.Round(f*100*1e6)/1e6, 'f', -1, 64) + "%"
 }
 
-// duration renders seconds v as a duration, precise enough to differ from
-// the threshold t when they differ.
+// duration renders seconds v as a duration to three significant figures
+// (11.4ms, 1.42s), or more when that would read as the threshold t it
+// differs from.
 func duration(v, t float64) string {
 	d := time.Duration(math.Round(v * 1e9))
 	ts := time.Duration(math.Round(t * 1e9)).String()
-	for _, unit := range []time.Duration{time.Millisecond, 100 * time.Microsecond, time.Microsecond, time.Nanosecond} {
-		if d >= 10*unit || unit == time.Nanosecond {
-			if s := d.Round(unit).String(); s != ts || v == t {
-				return s
-			}
-		}
+	unit := time.Duration(1)
+	if d > 0 {
+		unit = time.Duration(math.Pow(10, max(0, math.Floor(math.Log10(float64(d)))-2)))
 	}
-	return d.String()
+	for {
+		s := d.Round(unit).String()
+		if s != ts || v == t || unit == 1 {
+			return s
+		}
+		unit /= 10
+	}
 }
