@@ -45,10 +45,12 @@ func (g *gateFlags) register(fs *flag.FlagSet) {
 // compare has its two sides already).
 func (g *gateFlags) registerRegressions(fs *flag.FlagSet, withBaseline bool) {
 	g.fs, g.regressions = fs, true
+	maxUsage := "fail (exit 4) when more than `N` cases of a model regressed (passed in the baseline, fail now)"
 	if withBaseline {
 		fs.StringVar(&g.baseline, "baseline", "", "after the run, compare it with the run in `DIR` for --max-regressions")
+		maxUsage += "; needs --baseline"
 	}
-	fs.IntVar(&g.maxRegressions, "max-regressions", -1, "fail (exit 4) when more than `N` cases of a model regressed (passed in the baseline, fail now); needs --baseline")
+	fs.IntVar(&g.maxRegressions, "max-regressions", -1, maxUsage)
 	fs.BoolVar(&g.significantOnly, "significant-only", false, "--max-regressions counts only the regressions of models whose pass rate the McNemar test finds worse (alpha 0.05)")
 }
 

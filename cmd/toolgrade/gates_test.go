@@ -198,13 +198,19 @@ func TestSuiteGates(t *testing.T) {
 		return p
 	}
 	good := withGates("['pass>=0.9', 'scripted-weak:pass>=0.4']")
-	r := runCLI(t, context.Background(), "run", good, "--out", filepath.Join(t.TempDir(), "run"), "--ollama", url, "--gate", "scripted-weak:selection>=0.5")
+	dir := filepath.Join(t.TempDir(), "run")
+	r := runCLI(t, context.Background(), "run", good, "--out", dir, "--ollama", url, "--gate", "scripted-weak:selection>=0.5")
 	want := "gate held: scripted-good pass 100% [86–100] >= 90%\n" +
 		"gate held: scripted-weak pass 44% [26–63] >= 40%\n" +
 		"gate held: scripted-weak tool_selection 79% [56–92] >= 50%\n" +
 		"gate failed: scripted-weak pass 44% [26–63] < 90%\n"
 	if r.code != exitGate || !strings.HasSuffix(r.stderr, want) {
 		t.Errorf("suite gates: exit %d\n%s\nwant it to end\n%s", r.code, r.stderr, want)
+	}
+	// report leaves the suite's gates to run: rebuilding the report of the
+	// same run judges nothing and exits 0.
+	if r := runCLI(t, context.Background(), "report", dir); r.code != exitOK || strings.Contains(r.stderr, "gate") {
+		t.Errorf("report of a gated run: exit %d\n%s", r.code, r.stderr)
 	}
 
 	fake.Reset()

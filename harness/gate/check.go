@@ -68,10 +68,14 @@ type Result struct {
 }
 
 // Check judges every gate on every row of the summary it applies to, in
-// the order of the gates, then of the summary's rows. A gate that names a
+// the order of the gates, then of the summary's rows (a nil summary has
+// none). A gate that names a
 // model or variant the summary lacks, or whose rate counts no trial, fails
 // with Msg saying so: a gate that cannot be checked never passes.
 func Check(s *reports.Summary, gates []Gate, on On) []Result {
+	if s == nil {
+		s = &reports.Summary{}
+	}
 	var out []Result
 	for _, g := range gates {
 		matched := false

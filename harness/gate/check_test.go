@@ -84,6 +84,9 @@ func TestCheckPerModel(t *testing.T) {
 	if rs := Check(summary(), mustParse(t, "@new:pass>=0"), OnPoint); len(rs) != 1 || rs[0].Held || !strings.Contains(rs[0].Msg, "no results for @new") {
 		t.Errorf("missing variant: %+v", rs)
 	}
+	if rs := Check(nil, mustParse(t, "pass>=0"), OnPoint); len(rs) != 1 || rs[0].Held {
+		t.Errorf("nil summary: %+v", rs)
+	}
 	if rs := Check(&reports.Summary{}, mustParse(t, "pass>=0"), OnPoint); len(rs) != 1 || rs[0].Held || rs[0].String() != "pass >= 0%: nothing to judge: the run has no results" {
 		t.Errorf("empty run: %+v", rs)
 	}
