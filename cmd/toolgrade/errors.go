@@ -37,14 +37,25 @@ func asInfra(err error) error {
 	return &infraError{err}
 }
 
+// gateError is a complete run that failed a CI gate: the model got worse,
+// nothing broke. The lines saying which gates failed are already printed.
+type gateError struct{ failed, total int }
+
+func (e *gateError) Error() string {
+	return fmt.Sprintf("%d of %d gates failed", e.failed, e.total)
+}
+
 func exitCode(err error, interrupted bool) int {
 	var ue *usageError
 	var ie *infraError
+	var ge *gateError
 	switch {
 	case interrupted:
 		return exitInterrupted
 	case err == nil || errors.Is(err, flag.ErrHelp):
 		return exitOK
+	case errors.As(err, &ge):
+		return exitGate
 	case errors.As(err, &ue):
 		return exitUsage
 	case errors.As(err, &ie):

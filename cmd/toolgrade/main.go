@@ -21,6 +21,7 @@ const (
 	exitFailed      = 1   // the command ran but its work failed (e.g. Ollama broke mid-conversation)
 	exitUsage       = 2   // bad flags, arguments or config files
 	exitInfra       = 3   // infrastructure (Ollama, MCP servers) prevented the work
+	exitGate        = 4   // the work completed and a CI gate (--gate, gates:, --max-regressions) failed
 	exitInterrupted = 130 // stopped by Ctrl-C or SIGTERM
 )
 
@@ -41,9 +42,11 @@ func main() {
 
 // printError prints the error that ended the command, if there is one to
 // print: -h is none, and neither is the cancellation of Ctrl-C, whose
-// message the command has already printed.
+// message the command has already printed, nor a failed gate, whose lines
+// must stay the last ones.
 func printError(w io.Writer, err error, interrupted bool) {
-	if err == nil || errors.Is(err, flag.ErrHelp) || (interrupted && errors.Is(err, context.Canceled)) {
+	var ge *gateError
+	if err == nil || errors.Is(err, flag.ErrHelp) || (interrupted && errors.Is(err, context.Canceled)) || errors.As(err, &ge) {
 		return
 	}
 	// Errors may quote what a server or Ollama sent.

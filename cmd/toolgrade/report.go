@@ -11,10 +11,16 @@ import (
 	"github.com/toolgrade/toolgrade/reports"
 )
 
-func runReport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("report", "DIR", stderr)
 	asJSON := fs.Bool("json", false, "print summary.json instead of the table")
+	var gf gateFlags
+	gf.register(fs)
 	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	gateOn, err := gf.check()
 	if err != nil {
 		return err
 	}
@@ -30,9 +36,15 @@ func runReport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 		if err != nil {
 			return err
 		}
-		return reports.WriteJSON(stdout, sum)
+		if err := reports.WriteJSON(stdout, sum); err != nil {
+			return err
+		}
+	} else if err := writeReports(pos[0], meta, stdout, stderr); err != nil {
+		return err
 	}
-	return writeReports(pos[0], meta, stdout, stderr)
+	// Only --gate: the suite's gates are run's, so re-rendering a report
+	// never starts failing a build.
+	return gf.judgeRun(ctx, pos[0], meta, nil, gateOn, nil, stderr)
 }
 
 // summarize reads a run's trials into its summary.

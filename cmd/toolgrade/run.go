@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -38,7 +39,14 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	noExecute := fs.Bool("no-execute", false, "run no tool: every trial stops at the model's first response, whose calls are scored (as execute: false)")
 	waitOllama := fs.Duration("wait-ollama", runner.DefaultWaitOllama, "how long a run waits for an unreachable Ollama before it stops (exit 3); 0: no waiting")
 	retryInfra := fs.Bool("retry-infra", true, "wait for an unreachable Ollama, and let --resume rerun infra_error trials; false: both are final")
+	var gf gateFlags
+	gf.register(fs)
+	gf.registerRegressions(fs, true)
 	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	gateOn, err := gf.check()
 	if err != nil {
 		return err
 	}
@@ -53,6 +61,9 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	defer func() { lock.Unlock() }()
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if err := gf.checkBaseline(cmp.Or(*resume, *out)); err != nil {
+		return err
+	}
 	switch {
 	case *resume != "":
 		if len(pos) > 0 {
@@ -207,7 +218,10 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	meta.AddRestarts(cat.Restarts())
 	meta.Models = mergeModels(meta.Models, ran)
 	meta.End = time.Now()
-	return finishRun(ctx, dir, meta, runErr, stdout, stderr)
+	if err := finishRun(ctx, dir, meta, runErr, stdout, stderr); err != nil {
+		return err
+	}
+	return gf.judgeRun(ctx, dir, meta, s.Gates, gateOn, countRegressions, stderr)
 }
 
 // finishRun records how the run ended in run.json, writes the reports and

@@ -1,19 +1,23 @@
 package suite
 
 import (
+	"errors"
 	"math"
 	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
+	"github.com/toolgrade/toolgrade/harness/gate"
 	"go.yaml.in/yaml/v3"
 )
 
 // The keys each mapping of the format knows, in the order messages list them.
 var (
-	suiteKeys    = []string{"name", "servers", "models", "defaults", "cases"}
+	suiteKeys    = []string{"name", "servers", "models", "defaults", "gates", "cases"}
 	defaultsKeys = []string{"system", "max_rounds", "think", "keep_alive", "normalize_strings", "strict_args", "execute", "allow_tools", "deny_tools", "options"}
 	caseKeys     = []string{"id", "ask", "tags", "expect", "max_rounds", "execute"}
 	messageKeys  = []string{"role", "content"}
@@ -57,6 +61,8 @@ func (p *parser) suite(n *yaml.Node, s *Suite) {
 			s.Models, _ = p.strList(v, k, "model names")
 		case "defaults":
 			defaults = v
+		case "gates":
+			s.Gates = p.gates(v, k)
 		case "cases":
 			cases = v
 		default:
@@ -71,6 +77,54 @@ func (p *parser) suite(n *yaml.Node, s *Suite) {
 		return
 	}
 	p.cases(cases, s)
+}
+
+// gates reads the CI gates: a list of expressions such as pass>=0.9, each
+// parsed here so a typo fails at load, at its column.
+func (p *parser) gates(n *yaml.Node, field string) []gate.Gate {
+	if n.Kind != yaml.SequenceNode {
+		p.errorf(n, field, "must be a list of gates such as ['pass>=0.9', 'p95<=2s'], not %s", kindName(n))
+		return nil
+	}
+	var out []gate.Gate
+	for i, c := range n.Content {
+		c = deref(c)
+		ip := index(field, i)
+		text, ok := p.nonEmpty(c, ip)
+		if !ok {
+			continue
+		}
+		g, err := gate.ParseOne(text)
+		var se *gate.SyntaxError
+		if errors.As(err, &se) {
+			p.errorAt(p.scalarPos(c, se.Offset), ip, "%s", se.Msg)
+			continue
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// scalarPos is the position of byte off of a string scalar's value, when
+// the value is written as it reads (plain, or single-quoted with no quote
+// doubled inside) on one line; else the scalar's own position.
+func (p *parser) scalarPos(n *yaml.Node, off int) Pos {
+	pos := p.pos(n)
+	v := n.Value
+	// A space may stand for a folded line break, and escapes change
+	// lengths: then the scalar's start is the best place known.
+	if n.Line == 0 || off > len(v) || strings.ContainsAny(v, " \t\n") {
+		return pos
+	}
+	switch {
+	case n.Style == 0:
+	case n.Style == yaml.SingleQuotedStyle && !strings.Contains(v, "'"):
+		pos.Col++ // the opening quote
+	default:
+		return pos
+	}
+	pos.Col += utf8.RuneCountInString(v[:off])
+	return pos
 }
 
 func (p *parser) servers(v *yaml.Node, s *Suite) {

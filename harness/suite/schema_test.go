@@ -120,6 +120,13 @@ func TestSchemaAgreesWithLoader(t *testing.T) {
 		{name: "servers path", valid: true, src: "servers: s.json\nmodels: [a]\n" + c("{no_tool: true}")},
 		{name: "servers inline", valid: true, src: "servers: {mcpServers: {docs: {command: x}}}\n" + c("{no_tool: true}")},
 
+		{name: "gates", valid: true, src: "gates: [pass>=0.9, 'qwen3:8b:p95<=2s', 'round_limit <= 5%', '@new:selection>0.5']\n" + c("{no_tool: true}")},
+		{name: "gates not a list", src: "gates: pass>=0.9\n" + c("{no_tool: true}")},
+		{name: "gate unknown metric", src: "gates: [pas>=0.9]\n" + c("{no_tool: true}")},
+		{name: "gate without operator", src: "gates: [pass=0.9]\n" + c("{no_tool: true}")},
+		{name: "gate number", src: "gates: [5]\n" + c("{no_tool: true}")},
+		{name: "gate latency without unit", who: loaderOnly, src: "gates: ['p95<=2']\n" + c("{no_tool: true}")},
+		{name: "gate rate out of range", who: loaderOnly, src: "gates: ['pass>=1.5']\n" + c("{no_tool: true}")},
 		{name: "unknown top key", src: "modles: [a]\n" + c("{no_tool: true}")},
 		{name: "unknown case key", src: "cases:\n  - {id: a, aks: q, ask: q, expect: {no_tool: true}}\n"},
 		{name: "unknown expect key", src: c("{no_tool: true, tols: x}")},

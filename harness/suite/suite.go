@@ -11,6 +11,7 @@
 //	models: [qwen3:1.7b, qwen3:8b]
 //	defaults: {system: "...", max_rounds: 5, think: false, options: {seed: 42},
 //	           execute: true, allow_tools: [write_*], deny_tools: [fs.delete_*]}
+//	gates: [pass>=0.9, "qwen3:8b:p95<=2s"]  # CI: a finished run failing one exits 4
 //	cases:
 //	  - id: dog
 //	    ask: "Can I bring my dog?"     # or [{role: user, content: ...}, ...]
@@ -37,6 +38,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgrade/toolgrade/harness/gate"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -71,6 +73,9 @@ type Suite struct {
 	Models []string
 	// Defaults apply to every case.
 	Defaults Defaults
+	// Gates are the suite's CI gates (gates:), in file order, each already
+	// parsed; nil when none. A finished run that fails one exits 4.
+	Gates []gate.Gate
 	// Cases are in file order; their IDs are unique.
 	Cases []Case
 }

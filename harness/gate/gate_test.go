@@ -1,0 +1,123 @@
+package gate
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParseOne(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want Gate
+	}{
+		{"pass>=0.9", Gate{Metric: Pass, Op: GE, Threshold: 0.9}},
+		{"pass >= 90%", Gate{Metric: Pass, Op: GE, Threshold: 0.9}},
+		{"  selection>=0.95 ", Gate{Metric: Selection, Op: GE, Threshold: 0.95}},
+		{"tool_selection>0.5", Gate{Metric: Selection, Op: GT, Threshold: 0.5}},
+		{"arg_validity>=1", Gate{Metric: ArgValidity, Op: GE, Threshold: 1}},
+		{"arg_accuracy>=0.8", Gate{Metric: ArgAccuracy, Op: GE, Threshold: 0.8}},
+		{"irrelevance>=100%", Gate{Metric: Irrelevance, Op: GE, Threshold: 1}},
+		{"round_limit<=0.05", Gate{Metric: RoundLimit, Op: LE, Threshold: 0.05}},
+		{"round_limit<5%", Gate{Metric: RoundLimit, Op: LT, Threshold: 0.05}},
+		{"p50<=500ms", Gate{Metric: P50, Op: LE, Threshold: 0.5}},
+		{"p95<=2s", Gate{Metric: P95, Op: LE, Threshold: 2}},
+		{"p95<1m30s", Gate{Metric: P95, Op: LT, Threshold: 90}},
+		// Model names hold colons: the metric is after the last one.
+		{"qwen3:8b:pass>=0.95", Gate{Model: "qwen3:8b", Metric: Pass, Op: GE, Threshold: 0.95}},
+		{"hf.co/unsloth/Qwen3-8B-GGUF:Q4_K_M:p95<=2s", Gate{Model: "hf.co/unsloth/Qwen3-8B-GGUF:Q4_K_M", Metric: P95, Op: LE, Threshold: 2}},
+		{"llama3:pass>=0.5", Gate{Model: "llama3", Metric: Pass, Op: GE, Threshold: 0.5}},
+		{"qwen3:8b@new:pass>=0.9", Gate{Model: "qwen3:8b", Variant: "new", Metric: Pass, Op: GE, Threshold: 0.9}},
+		{"@base:selection>=0.9", Gate{Variant: "base", Metric: Selection, Op: GE, Threshold: 0.9}},
+		// An @ whose tail holds a colon is part of the model name (a digest).
+		{"m@sha256:abc:pass>=0.9", Gate{Model: "m@sha256:abc", Metric: Pass, Op: GE, Threshold: 0.9}},
+	} {
+		got, err := ParseOne(tt.in)
+		if err != nil {
+			t.Errorf("ParseOne(%q): %v", tt.in, err)
+			continue
+		}
+		tt.want.Expr = strings.TrimSpace(tt.in)
+		if got != tt.want {
+			t.Errorf("ParseOne(%q) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestParseOneErrors(t *testing.T) {
+	for _, tt := range []struct {
+		in     string
+		offset int
+		msg    string
+	}{
+		{"", 0, "empty; want [MODEL:]METRIC OP VALUE"},
+		{"pass", 4, "no comparison; want"},
+		{"pass=0.9", 4, "no comparison: use >=, <=, > or <"},
+		{"pass==0.9", 4, "no comparison: use >=, <=, > or <"},
+		{"pass=>0.9", 4, `no comparison "=>": use >=, <=, > or <`},
+		{"pas>=0.9", 0, `unknown metric "pas" (did you mean "pass"?)`},
+		{"qwen3:8b:selction>=0.9", 9, `unknown metric "selction" (did you mean "selection"?)`},
+		{"qwen3:8b>=0.9", 6, `unknown metric "8b" (known metrics: pass, tool_selection`},
+		{"latency<=2s", 0, `unknown metric "latency" (known metrics:`},
+		{">=0.9", 0, "no metric before >="},
+		{":pass>=0.9", 0, `nothing before ":": give a model`},
+		{"m@:pass>=0.9", 1, "no variant after @"},
+		{"pass>=", 6, "no value after >="},
+		{"pass>=high", 6, `pass is a rate: give a fraction such as 0.9 or a percentage such as 90%, not "high"`},
+		{"pass>=2s", 6, `not "2s"`},
+		{"pass>=1.5", 6, "pass is a rate: 1.5 is outside 0–1 (0%–100%)"},
+		{"pass>=120%", 6, "outside 0–1"},
+		{"pass>=-0.1", 6, "outside 0–1"},
+		{"pass>=NaN", 6, "is a rate"},
+		{"pass>1", 5, "pass > 1 can never hold"},
+		{"round_limit<0", 12, "round_limit < 0 can never hold"},
+		{"p95<=2", 5, `p95 is a latency: give a duration such as 2s or 500ms, not "2"`},
+		{"p95<=-1s", 5, "a latency cannot be negative"},
+		{"  pas>=0.9", 2, `unknown metric "pas"`}, // offsets count in the string as given
+	} {
+		_, err := ParseOne(tt.in)
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("ParseOne(%q) = %v, want a *SyntaxError", tt.in, err)
+			continue
+		}
+		if !strings.Contains(se.Msg, tt.msg) || se.Offset != tt.offset {
+			t.Errorf("ParseOne(%q): offset %d, %q\nwant offset %d, %q", tt.in, se.Offset, se.Msg, tt.offset, tt.msg)
+		}
+		if want := `gate "` + strings.TrimSpace(tt.in) + `": `; !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("ParseOne(%q): error %q does not start %q", tt.in, err, want)
+		}
+	}
+}
+
+func TestParseReportsEveryProblem(t *testing.T) {
+	gs, err := Parse("pass>=0.9", "pas>=0.9", "p95<=2s", "p95<=2")
+	if len(gs) != 2 || gs[0].Metric != Pass || gs[1].Metric != P95 {
+		t.Errorf("gates %+v", gs)
+	}
+	if err == nil || strings.Count(err.Error(), "\n") != 1 || !strings.Contains(err.Error(), `"pas>=0.9"`) || !strings.Contains(err.Error(), `"p95<=2"`) {
+		t.Errorf("err = %v, want both bad gates", err)
+	}
+	if gs, err := Parse(); gs != nil || err != nil {
+		t.Errorf("Parse() = %v, %v", gs, err)
+	}
+}
+
+func TestOps(t *testing.T) {
+	for _, tt := range []struct {
+		op         Op
+		v, t       float64
+		holds, not bool
+	}{
+		{GE, 0.9, 0.9, true, false}, {GE, 0.89, 0.9, false, true},
+		{GT, 0.9, 0.9, false, true}, {LE, 0.05, 0.05, true, false},
+		{LT, 0.05, 0.05, false, true}, {LE, 0.06, 0.05, false, true},
+	} {
+		if got := tt.op.Holds(tt.v, tt.t); got != tt.holds {
+			t.Errorf("%v %s %v = %v", tt.v, tt.op, tt.t, got)
+		}
+		if got := tt.op.Not().Holds(tt.v, tt.t); got != tt.not {
+			t.Errorf("%v %s %v = %v (Not of %s)", tt.v, tt.op.Not(), tt.t, got, tt.op)
+		}
+	}
+}
