@@ -50,18 +50,18 @@ func TestCaseHashChangesWithWhatTheCaseAsks(t *testing.T) {
 		}
 	}
 	changed := map[string]string{
-		"the question":       strings.Replace(hashSuite, "my dog?", "my cat?", 1),
-		"the system prompt":  strings.Replace(hashSuite, "Be brief.", "Be long.", 1),
-		"the tool":           strings.Replace(hashSuite, "tool: search", "tool: find", 1),
-		"a matcher's kind":   strings.Replace(hashSuite, "{contains: dog}", "{regex: dog}", 1),
-		"a literal":          strings.Replace(hashSuite, "n: 3", "n: 4", 1),
-		"a literal's type":   strings.Replace(hashSuite, "n: 3", `n: "3"`, 1),
-		"a nested literal":   strings.Replace(hashSuite, "b: [x]", "b: [y]", 1),
-		"the answer":         strings.Replace(hashSuite, `{regex: "terrace"}`, `{regex: "garden"}`, 1),
-		"max_rounds":         strings.Replace(hashSuite, "      tool: search\n", "      tool: search\n      max_rounds: 2\n", 1),
-		"execute":            strings.Replace(hashSuite, "  - id: dog\n", "  - id: dog\n    execute: false\n", 1),
-		"strict args":        strings.Replace(hashSuite, "      tool: search\n", "      tool: search\n      strict_args: true\n", 1),
-		"normalize_strings":  strings.Replace(hashSuite, "defaults:\n", "defaults:\n  normalize_strings: true\n", 1),
+		"the question":      strings.Replace(hashSuite, "my dog?", "my cat?", 1),
+		"the system prompt": strings.Replace(hashSuite, "Be brief.", "Be long.", 1),
+		"the tool":          strings.Replace(hashSuite, "tool: search", "tool: find", 1),
+		"a matcher's kind":  strings.Replace(hashSuite, "{contains: dog}", "{regex: dog}", 1),
+		"a literal":         strings.Replace(hashSuite, "n: 3", "n: 4", 1),
+		"a literal's type":  strings.Replace(hashSuite, "n: 3", `n: "3"`, 1),
+		"a nested literal":  strings.Replace(hashSuite, "b: [x]", "b: [y]", 1),
+		"the answer":        strings.Replace(hashSuite, `{regex: "terrace"}`, `{regex: "garden"}`, 1),
+		"max_rounds":        strings.Replace(hashSuite, "      tool: search\n", "      tool: search\n      max_rounds: 2\n", 1),
+		"execute":           strings.Replace(hashSuite, "  - id: dog\n", "  - id: dog\n    execute: false\n", 1),
+		"strict args":       strings.Replace(hashSuite, "      tool: search\n", "      tool: search\n      strict_args: true\n", 1),
+		"normalize_strings": strings.Replace(hashSuite, "defaults:\n", "defaults:\n  normalize_strings: true\n", 1),
 	}
 	for what, src := range changed {
 		if src == hashSuite {
