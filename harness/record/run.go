@@ -145,7 +145,7 @@ const (
 // WriteRun writes run.json into dir atomically (a temporary file renamed),
 // so a crash never leaves half of it.
 func WriteRun(dir string, r *Run) error {
-	b, err := json.MarshalIndent(r, "", "  ")
+	b, err := json.MarshalIndent(runFile{Format: Format, Run: r}, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -162,7 +162,13 @@ func WriteRun(dir string, r *Run) error {
 	return nil
 }
 
-// ReadRun reads dir/run.json.
+// runFile is run.json: the run and the format it is written in.
+type runFile struct {
+	Format string `json:"format,omitempty"`
+	*Run
+}
+
+// ReadRun reads dir/run.json. A newer major format is a *FormatError.
 func ReadRun(dir string) (*Run, error) {
 	p := filepath.Join(dir, RunFile)
 	b, err := os.ReadFile(p)
@@ -170,7 +176,11 @@ func ReadRun(dir string) (*Run, error) {
 		return nil, err
 	}
 	var r Run
-	if err := json.Unmarshal(b, &r); err != nil {
+	f := runFile{Run: &r}
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	if err := CheckFormat(f.Format); err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	return &r, nil
