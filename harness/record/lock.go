@@ -86,10 +86,12 @@ func CheckEmpty(dir string) error {
 		return err
 	}
 	var names []string
+	hasRun := false
 	for _, e := range ents {
 		if e.Name() != LockFile {
 			names = append(names, e.Name())
 		}
+		hasRun = hasRun || e.Name() == RunFile
 	}
 	if len(names) == 0 {
 		return nil
@@ -97,13 +99,16 @@ func CheckEmpty(dir string) error {
 	if len(names) > 3 {
 		names = append(names[:3], "...")
 	}
-	return &NotEmptyError{Dir: dir, Names: names}
+	return &NotEmptyError{Dir: dir, Names: names, HasRun: hasRun}
 }
 
 // NotEmptyError is a fresh run's directory that already holds files.
 type NotEmptyError struct {
 	Dir   string
 	Names []string // the first few entries
+	// HasRun is set when the directory holds a run.json: a run to resume
+	// rather than a stray folder.
+	HasRun bool
 }
 
 func (e *NotEmptyError) Error() string {

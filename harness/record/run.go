@@ -142,22 +142,28 @@ const (
 	SummaryFile = "summary.json"
 )
 
-// WriteRun writes run.json into dir atomically (a temporary file renamed),
-// so a crash never leaves half of it.
+// WriteRun writes run.json into dir atomically (see WriteAtomic).
 func WriteRun(dir string, r *Run) error {
 	b, err := json.MarshalIndent(runFile{Format: Format, Run: r}, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(dir, RunFile+".tmp")
-	err = os.WriteFile(tmp, append(b, '\n'), 0o644)
+	return WriteAtomic(filepath.Join(dir, RunFile), append(b, '\n'))
+}
+
+// WriteAtomic writes a run file through a temporary file renamed over it, so
+// a crash never leaves half of it, and removes the temporary file when the
+// write fails.
+func WriteAtomic(path string, b []byte) error {
+	tmp := path + ".tmp"
+	err := os.WriteFile(tmp, b, 0o644)
 	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, RunFile))
+		err = os.Rename(tmp, path)
 	}
 	if err != nil {
 		// A full disk leaves a partial tmp file: it is noise in the run.
 		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", filepath.Join(dir, RunFile), err)
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
 }
