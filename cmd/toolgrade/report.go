@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/store"
 	"github.com/toolgrade/toolgrade/reports"
 	"io"
@@ -38,6 +40,10 @@ func summarize(run *store.Reader, stderr io.Writer) (*reports.Summary, error) {
 	sum := reports.NewSummarizer(run.Run.Suite.Name, run.Run.Models)
 	warnings, err := run.Trials(sum.Add)
 	store.Warn(stderr, warnings)
+	var fe *record.FormatError
+	if errors.As(err, &fe) {
+		return nil, asUsage(err) // written by a newer toolgrade
+	}
 	if err != nil {
 		return nil, err
 	}

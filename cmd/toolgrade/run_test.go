@@ -293,3 +293,20 @@ func readTrials(dir string, warn io.Writer, fn func(*record.Trial)) error {
 	store.Warn(warn, warnings)
 	return err
 }
+
+// TestReportRefusesANewerFormat: run.json or a trials line written by a newer
+// major format is refused (exit 2) with the file, the line and what to do.
+func TestReportRefusesANewerFormat(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, record.RunFile), []byte(`{"format":"2.0","status":"complete"}`), 0o644)
+	r := runCLI(t, context.Background(), "report", dir)
+	if r.code != exitUsage || !strings.Contains(r.err.Error(), record.RunFile+": written by a newer toolgrade (format 2.0); this one reads format 1: upgrade toolgrade") {
+		t.Errorf("run.json: exit %d: %v", r.code, r.err)
+	}
+	os.WriteFile(filepath.Join(dir, record.RunFile), []byte(`{"format":"1.1","status":"complete"}`), 0o644)
+	os.WriteFile(filepath.Join(dir, record.TrialsFile), []byte(`{"model":"m","case":"a","repeat":0}`+"\n"+`{"format":"3.0","model":"m","case":"b","repeat":0}`+"\n"), 0o644)
+	r = runCLI(t, context.Background(), "report", dir, "--json")
+	if r.code != exitUsage || !strings.Contains(r.err.Error(), record.TrialsFile+":2: written by a newer toolgrade (format 3.0)") {
+		t.Errorf("trials.jsonl: exit %d: %v", r.code, r.err)
+	}
+}

@@ -9,13 +9,15 @@ import (
 
 // runDirError says what a run directory refused in terms of run's flags: a
 // fresh run into a folder that holds files, a run another process holds, a
-// --resume of a folder that holds no run. These are the user's to fix (exit
+// --resume of a folder that holds no run or one a newer toolgrade wrote.
+// These are the user's to fix (exit
 // 2); other errors (the disk's) pass unchanged.
 func runDirError(dir string, err error) error {
 	var (
 		ne   *record.NotEmptyError
 		busy *record.BusyError
 		nr   *store.NotRunError
+		fe   *record.FormatError
 	)
 	switch {
 	case errors.As(err, &ne) && ne.HasRun:
@@ -26,6 +28,9 @@ func runDirError(dir string, err error) error {
 		return asUsage(err)
 	case errors.As(err, &nr):
 		return usageErrorf("--resume: %v", err)
+	case errors.As(err, &fe):
+		// A trials line of a newer toolgrade: upgrading is the user's to do.
+		return asUsage(err)
 	}
 	return err
 }
