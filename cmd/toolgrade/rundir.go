@@ -14,8 +14,8 @@ import (
 // 2); other errors (the disk's) pass unchanged.
 func runDirError(dir string, err error) error {
 	var (
-		ne   *record.NotEmptyError
-		busy *record.BusyError
+		ne   *store.NotEmptyError
+		busy *store.BusyError
 		nr   *store.NotRunError
 		fe   *record.FormatError
 	)

@@ -44,13 +44,13 @@ func TestCreateWritesARunningRunAndLocksIt(t *testing.T) {
 	if !strings.Contains(string(b), `"format": "1.0"`) {
 		t.Errorf("run.json has no format:\n%s", b)
 	}
-	pid, _ := os.ReadFile(filepath.Join(dir, record.LockFile))
+	pid, _ := os.ReadFile(filepath.Join(dir, LockFile))
 	if strings.TrimSpace(string(pid)) != strconv.Itoa(os.Getpid()) {
 		t.Errorf("lock holds %q", pid)
 	}
 	// A second writer is refused while the first holds the directory.
 	_, _, err := Resume(dir, ResumeOptions{})
-	var busy *record.BusyError
+	var busy *BusyError
 	if !errors.As(err, &busy) || busy.PID != os.Getpid() {
 		t.Errorf("Resume beside a writer: %v", err)
 	}
@@ -70,7 +70,7 @@ func TestCreateWritesARunningRunAndLocksIt(t *testing.T) {
 func TestCreateRefusesADirectoryThatHoldsFiles(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644)
-	var ne *record.NotEmptyError
+	var ne *NotEmptyError
 	if _, err := Create(dir, &record.Run{}); !errors.As(err, &ne) || ne.HasRun || ne.Names[0] != "notes.txt" {
 		t.Errorf("a stray file: %v", err)
 	}
@@ -163,7 +163,7 @@ func TestResumeOfAFolderWithoutARun(t *testing.T) {
 	if !errors.As(err, &nr) || !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("Resume: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, record.LockFile)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, LockFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a lock file was left in a folder that holds no run: %v", err)
 	}
 }

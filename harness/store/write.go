@@ -26,7 +26,7 @@ const (
 // run.json up to date. Its methods are safe for concurrent use.
 type Writer struct {
 	dir    string
-	lock   *record.Lock
+	lock   *Lock
 	file   *os.File
 	trials *record.Writer
 
@@ -35,7 +35,7 @@ type Writer struct {
 }
 
 // Create starts a fresh run in dir: it refuses a directory that holds files
-// (a *record.NotEmptyError), creates it, locks it (a *record.BusyError when
+// (a *NotEmptyError), creates it, locks it (a *BusyError when
 // another process holds it), writes run as its run.json with status running,
 // and opens trials.jsonl for appending. The Writer keeps run: change it
 // through Update.
@@ -46,7 +46,7 @@ func Create(dir string, run *record.Run) (*Writer, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	lock, err := record.LockDir(dir)
+	lock, err := LockDir(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -68,11 +68,6 @@ func Create(dir string, run *record.Run) (*Writer, error) {
 	return w, nil
 }
 
-// CheckFresh refuses a fresh run into dir when it already holds files (a
-// missing directory is fresh), with a *record.NotEmptyError whose HasRun
-// says whether they are a run: its trials would be appended to another run's.
-func CheckFresh(dir string) error { return record.CheckEmpty(dir) }
-
 // ResumeOptions tune Resume.
 type ResumeOptions struct {
 	// RerunInfra leaves the trials whose last line is an infra_error out of
@@ -82,7 +77,7 @@ type ResumeOptions struct {
 }
 
 // Resume takes over the run in dir to finish it: it reads run.json, locks
-// the directory (a *record.BusyError when another process holds it), cuts
+// the directory (a *BusyError when another process holds it), cuts
 // off a trials line a killed writer left half-written, and returns the set of
 // trials already done. A run.json it cannot read is a *NotRunError. Nothing
 // is written until Update: a resume refused by
@@ -93,7 +88,7 @@ func Resume(dir string, opts ResumeOptions) (*Writer, map[record.TrialKey]bool, 
 	if _, err := record.ReadRun(dir); err != nil {
 		return nil, nil, &NotRunError{Dir: dir, Err: err}
 	}
-	lock, err := record.LockDir(dir)
+	lock, err := LockDir(dir)
 	if err != nil {
 		return nil, nil, err
 	}
