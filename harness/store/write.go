@@ -3,7 +3,6 @@ package store
 import (
 	"encoding/json"
 	"errors"
-
 	"os"
 	"path/filepath"
 	"sync"
@@ -23,7 +22,8 @@ const (
 
 // Writer is the one writer of a run directory: from Create or Resume to Close
 // it holds the directory's lock, appends trials to trials.jsonl and keeps
-// run.json up to date. Its methods are safe for concurrent use.
+// run.json up to date. Trials, Update and AddModels are safe for concurrent
+// use (the runner reports models while trials are written).
 type Writer struct {
 	dir    string
 	lock   *Lock
@@ -35,8 +35,8 @@ type Writer struct {
 }
 
 // Create starts a fresh run in dir: it refuses a directory that holds files
-// (a *NotEmptyError), creates it, locks it (a *BusyError when
-// another process holds it), writes run as its run.json with status running,
+// (a *NotEmptyError), creates it, locks it (a *BusyError when another
+// process holds it), writes run as its run.json with status running,
 // and opens trials.jsonl for appending. The Writer keeps run: change it
 // through Update.
 func Create(dir string, run *record.Run) (*Writer, error) {
@@ -77,12 +77,12 @@ type ResumeOptions struct {
 }
 
 // Resume takes over the run in dir to finish it: it reads run.json, locks
-// the directory (a *BusyError when another process holds it), cuts
-// off a trials line a killed writer left half-written, and returns the set of
-// trials already done. A run.json it cannot read is a *NotRunError. Nothing
-// is written until Update: a resume refused by
-// CheckResume leaves run.json as it was. The Writer's run is marked running
-// again, its error and end cleared.
+// the directory (a *BusyError when another process holds it), cuts off a
+// trials line a killed writer left half-written, and returns the set of
+// trials already done. A run.json it cannot read is a *NotRunError. The
+// Writer's run is marked running again, its error and end cleared, but
+// nothing is written until Update: a resume that CheckResume refuses leaves
+// run.json as it was.
 func Resume(dir string, opts ResumeOptions) (*Writer, map[record.TrialKey]bool, error) {
 	// Read before locking, so a folder that holds no run gets no lock file.
 	if _, err := record.ReadRun(dir); err != nil {
@@ -173,9 +173,6 @@ func (w *Writer) Update(fn func(*record.Run)) error {
 func (w *Writer) AddModels(models ...record.Model) error {
 	return w.Update(func(r *record.Run) { r.Models = MergeModels(r.Models, models) })
 }
-
-// WriteSummary writes v as the run's summary.json (see WriteSummary).
-func (w *Writer) WriteSummary(v any) error { return WriteSummary(w.dir, v) }
 
 // Close closes trials.jsonl and releases the lock. It may be called more
 // than once; a nil Writer is closed.
