@@ -194,3 +194,97 @@ func TestServerRestarts(t *testing.T) {
 		t.Errorf("summary.json lacks server_restarts:\n%s", js.String())
 	}
 }
+
+// TestRowsPerModelAndVariant: trials of two variants of one model make two
+// rows, the base first, each with its own cases and tags; the terminal
+// report names them "model (variant)". A run without variants keeps bare
+// model names (the goldens).
+func TestRowsPerModelAndVariant(t *testing.T) {
+	p, f, infra := record.OutcomePass, record.OutcomeWrongTool, record.OutcomeInfraError
+	add := func(tr *record.Trial, variant string, tags ...string) *record.Trial {
+		tr.Variant, tr.Tags = variant, tags
+		return tr
+	}
+	s := NewSummarizer("x", []record.Model{{Name: "m", Load: 2 * time.Second}, {Name: "only-new"}})
+	for _, tr := range []*record.Trial{
+		add(trial("m", "a", 0, f, true), "terse", "t1"),
+		add(trial("m", "a", 0, p, true), "", "t1"),
+		add(trial("m", "a", 1, p, true), "", "t1"),
+		add(trial("m", "b", 0, f, true), "", "t1", "t2"),
+		add(trial("m", "b", 1, infra, true), "", "t2"),
+		add(trial("only-new", "a", 0, p, true), "terse"),
+	} {
+		s.Add(tr)
+	}
+	sum := s.Summary()
+	var labels []string
+	for _, m := range sum.Models {
+		labels = append(labels, m.Label(sum.HasVariants()))
+	}
+	if got := strings.Join(labels, ", "); got != "m (base), m (terse), only-new (terse)" {
+		t.Fatalf("rows %s", got)
+	}
+	base := sum.Models[0]
+	if base.Variant != "" || base.Trials != 4 || base.Pass.K != 2 || base.Pass.N != 3 || base.WarmupSeconds != 2 || sum.Models[1].WarmupSeconds != 2 {
+		t.Errorf("base row %+v", base)
+	}
+	wantCases := []CaseResult{
+		{ID: "a", Pass: newRate(2, 2), Outcomes: map[string]int{p: 2}},
+		{ID: "b", Pass: newRate(0, 1), Infra: 1, Outcomes: map[string]int{f: 1, infra: 1}},
+	}
+	if d := cmp.Diff(wantCases, base.Cases); d != "" {
+		t.Errorf("base cases (-want +got):\n%s", d)
+	}
+	wantTags := []TagResult{
+		{Tag: "t1", Cases: 2, Pass: newRate(2, 3), Outcomes: map[string]int{p: 2, f: 1}},
+		{Tag: "t2", Cases: 1, Pass: newRate(0, 1), Infra: 1, Outcomes: map[string]int{f: 1, infra: 1}},
+	}
+	if d := cmp.Diff(wantTags, base.Tags); d != "" {
+		t.Errorf("base tags (-want +got):\n%s", d)
+	}
+	if terse := sum.Models[1]; terse.Variant != "terse" || terse.Trials != 1 || terse.Pass.K != 0 || len(terse.Cases) != 1 {
+		t.Errorf("terse row %+v", terse)
+	}
+	var b bytes.Buffer
+	if err := WriteTerminal(&b, sum); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"│ m (base)  ", "│ m (terse) ", "\nFailures of m (terse):\n", "m (base): 4 trials (1 infrastructure errors)",
+		"m (base): 1 trials hit infrastructure errors"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("terminal report lacks %q:\n%s", want, b.String())
+		}
+	}
+	var js bytes.Buffer
+	WriteJSON(&js, sum)
+	if strings.Count(js.String(), `"variant": "terse"`) != 2 || strings.Contains(js.String(), `"variant": ""`) {
+		t.Errorf("summary.json variants:\n%s", js.String())
+	}
+}
+
+// TestSummaryJSONCarriesTheFormat: summary.json says its format; one without
+// a format (older) and one of a newer minor read, a newer major is refused.
+func TestSummaryJSONCarriesTheFormat(t *testing.T) {
+	meta, trials := fixture(t)
+	var b bytes.Buffer
+	WriteJSON(&b, summarize(meta, trials))
+	if !strings.HasPrefix(b.String(), "{\n  \"format\": \"1.0\",\n") {
+		t.Fatalf("summary.json starts %.40q", b.String())
+	}
+	if s, err := ReadSummary(&b, "summary.json"); err != nil || len(s.Models) != 2 || len(s.Models[0].Cases) != 25 {
+		t.Fatalf("read back: %v", err)
+	}
+	for text, want := range map[string]string{
+		`{"models":[{"model":"m"}]}`:                           "",
+		`{"format":"1.3","models":[{"model":"m","new":true}]}`: "",
+		`{"format":"2.0","models":[{"model":"m"}]}`:            "summary.json: written by a newer toolgrade (format 2.0); this one reads format 1: upgrade toolgrade",
+	} {
+		s, err := ReadSummary(strings.NewReader(text), "summary.json")
+		switch {
+		case want == "" && (err != nil || s.Models[0].Model != "m"):
+			t.Errorf("%s: %v", text, err)
+		case want != "" && (err == nil || err.Error() != want):
+			t.Errorf("%s: %v, want %s", text, err, want)
+		}
+	}
+}

@@ -2,6 +2,10 @@ package reports
 
 import (
 	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
 	"slices"
 	"time"
 
@@ -9,9 +13,11 @@ import (
 	"github.com/toolgrade/toolgrade/harness/stats"
 )
 
-// Summary is every number a run's reports show, per model; summary.json is
-// this value.
+// Summary is every number a run's reports show, per model and variant;
+// summary.json is this value.
 type Summary struct {
+	// Format is the version of summary.json (record.Format).
+	Format   string         `json:"format"`
 	Suite    string         `json:"suite,omitempty"`
 	Models   []ModelSummary `json:"models"`
 	Warnings []string       `json:"warnings,omitempty"`
@@ -34,9 +40,13 @@ func (s *Summary) WithRestarts(servers []record.RunServer) *Summary {
 	return s
 }
 
-// ModelSummary is one model's results.
+// ModelSummary is the results of one model with one variant of the tool
+// descriptions.
 type ModelSummary struct {
 	Model string `json:"model"`
+	// Variant is the tool-description variant; "" (omitted) is the servers'
+	// own descriptions, shown as "base".
+	Variant string `json:"variant,omitempty"`
 	// Trials counts every trial; Scored leaves out infrastructure errors,
 	// which no rate counts.
 	Trials   int            `json:"trials"`
@@ -76,6 +86,54 @@ type ModelSummary struct {
 	Flaky    []string `json:"flaky_cases,omitempty"`
 
 	Failures []FailureGroup `json:"failures,omitempty"`
+
+	// Cases are the results case by case, sorted by id.
+	Cases []CaseResult `json:"cases"`
+	// Tags are the results of the cases of each tag, sorted by tag; nil
+	// when no trial had tags.
+	Tags []TagResult `json:"tags,omitempty"`
+}
+
+// CaseResult is one case's trials: k passing of n scored (infrastructure
+// errors counted apart), and every outcome.
+type CaseResult struct {
+	ID       string         `json:"id"`
+	Pass     Rate           `json:"pass"`
+	Infra    int            `json:"infra_errors,omitempty"`
+	Outcomes map[string]int `json:"outcomes"`
+}
+
+// TagResult is the trials of the cases that carry one tag.
+type TagResult struct {
+	Tag string `json:"tag"`
+	// Cases counts the cases with the tag.
+	Cases    int            `json:"cases"`
+	Pass     Rate           `json:"pass"`
+	Infra    int            `json:"infra_errors,omitempty"`
+	Outcomes map[string]int `json:"outcomes"`
+}
+
+// Label is the row's name in reports: the model, followed by its variant in
+// parentheses when the run has variants ("base" for the servers' own).
+func (m *ModelSummary) Label(variants bool) string {
+	if !variants {
+		return m.Model
+	}
+	v := m.Variant
+	if v == "" {
+		v = "base"
+	}
+	return m.Model + " (" + v + ")"
+}
+
+// HasVariants reports whether any row ran a variant other than the base.
+func (s *Summary) HasVariants() bool {
+	for i := range s.Models {
+		if s.Models[i].Variant != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // Rate is a proportion with its 95% Wilson interval.
@@ -119,11 +177,40 @@ type Example struct {
 const maxExamples = 5
 
 // Summarizer accumulates trials into a Summary in memory that grows with the
-// number of models and cases, never with the number of trials.
+// number of models, variants and cases, never with the number of trials.
 type Summarizer struct {
 	Suite  string
-	models map[string]*modelAcc
-	order  []string
+	models map[rowKey]*modelAcc
+	// order lists the models in run order; variants holds each model's
+	// variants as they appear.
+	order    []string
+	variants map[string][]string
+	warmup   map[string]float64
+}
+
+// rowKey is one row of the summary.
+type rowKey struct{ model, variant string }
+
+// outcomeAcc tallies one case's or tag's trials.
+type outcomeAcc struct {
+	pass, scored, infra int
+	outcomes            map[string]int
+}
+
+func (a *outcomeAcc) add(outcome string) {
+	if a.outcomes == nil {
+		a.outcomes = map[string]int{}
+	}
+	a.outcomes[outcome]++
+	switch outcome {
+	case record.OutcomeInfraError:
+		a.infra++
+	case record.OutcomePass:
+		a.pass++
+		a.scored++
+	default:
+		a.scored++
+	}
 }
 
 type modelAcc struct {
@@ -137,39 +224,52 @@ type modelAcc struct {
 	evalDur            time.Duration
 	cases              map[string]*stats.CaseCount
 	examples           map[string][]Example
+	byCase             map[string]*outcomeAcc
+	byTag              map[string]*outcomeAcc
+	tagCases           map[string]map[string]bool
 }
 
 // NewSummarizer returns an empty Summarizer; models are the run's models in
 // order, from run.json (models that only appear in trials are added as they
-// appear).
+// appear). Rows are per model, then per variant: the base first, the others
+// by name.
 func NewSummarizer(suite string, models []record.Model) *Summarizer {
-	s := &Summarizer{Suite: suite, models: map[string]*modelAcc{}}
+	s := &Summarizer{Suite: suite, models: map[rowKey]*modelAcc{}, variants: map[string][]string{}, warmup: map[string]float64{}}
 	for _, m := range models {
-		s.model(m.Name).s.WarmupSeconds = m.Load.Seconds()
+		s.warmup[m.Name] = m.Load.Seconds()
+		s.row(m.Name, "")
 	}
 	return s
 }
 
-func (s *Summarizer) model(name string) *modelAcc {
-	if m, ok := s.models[name]; ok {
+func (s *Summarizer) row(model, variant string) *modelAcc {
+	k := rowKey{model, variant}
+	if m, ok := s.models[k]; ok {
 		return m
 	}
 	m := &modelAcc{
-		s:        ModelSummary{Model: name, Outcomes: map[string]int{}},
+		s:        ModelSummary{Model: model, Variant: variant, Outcomes: map[string]int{}},
 		cases:    map[string]*stats.CaseCount{},
 		examples: map[string][]Example{},
+		byCase:   map[string]*outcomeAcc{},
+		byTag:    map[string]*outcomeAcc{},
+		tagCases: map[string]map[string]bool{},
 	}
-	s.models[name] = m
-	s.order = append(s.order, name)
+	s.models[k] = m
+	if _, ok := s.variants[model]; !ok {
+		s.order = append(s.order, model)
+	}
+	s.variants[model] = append(s.variants[model], variant)
 	return m
 }
 
 // Add counts one trial.
 func (s *Summarizer) Add(t *record.Trial) {
-	m := s.model(t.Model)
+	m := s.row(t.Model, t.Variant)
 	sc := t.Score
 	m.s.Trials++
 	m.s.Outcomes[sc.Outcome]++
+	m.addGroups(t)
 	if sc.Outcome == record.OutcomeInfraError {
 		m.s.Infra++
 		m.addExample(t)
@@ -227,6 +327,26 @@ func (s *Summarizer) Add(t *record.Trial) {
 	}
 }
 
+// addGroups counts the trial in its case and in each of its tags.
+func (m *modelAcc) addGroups(t *record.Trial) {
+	c := m.byCase[t.CaseID]
+	if c == nil {
+		c = &outcomeAcc{}
+		m.byCase[t.CaseID] = c
+	}
+	c.add(t.Score.Outcome)
+	for _, tag := range t.Tags {
+		g := m.byTag[tag]
+		if g == nil {
+			g = &outcomeAcc{}
+			m.byTag[tag] = g
+			m.tagCases[tag] = map[string]bool{}
+		}
+		g.add(t.Score.Outcome)
+		m.tagCases[tag][t.CaseID] = true
+	}
+}
+
 // addExample keeps the failing trials that sort first by case and repeat, so
 // the report does not depend on the order parallel trials finished in.
 func (m *modelAcc) addExample(t *record.Trial) {
@@ -249,37 +369,64 @@ func compareExample(a, b Example) int {
 
 // Summary returns the numbers so far.
 func (s *Summarizer) Summary() *Summary {
-	out := &Summary{Suite: s.Suite}
-	for _, name := range s.order {
-		m := s.models[name]
-		ms := m.s
-		ms.Pass = newRate(m.pass, ms.Scored)
-		ms.Selection = newRate(m.selK, m.selN)
-		ms.ArgAccuracy = newRate(m.argAccK, m.argAccN)
-		ms.ArgValidity = newRate(m.validK, m.validN)
-		ms.Irrelevance = newRate(m.irrK, m.irrN)
-		ms.RoundLimit = newRate(m.limitK, ms.Scored)
-		ms.RoundsMean = m.rounds.Mean()
-		ms.Rounds = map[int]int{}
-		for _, vc := range m.rounds.Sorted() {
-			ms.Rounds[vc.Value] = vc.Count
-		}
-		ms.TrialLatency = Latency{P50: m.trialLat.Quantile(0.5), P95: m.trialLat.Quantile(0.95)}
-		ms.RoundLatency = Latency{P50: m.roundLat.Quantile(0.5), P95: m.roundLat.Quantile(0.95)}
-		if m.evalDur > 0 {
-			ms.TokensPerSecond = float64(ms.EvalTokens) / m.evalDur.Seconds()
-		}
-		s.repeats(m, &ms)
-		for _, o := range record.Outcomes {
-			if o == record.OutcomePass || ms.Outcomes[o] == 0 {
+	out := &Summary{Format: record.Format, Suite: s.Suite}
+	for _, model := range s.order {
+		variants := slices.Clone(s.variants[model])
+		slices.Sort(variants) // "" (the base) first
+		for _, v := range variants {
+			m := s.models[rowKey{model, v}]
+			// A model listed in run.json but run only with other variants
+			// has no base row.
+			if v == "" && m.s.Trials == 0 && len(variants) > 1 {
 				continue
 			}
-			ms.Failures = append(ms.Failures, FailureGroup{Outcome: o, Count: ms.Outcomes[o], Examples: m.examples[o]})
+			out.Models = append(out.Models, s.summarize(m))
 		}
-		out.Models = append(out.Models, ms)
-		out.Warnings = append(out.Warnings, warnings(&ms)...)
+	}
+	variants := out.HasVariants()
+	for i := range out.Models {
+		out.Warnings = append(out.Warnings, warnings(&out.Models[i], variants)...)
 	}
 	return out
+}
+
+// summarize turns one row's tallies into its results.
+func (s *Summarizer) summarize(m *modelAcc) ModelSummary {
+	ms := m.s
+	ms.WarmupSeconds = s.warmup[ms.Model]
+	ms.Pass = newRate(m.pass, ms.Scored)
+	ms.Selection = newRate(m.selK, m.selN)
+	ms.ArgAccuracy = newRate(m.argAccK, m.argAccN)
+	ms.ArgValidity = newRate(m.validK, m.validN)
+	ms.Irrelevance = newRate(m.irrK, m.irrN)
+	ms.RoundLimit = newRate(m.limitK, ms.Scored)
+	ms.RoundsMean = m.rounds.Mean()
+	ms.Rounds = map[int]int{}
+	for _, vc := range m.rounds.Sorted() {
+		ms.Rounds[vc.Value] = vc.Count
+	}
+	ms.TrialLatency = Latency{P50: m.trialLat.Quantile(0.5), P95: m.trialLat.Quantile(0.95)}
+	ms.RoundLatency = Latency{P50: m.roundLat.Quantile(0.5), P95: m.roundLat.Quantile(0.95)}
+	if m.evalDur > 0 {
+		ms.TokensPerSecond = float64(ms.EvalTokens) / m.evalDur.Seconds()
+	}
+	s.repeats(m, &ms)
+	for _, o := range record.Outcomes {
+		if o == record.OutcomePass || ms.Outcomes[o] == 0 {
+			continue
+		}
+		ms.Failures = append(ms.Failures, FailureGroup{Outcome: o, Count: ms.Outcomes[o], Examples: m.examples[o]})
+	}
+	ms.Cases = []CaseResult{}
+	for _, id := range slices.Sorted(maps.Keys(m.byCase)) {
+		c := m.byCase[id]
+		ms.Cases = append(ms.Cases, CaseResult{ID: id, Pass: newRate(c.pass, c.scored), Infra: c.infra, Outcomes: c.outcomes})
+	}
+	for _, tag := range slices.Sorted(maps.Keys(m.byTag)) {
+		g := m.byTag[tag]
+		ms.Tags = append(ms.Tags, TagResult{Tag: tag, Cases: len(m.tagCases[tag]), Pass: newRate(g.pass, g.scored), Infra: g.infra, Outcomes: g.outcomes})
+	}
+	return ms
 }
 
 // repeats fills pass@k, pass^k and the stable/flaky labels. k is the smallest
@@ -317,4 +464,18 @@ func (s *Summarizer) repeats(m *modelAcc, ms *ModelSummary) {
 			ms.K, ms.PassAtK, ms.PassHatK = k, &at, &hat
 		}
 	}
+}
+
+// ReadSummary reads a summary.json written by WriteJSON; name names it in
+// errors. One written in a newer major format is refused (record.FormatError);
+// fields a newer minor format added are ignored.
+func ReadSummary(r io.Reader, name string) (*Summary, error) {
+	var s Summary
+	if err := json.NewDecoder(r).Decode(&s); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := record.CheckFormat(s.Format); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &s, nil
 }

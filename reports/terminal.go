@@ -14,10 +14,11 @@ import (
 // trials grouped by outcome, then warnings. Text from the trials (names,
 // details quoting what a model answered) goes through Printable.
 func WriteTerminal(w io.Writer, s *Summary) error {
+	variants := s.HasVariants()
 	var rows [][]string
 	for _, m := range s.Models {
 		rows = append(rows, []string{
-			m.Model,
+			m.Label(variants),
 			fmt.Sprint(m.Scored),
 			pct(m.Pass), pct(m.Selection), pct(m.ArgValidity), pct(m.ArgAccuracy), pct(m.Irrelevance),
 			fmt.Sprintf("%.2f", m.RoundsMean),
@@ -32,13 +33,13 @@ func WriteTerminal(w io.Writer, s *Summary) error {
 	fmt.Fprintln(w, "Rates with 95% Wilson intervals; infrastructure errors are counted apart, never as model failures.")
 	for _, m := range s.Models {
 		fmt.Fprintf(w, "%s: %d trials (%d infrastructure errors); rounds %s, round limit hit %s; per round p50 %s p95 %s; %s prompt and %s eval tokens; warm-up load %s\n",
-			Printable(m.Model), m.Trials, m.Infra, roundsDist(m.Rounds), pct(m.RoundLimit), secs(m.RoundLatency.P50), secs(m.RoundLatency.P95),
+			Printable(m.Label(variants)), m.Trials, m.Infra, roundsDist(m.Rounds), pct(m.RoundLimit), secs(m.RoundLatency.P50), secs(m.RoundLatency.P95),
 			count(m.PromptTokens), count(m.EvalTokens), secs(m.WarmupSeconds))
 	}
 	for _, m := range s.Models {
 		if m.PassAtK != nil {
 			fmt.Fprintf(w, "%s: pass@%d %.1f%%, pass^%d %.1f%%; cases: %d stable-pass, %d stable-fail, %d flaky\n",
-				Printable(m.Model), m.K, 100**m.PassAtK, m.K, 100**m.PassHatK, m.Stable, m.Failing, len(m.Flaky))
+				Printable(m.Label(variants)), m.K, 100**m.PassAtK, m.K, 100**m.PassHatK, m.Stable, m.Failing, len(m.Flaky))
 		}
 	}
 	if len(s.ServerRestarts) > 0 {
@@ -53,7 +54,7 @@ func WriteTerminal(w io.Writer, s *Summary) error {
 		if len(m.Failures) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\nFailures of %s:\n", Printable(m.Model))
+		fmt.Fprintf(w, "\nFailures of %s:\n", Printable(m.Label(variants)))
 		for _, g := range m.Failures {
 			fmt.Fprintf(w, "  %s (%d)\n", g.Outcome, g.Count)
 			for _, ex := range g.Examples {
@@ -84,19 +85,20 @@ func WriteJSON(w io.Writer, s *Summary) error {
 	return enc.Encode(s)
 }
 
-func warnings(m *ModelSummary) []string {
+func warnings(m *ModelSummary, variants bool) []string {
 	var out []string
+	name := m.Label(variants)
 	if m.Infra > 0 {
-		out = append(out, fmt.Sprintf("%s: %d trials hit infrastructure errors (Ollama or MCP failures, after retries); they are kept out of every rate", m.Model, m.Infra))
+		out = append(out, fmt.Sprintf("%s: %d trials hit infrastructure errors (Ollama or MCP failures, after retries); they are kept out of every rate", name, m.Infra))
 	}
 	if m.Truncated > 0 {
-		out = append(out, fmt.Sprintf("%s: %d trials had a prompt that reached num_ctx: Ollama cut it, and the tools may have been lost; raise num_ctx", m.Model, m.Truncated))
+		out = append(out, fmt.Sprintf("%s: %d trials had a prompt that reached num_ctx: Ollama cut it, and the tools may have been lost; raise num_ctx", name, m.Truncated))
 	}
 	if m.Scored > 0 && m.Scored < 10 {
-		out = append(out, fmt.Sprintf("%s: only %d scored trials: the intervals are wide; add cases or --repeat", m.Model, m.Scored))
+		out = append(out, fmt.Sprintf("%s: only %d scored trials: the intervals are wide; add cases or --repeat", name, m.Scored))
 	}
 	if len(m.Flaky) > 0 {
-		out = append(out, fmt.Sprintf("%s: flaky cases (passed in some repeats, failed in others): %s", m.Model, strings.Join(m.Flaky, ", ")))
+		out = append(out, fmt.Sprintf("%s: flaky cases (passed in some repeats, failed in others): %s", name, strings.Join(m.Flaky, ", ")))
 	}
 	return out
 }

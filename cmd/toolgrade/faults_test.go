@@ -336,7 +336,9 @@ func TestADiskFullRunSaysSoAndEndsFailed(t *testing.T) {
 	}
 	// /dev/full takes opens and refuses writes with ENOSPC, as a full disk
 	// does (a read-only chmod does not stop root).
-	for _, f := range []string{record.TrialsFile, record.SummaryFile} {
+	// summary.json is written through a temporary file renamed over it, so
+	// the temporary file is the one that meets the full disk.
+	for _, f := range []string{record.TrialsFile, record.SummaryFile + ".tmp"} {
 		p := filepath.Join(dir, f)
 		os.Remove(p)
 		if err := os.Symlink("/dev/full", p); err != nil {
@@ -355,8 +357,10 @@ func TestADiskFullRunSaysSoAndEndsFailed(t *testing.T) {
 	if !strings.Contains(r.stderr, "toolgrade: warning: ") || !strings.Contains(r.stderr, record.SummaryFile) {
 		t.Errorf("the summary's failure is not a warning:\n%s", r.stderr)
 	}
-	if _, err := os.Lstat(filepath.Join(dir, record.RunFile+".tmp")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("run.json.tmp: %v", err)
+	for _, tmp := range []string{record.RunFile + ".tmp", record.SummaryFile + ".tmp"} {
+		if _, err := os.Lstat(filepath.Join(dir, tmp)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: %v", tmp, err)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade/harness/gate"
+	"github.com/toolgrade/toolgrade/harness/store"
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/reports"
 )
@@ -137,14 +138,15 @@ func countRegressions(ctx context.Context, baseline, current string, alpha float
 
 // judgeRun judges the gates of a run that completed: the suite's and
 // --gate on its summary, and with --baseline its regressions.
-func (g *gateFlags) judgeRun(ctx context.Context, dir string, meta *record.Run, suiteGates []gate.Gate, on gate.On, count regressionCounter, stderr io.Writer) error {
+func (g *gateFlags) judgeRun(ctx context.Context, run *store.Reader, suiteGates []gate.Gate, on gate.On, count regressionCounter, stderr io.Writer) error {
 	if len(suiteGates) == 0 && !g.active() {
 		return nil
 	}
-	if meta.Status != "complete" {
+	dir, meta := run.Dir, run.Run
+	if meta.Status != store.StatusComplete {
 		return fmt.Errorf("the run in %s is %s: gates judge complete runs only (`toolgrade run --resume %s` finishes it)", dir, meta.Status, dir)
 	}
-	sum, err := summarize(dir, meta, io.Discard)
+	sum, err := summarize(run, io.Discard)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/harness/gate"
 	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/harness/store"
 )
 
 // recordedRun copies reports/testdata (the demo's two scripted models, run
@@ -311,7 +312,7 @@ func TestRegressionGateThroughTheSeam(t *testing.T) {
 		}
 		fc := &fakeCounter{counts: counts}
 		var stderr bytes.Buffer
-		err = gf.judgeRun(context.Background(), current, meta, nil, on, fc.count, &stderr)
+		err = gf.judgeRun(context.Background(), &store.Reader{Dir: current, Run: meta}, nil, on, fc.count, &stderr)
 		if code := exitCode(err, false); code != tt.code || !strings.HasSuffix(stderr.String(), tt.tail) {
 			t.Errorf("%v: exit %d (%v)\n%s\nwant it to end\n%s", tt.flags, code, err, stderr.String(), tt.tail)
 		}
@@ -328,13 +329,13 @@ func TestRegressionGateThroughTheSeam(t *testing.T) {
 	parse(fs, []string{"--baseline", baseline, "--max-regressions", "0"})
 	on, _ := gf.check()
 	fc := &fakeCounter{err: errors.New("baseline ran another suite")}
-	err = gf.judgeRun(context.Background(), current, meta, nil, on, fc.count, new(bytes.Buffer))
+	err = gf.judgeRun(context.Background(), &store.Reader{Dir: current, Run: meta}, nil, on, fc.count, new(bytes.Buffer))
 	if code := exitCode(err, false); code != exitFailed || err.Error() != "--baseline "+baseline+": baseline ran another suite" {
 		t.Errorf("a failed comparison: exit %d: %v", code, err)
 	}
 	// No counts at all: nothing was compared, and the gate cannot pass.
 	var stderr bytes.Buffer
-	err = gf.judgeRun(context.Background(), current, meta, nil, on, (&fakeCounter{}).count, &stderr)
+	err = gf.judgeRun(context.Background(), &store.Reader{Dir: current, Run: meta}, nil, on, (&fakeCounter{}).count, &stderr)
 	if exitCode(err, false) != exitGate || stderr.String() != "gate failed: regressions <= 0: nothing to judge: no case was paired with the baseline\n" {
 		t.Errorf("no counts: %v\n%s", err, stderr.String())
 	}

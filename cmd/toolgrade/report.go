@@ -2,13 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-
 	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/harness/store"
 	"github.com/toolgrade/toolgrade/reports"
+	"io"
 )
 
 func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -27,54 +26,54 @@ func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	if len(pos) != 1 {
 		return usageErrorf("report: give one run directory")
 	}
-	meta, err := record.ReadRun(pos[0])
+	run, err := store.Open(pos[0])
 	if err != nil {
 		return asUsage(fmt.Errorf("report: %w", err))
 	}
 	if *asJSON {
-		sum, err := summarize(pos[0], meta, stderr)
+		sum, err := summarize(run, stderr)
 		if err != nil {
 			return err
 		}
 		if err := reports.WriteJSON(stdout, sum); err != nil {
 			return err
 		}
-	} else if err := writeReports(pos[0], meta, stdout, stderr); err != nil {
+	} else if err := writeReports(run, stdout, stderr); err != nil {
 		return err
 	}
 	// Only --gate: the suite's gates are run's, so re-rendering a report
 	// never starts failing a build.
-	return gf.judgeRun(ctx, pos[0], meta, nil, gateOn, nil, stderr)
+	return gf.judgeRun(ctx, run, nil, gateOn, nil, stderr)
 }
 
-// summarize reads a run's trials into its summary.
-func summarize(dir string, meta *record.Run, stderr io.Writer) (*reports.Summary, error) {
-	sum := reports.NewSummarizer(meta.Suite.Name, meta.Models)
-	if err := readTrials(dir, stderr, sum.Add); err != nil {
+// summarize reads a run's trials into its summary, warning about bad lines
+// on stderr.
+func summarize(run *store.Reader, stderr io.Writer) (*reports.Summary, error) {
+	sum := reports.NewSummarizer(run.Run.Suite.Name, run.Run.Models)
+	warnings, err := run.Trials(sum.Add)
+	store.Warn(stderr, warnings)
+	var fe *record.FormatError
+	if errors.As(err, &fe) {
+		return nil, asUsage(err) // written by a newer toolgrade
+	}
+	if err != nil {
 		return nil, err
 	}
-	return sum.Summary().WithRestarts(meta.Servers), nil
+	return sum.Summary().WithRestarts(run.Run.Servers), nil
 }
 
-// writeReports writes summary.json into dir and the terminal report to stdout.
-func writeReports(dir string, meta *record.Run, stdout, stderr io.Writer) error {
-	sum, err := summarize(dir, meta, stderr)
+// writeReports writes the run's summary.json and the terminal report to
+// stdout.
+func writeReports(run *store.Reader, stdout, stderr io.Writer) error {
+	sum, err := summarize(run, stderr)
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(filepath.Join(dir, record.SummaryFile))
-	if err != nil {
+	if err := store.WriteSummary(run.Dir, sum); err != nil {
 		return err
 	}
-	if err := reports.WriteJSON(f, sum); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if meta.Status != "complete" {
-		fmt.Fprintf(stdout, "Run %s (%s): partial results.\n", dir, meta.Status)
+	if run.Run.Status != store.StatusComplete {
+		fmt.Fprintf(stdout, "Run %s (%s): partial results.\n", run.Dir, run.Run.Status)
 	}
 	return reports.WriteTerminal(stdout, sum)
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"github.com/toolgrade/toolgrade/harness/redact"
 	"github.com/toolgrade/toolgrade/harness/runner"
 	"github.com/toolgrade/toolgrade/harness/servers"
+	"github.com/toolgrade/toolgrade/harness/store"
 	"github.com/toolgrade/toolgrade/harness/suite"
 )
 
@@ -53,12 +53,12 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 
 	var (
 		dir  string
-		meta *record.Run
+		w    *store.Writer
+		meta *record.Run // the resumed run's; nil for a fresh one until created
 		s    *suite.Suite
 		done map[record.TrialKey]bool
-		lock *record.Lock
 	)
-	defer func() { lock.Unlock() }()
+	defer func() { w.Close() }()
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if err := gf.checkBaseline(cmp.Or(*resume, *out)); err != nil {
@@ -70,23 +70,15 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 			return usageErrorf("run: give a suite or --resume DIR, not both")
 		}
 		dir = *resume
-		if meta, err = record.ReadRun(dir); err != nil {
-			return asUsage(fmt.Errorf("--resume: %w", err))
+		if w, done, err = store.Resume(dir, store.ResumeOptions{RerunInfra: *retryInfra}); err != nil {
+			return runDirError(dir, err)
 		}
+		meta = w.Run()
 		if s, err = suite.Load(meta.Suite.Path); err != nil {
 			return asUsage(err)
 		}
-		if s.Hash != meta.Suite.Hash {
-			return usageErrorf("--resume: %s changed since the run in %s began (hash %.12s, now %.12s): its trials would not be comparable",
-				meta.Suite.Path, dir, meta.Suite.Hash, s.Hash)
-		}
-		// Locked before the trials are read: a writer still running would
-		// add trials this run does not know are done.
-		if lock, err = lockRunDir(dir, false); err != nil {
-			return err
-		}
-		if done, err = trialsDone(dir, *retryInfra); err != nil {
-			return err
+		if err := store.CheckResume(dir, meta, store.Current{SuiteHash: s.Hash}); err != nil {
+			return usageErrorf("--resume: %v", err)
 		}
 		if !set["parallel"] {
 			*parallel = meta.Parallel
@@ -99,8 +91,8 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		if dir == "" {
 			dir = filepath.Join("runs", fmt.Sprintf("%s-%s", safeName(s.Name), time.Now().Format("20060102-150405")))
 		}
-		if err := checkFreshDir(dir); err != nil {
-			return err
+		if err := store.CheckFresh(dir); err != nil {
+			return runDirError(dir, err)
 		}
 	default:
 		return usageErrorf("run: give one suite file (or --resume DIR)")
@@ -145,8 +137,8 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return asInfra(err)
 	}
 	if meta != nil {
-		if err := sameModels(meta, checked); err != nil {
-			return err
+		if err := store.CheckResume(dir, meta, store.Current{Models: checked}); err != nil {
+			return usageErrorf("--resume: %v", err)
 		}
 	}
 	cat, err := connectServers(ctx, cfg, &sf, stderr)
@@ -157,32 +149,27 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if err := s.Check(cat); err != nil {
 		return asUsage(err)
 	}
-	if *resume != "" && cat.Hash() != meta.CatalogHash {
-		return usageErrorf("--resume: the servers' tools changed since the run in %s began (catalog %.12s, now %.12s): its trials would not be comparable",
-			dir, meta.CatalogHash, cat.Hash())
-	}
-
-	if lock == nil {
-		if lock, err = lockRunDir(dir, true); err != nil {
-			return err
+	if meta != nil {
+		if err := store.CheckResume(dir, meta, store.Current{CatalogHash: cat.Hash()}); err != nil {
+			return usageErrorf("--resume: %v", err)
 		}
 	}
-	if meta == nil {
-		meta = newRunMeta(s, cat, redact.URL(ol.base.String()), ol.version, *repeat, *parallel)
-		meta.Overrides = overrides
+
+	if w == nil {
+		fresh := newRunMeta(s, cat, redact.URL(ol.base.String()), ol.version, *repeat, *parallel)
+		fresh.Overrides = overrides
+		if w, err = store.Create(dir, fresh); err != nil {
+			return runDirError(dir, err)
+		}
+		meta = w.Run()
 	}
-	meta.Parallel = *parallel
-	meta.NoExecute = meta.NoExecute || *noExecute
-	meta.Status, meta.Error, meta.End = "running", "", time.Time{}
-	meta.Models = mergeModels(meta.Models, checked)
-	if err := record.WriteRun(dir, meta); err != nil {
+	if err := w.Update(func(r *record.Run) {
+		r.Parallel = *parallel
+		r.NoExecute = r.NoExecute || *noExecute
+		r.Models = store.MergeModels(r.Models, checked)
+	}); err != nil {
 		return err
 	}
-	trials, err := os.OpenFile(filepath.Join(dir, record.TrialsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	defer trials.Close()
 	fmt.Fprintf(stderr, "toolgrade: running %d cases × %d models × %d repeats into %s\n", len(s.Cases), len(modelList), *repeat, dir)
 
 	runner.TuneGC()
@@ -192,7 +179,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		fmt.Fprintf(stderr, "toolgrade: warning: %s: tool pattern %q matches no tool\n", s.Path, g)
 	}
 	r.Tools, r.Catalog = policy, cat
-	r.Out = record.NewWriter(trials)
+	r.Out = w.Trials()
 	r.OnProgress = prog.update
 	r.OnWait = func(left time.Duration) {
 		fmt.Fprintf(stderr, "toolgrade: Ollama at %s unreachable; waiting (%s left)...\n", ol.base, left.Round(time.Second))
@@ -205,8 +192,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		wait = -1 // the runner's zero would mean its default
 	}
 	r.OnModel = func(m record.Model) {
-		meta.Models = mergeModels(meta.Models, []record.Model{m})
-		if err := record.WriteRun(dir, meta); err != nil {
+		if err := w.AddModels(m); err != nil {
 			fmt.Fprintf(stderr, "toolgrade: warning: updating %s: %v\n", record.RunFile, err)
 		}
 	}
@@ -215,31 +201,34 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		WaitOllama: wait, NoExecute: meta.NoExecute,
 	})
 	prog.finish()
-	meta.AddRestarts(cat.Restarts())
-	meta.Models = mergeModels(meta.Models, ran)
-	meta.End = time.Now()
-	if err := finishRun(ctx, dir, meta, runErr, stdout, stderr); err != nil {
+	end := time.Now()
+	if err := finishRun(ctx, w, runErr, func(r *record.Run) {
+		r.AddRestarts(cat.Restarts())
+		r.Models = store.MergeModels(r.Models, ran)
+		r.End = end
+	}, stdout, stderr); err != nil {
 		return err
 	}
-	return gf.judgeRun(ctx, dir, meta, s.Gates, gateOn, countRegressions, stderr)
+	return gf.judgeRun(ctx, w.Reader(), s.Gates, gateOn, countRegressions, stderr)
 }
 
-// finishRun records how the run ended in run.json, writes the reports and
-// returns the error that stopped the run. When the disk that stopped the
-// run also refuses run.json or the summary, those errors are warnings: the
-// one printed last is the cause.
-func finishRun(ctx context.Context, dir string, meta *record.Run, runErr error, stdout, stderr io.Writer) error {
+// finishRun records how the run ended in run.json (with what ended tells of
+// the run), writes the reports and returns the error that stopped the run.
+// When the disk that stopped the run also refuses run.json or the summary,
+// those errors are warnings: the one printed last is the cause.
+func finishRun(ctx context.Context, w *store.Writer, runErr error, ended func(*record.Run), stdout, stderr io.Writer) error {
+	dir := w.Dir()
 	var down *runner.OllamaDownError
+	status, errText := store.StatusComplete, ""
 	switch {
 	case runErr == nil:
-		meta.Status = "complete"
 	case ctx.Err() != nil:
-		meta.Status = "interrupted"
+		status = store.StatusInterrupted
 	case errors.As(runErr, &down):
 		// Nothing is wrong with what ran: a resume finishes it.
-		meta.Status, meta.Error = "interrupted", runErr.Error()
+		status, errText = store.StatusInterrupted, runErr.Error()
 	default:
-		meta.Status, meta.Error = "failed", runErr.Error()
+		status, errText = store.StatusFailed, runErr.Error()
 	}
 	warn := func(err error) error {
 		if runErr == nil {
@@ -248,12 +237,15 @@ func finishRun(ctx context.Context, dir string, meta *record.Run, runErr error, 
 		fmt.Fprintf(stderr, "toolgrade: warning: %v\n", err)
 		return nil
 	}
-	if err := record.WriteRun(dir, meta); err != nil {
+	if err := w.Update(func(r *record.Run) {
+		ended(r)
+		r.Status, r.Error = status, errText
+	}); err != nil {
 		if err := warn(err); err != nil {
 			return err
 		}
 	}
-	if err := writeReports(dir, meta, stdout, stderr); err != nil {
+	if err := writeReports(w.Reader(), stdout, stderr); err != nil {
 		if err := warn(err); err != nil {
 			return err
 		}
@@ -302,6 +294,10 @@ func newRunMeta(s *suite.Suite, cat *servers.Catalog, url, ollamaVersion string,
 		Start:       time.Now(),
 	}
 	meta.BaseSeed, _ = s.Defaults.Seed()
+	meta.Cases = map[string]string{}
+	for i := range s.Cases {
+		meta.Cases[s.Cases[i].ID] = s.CaseHash(&s.Cases[i])
+	}
 	byServer := map[string][]string{}
 	var order []string
 	for _, t := range cat.Tools() {
@@ -317,37 +313,6 @@ func newRunMeta(s *suite.Suite, cat *servers.Catalog, url, ollamaVersion string,
 		meta.FailedServers = append(meta.FailedServers, f.Name)
 	}
 	return meta
-}
-
-// sameModels refuses to resume a run whose models changed weights since it
-// began: its trials would mix two models under one name.
-func sameModels(meta *record.Run, now []record.Model) error {
-	for _, m := range now {
-		for _, old := range meta.Models {
-			if old.Name == m.Name && old.Digest != "" && old.Digest != m.Digest {
-				return usageErrorf("--resume: model %s changed since the run began (digest %.12s, now %.12s): its trials would not be comparable",
-					m.Name, old.Digest, m.Digest)
-			}
-		}
-	}
-	return nil
-}
-
-// mergeModels keeps the models of an earlier run and updates those checked now.
-func mergeModels(old, now []record.Model) []record.Model {
-	out := append([]record.Model(nil), old...)
-	for _, m := range now {
-		found := false
-		for i := range out {
-			if out[i].Name == m.Name {
-				out[i], found = m, true
-			}
-		}
-		if !found {
-			out = append(out, m)
-		}
-	}
-	return out
 }
 
 func splitList(s string) []string {

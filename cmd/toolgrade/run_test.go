@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/harness/store"
 )
 
 // docsSuite copies cases/docs.yaml into a temporary folder with its servers
@@ -66,6 +68,11 @@ func TestRunWritesTheRunAndReportRebuildsIt(t *testing.T) {
 		meta.Models[0].Digest == "" || meta.Models[0].Load == 0 || meta.CatalogHash == "" || meta.Ollama.Version != "0.17.4" || meta.End.IsZero() ||
 		meta.Harness != version() {
 		t.Errorf("run.json: %+v", meta)
+	}
+	// Every case's hash, as the suite computes it, so a comparison can tell
+	// a case edited under the same id.
+	if len(meta.Cases) != 25 || len(meta.Cases["dog"]) != 64 || meta.Cases["dog"] == meta.Cases["greeting"] || len(meta.Cases["greeting"]) != 64 {
+		t.Errorf("run.json cases: %v", meta.Cases)
 	}
 	keys := readTrialKeys(t, dir)
 	if len(keys) != 2*2*25 {
@@ -276,5 +283,30 @@ func TestFilesSuiteOnTheRealFilesystemServer(t *testing.T) {
 	})
 	if err != nil || n != 12 {
 		t.Errorf("%d trials, err %v", n, err)
+	}
+}
+
+// readTrials reads dir's trials through the store, one trial per key (its
+// last line), reporting bad lines on warn.
+func readTrials(dir string, warn io.Writer, fn func(*record.Trial)) error {
+	warnings, err := store.ReadTrials(dir, fn)
+	store.Warn(warn, warnings)
+	return err
+}
+
+// TestReportRefusesANewerFormat: run.json or a trials line written by a newer
+// major format is refused (exit 2) with the file, the line and what to do.
+func TestReportRefusesANewerFormat(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, record.RunFile), []byte(`{"format":"2.0","status":"complete"}`), 0o644)
+	r := runCLI(t, context.Background(), "report", dir)
+	if r.code != exitUsage || !strings.Contains(r.err.Error(), record.RunFile+": written by a newer toolgrade (format 2.0); this one reads format 1: upgrade toolgrade") {
+		t.Errorf("run.json: exit %d: %v", r.code, r.err)
+	}
+	os.WriteFile(filepath.Join(dir, record.RunFile), []byte(`{"format":"1.1","status":"complete"}`), 0o644)
+	os.WriteFile(filepath.Join(dir, record.TrialsFile), []byte(`{"model":"m","case":"a","repeat":0}`+"\n"+`{"format":"3.0","model":"m","case":"b","repeat":0}`+"\n"), 0o644)
+	r = runCLI(t, context.Background(), "report", dir, "--json")
+	if r.code != exitUsage || !strings.Contains(r.err.Error(), record.TrialsFile+":2: written by a newer toolgrade (format 3.0)") {
+		t.Errorf("trials.jsonl: exit %d: %v", r.code, r.err)
 	}
 }

@@ -97,8 +97,7 @@ func Check(s *reports.Summary, gates []Gate, on On) []Result {
 // variantOf is the variant a summary row ran with; "" is the servers' own
 // catalog.
 func variantOf(m *reports.ModelSummary) string {
-	// TODO(merge): return m.Variant once reports.ModelSummary has it.
-	return ""
+	return m.Variant
 }
 
 func applies(g Gate, m *reports.ModelSummary) bool {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -23,9 +24,16 @@ type Writer struct {
 // one whole line, so w should not buffer (an *os.File is right).
 func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
 
-// Write appends one trial.
+// trialLine is one line of a trials file: the trial and the format it is
+// written in.
+type trialLine struct {
+	Format string `json:"format,omitempty"`
+	*Trial
+}
+
+// Write appends one trial, marked with the current Format.
 func (w *Writer) Write(t *Trial) error {
-	b, err := json.Marshal(t)
+	b, err := json.Marshal(trialLine{Format: Format, Trial: t})
 	if err != nil {
 		return fmt.Errorf("encoding trial %s/%s#%d: %w", t.Model, t.CaseID, t.Repeat, err)
 	}
@@ -55,6 +63,7 @@ type SyntaxError struct {
 }
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err) }
+func (e *SyntaxError) Unwrap() error { return e.Err }
 
 // Reader reads trials from JSONL in the manner of bufio.Scanner: Scan, then
 // Trial; bad lines are kept as Warnings and skipped. It returns every line,
@@ -84,6 +93,9 @@ func NewReader(r io.Reader, file string) *Reader {
 // Scan advances to the next trial, returning false at the end or on a read
 // error.
 func (r *Reader) Scan() bool {
+	if r.err != nil {
+		return false
+	}
 	for r.sc.Scan() {
 		r.line++
 		b := bytes.TrimSpace(r.sc.Bytes())
@@ -94,7 +106,13 @@ func (r *Reader) Scan() bool {
 			continue
 		}
 		if r.keysOnly {
-			k, err := peekKey(b)
+			k, format, err := peekKey(b)
+			if err == nil && r.badFormat(format) {
+				if r.err != nil {
+					return false
+				}
+				continue
+			}
 			if err == nil && (k.Model == "" || k.CaseID == "") {
 				err = fmt.Errorf("not a trial: no model or case")
 			}
@@ -106,8 +124,15 @@ func (r *Reader) Scan() bool {
 			return true
 		}
 		var t Trial
-		if err := json.Unmarshal(b, &t); err != nil {
+		line := trialLine{Trial: &t}
+		if err := json.Unmarshal(b, &line); err != nil {
 			r.Warnings = append(r.Warnings, &SyntaxError{File: r.file, Line: r.line, Err: err})
+			continue
+		}
+		if r.badFormat(line.Format) {
+			if r.err != nil {
+				return false
+			}
 			continue
 		}
 		if t.Model == "" || t.CaseID == "" {
@@ -119,6 +144,25 @@ func (r *Reader) Scan() bool {
 	}
 	r.err = r.sc.Err()
 	return false
+}
+
+// badFormat judges the current line's format version: a newer major version
+// stops the reading with an error, since its trials would be misread; a
+// malformed one makes the line a warning. It reports whether the line is
+// skipped.
+func (r *Reader) badFormat(format string) bool {
+	err := CheckFormat(format)
+	if err == nil {
+		return false
+	}
+	se := &SyntaxError{File: r.file, Line: r.line, Err: err}
+	var fe *FormatError
+	if errors.As(err, &fe) {
+		r.err = se
+	} else {
+		r.Warnings = append(r.Warnings, se)
+	}
+	return true
 }
 
 // Line returns the line number (from 1) of the trial Scan read.

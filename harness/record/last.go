@@ -53,17 +53,19 @@ func ReadLast(r io.ReadSeeker, file string, fn func(*Trial)) ([]*SyntaxError, er
 
 // trialKey is the part of a trial line the first pass of ReadLast decodes.
 type trialKey struct {
+	Format  string `json:"format"`
 	Model   string `json:"model"`
 	CaseID  string `json:"case"`
 	Variant string `json:"variant"`
 	Repeat  int    `json:"repeat"`
 }
 
-// peekKey decodes only the key of a trial line, skipping the transcript.
-func peekKey(b []byte) (TrialKey, error) {
+// peekKey decodes only the key and format version of a trial line, skipping
+// the transcript.
+func peekKey(b []byte) (TrialKey, string, error) {
 	var k trialKey
 	if err := json.Unmarshal(b, &k); err != nil {
-		return TrialKey{}, err
+		return TrialKey{}, "", err
 	}
-	return TrialKey(k), nil
+	return TrialKey{Model: k.Model, CaseID: k.CaseID, Variant: k.Variant, Repeat: k.Repeat}, k.Format, nil
 }

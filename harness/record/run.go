@@ -142,27 +142,39 @@ const (
 	SummaryFile = "summary.json"
 )
 
-// WriteRun writes run.json into dir atomically (a temporary file renamed),
-// so a crash never leaves half of it.
+// WriteRun writes run.json into dir atomically (see WriteAtomic).
 func WriteRun(dir string, r *Run) error {
-	b, err := json.MarshalIndent(r, "", "  ")
+	b, err := json.MarshalIndent(runFile{Format: Format, Run: r}, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(dir, RunFile+".tmp")
-	err = os.WriteFile(tmp, append(b, '\n'), 0o644)
+	return WriteAtomic(filepath.Join(dir, RunFile), append(b, '\n'))
+}
+
+// WriteAtomic writes a run file through a temporary file renamed over it, so
+// a crash never leaves half of it, and removes the temporary file when the
+// write fails.
+func WriteAtomic(path string, b []byte) error {
+	tmp := path + ".tmp"
+	err := os.WriteFile(tmp, b, 0o644)
 	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, RunFile))
+		err = os.Rename(tmp, path)
 	}
 	if err != nil {
 		// A full disk leaves a partial tmp file: it is noise in the run.
 		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", filepath.Join(dir, RunFile), err)
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
 }
 
-// ReadRun reads dir/run.json.
+// runFile is run.json: the run and the format it is written in.
+type runFile struct {
+	Format string `json:"format,omitempty"`
+	*Run
+}
+
+// ReadRun reads dir/run.json. A newer major format is a *FormatError.
 func ReadRun(dir string) (*Run, error) {
 	p := filepath.Join(dir, RunFile)
 	b, err := os.ReadFile(p)
@@ -170,7 +182,11 @@ func ReadRun(dir string) (*Run, error) {
 		return nil, err
 	}
 	var r Run
-	if err := json.Unmarshal(b, &r); err != nil {
+	f := runFile{Run: &r}
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	if err := CheckFormat(f.Format); err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	return &r, nil

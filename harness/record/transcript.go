@@ -8,6 +8,13 @@
 // several lines: a resumed run appends the rerun of an infra_error trial
 // after it. The last line of a key supersedes the earlier ones, and every
 // reader of a run (resume, report) takes only that line: see ReadLast.
+//
+// Every file of a run directory carries its format version in a "format"
+// field ("1.0": see Format): run.json and summary.json at the top, each
+// trials.jsonl line beside the trial's own fields. A file without one was
+// written before versions existed and reads as 1.0. A reader refuses a newer
+// major version (a *FormatError naming the file and line) and reads a newer
+// minor one, ignoring the fields it does not know.
 package record
 
 import (

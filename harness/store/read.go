@@ -23,7 +23,8 @@ type Reader struct {
 }
 
 // Open reads dir's run.json. It takes no lock: a run may be read while it
-// is being written.
+// is being written. A run.json of a newer major format is refused with a
+// *record.FormatError.
 func Open(dir string) (*Reader, error) {
 	meta, err := record.ReadRun(dir)
 	if err != nil {
@@ -34,7 +35,9 @@ func Open(dir string) (*Reader, error) {
 
 // Trials calls fn for every trial of the run, once per trial key (its last
 // line), in file order, and returns the lines it could not read. A run with
-// no trials file yet has no trials.
+// no trials file yet has no trials. A line of a newer major format stops the
+// reading with an error naming the file and line (a *record.FormatError
+// inside a *record.SyntaxError).
 func (r *Reader) Trials(fn func(*record.Trial)) ([]*record.SyntaxError, error) {
 	return ReadTrials(r.Dir, fn)
 }

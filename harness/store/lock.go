@@ -1,4 +1,4 @@
-package record
+package store
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/toolgrade/toolgrade/harness/record"
 )
 
 // LockFile is the file in a run directory that its one writer holds locked.
@@ -74,10 +76,11 @@ func (l *Lock) Unlock() error {
 	return err
 }
 
-// CheckEmpty refuses a fresh run into a directory that already holds files
-// (a missing directory is empty; the lock file does not count): appending to
-// an old trials file would mix two runs.
-func CheckEmpty(dir string) error {
+// CheckFresh refuses a fresh run into dir when it already holds files (a
+// missing directory is fresh; the lock file does not count), with a
+// *NotEmptyError whose HasRun says whether they are a run: appending to an
+// old trials file would mix two runs.
+func CheckFresh(dir string) error {
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -86,10 +89,12 @@ func CheckEmpty(dir string) error {
 		return err
 	}
 	var names []string
+	hasRun := false
 	for _, e := range ents {
 		if e.Name() != LockFile {
 			names = append(names, e.Name())
 		}
+		hasRun = hasRun || e.Name() == record.RunFile
 	}
 	if len(names) == 0 {
 		return nil
@@ -97,13 +102,16 @@ func CheckEmpty(dir string) error {
 	if len(names) > 3 {
 		names = append(names[:3], "...")
 	}
-	return &NotEmptyError{Dir: dir, Names: names}
+	return &NotEmptyError{Dir: dir, Names: names, HasRun: hasRun}
 }
 
 // NotEmptyError is a fresh run's directory that already holds files.
 type NotEmptyError struct {
 	Dir   string
 	Names []string // the first few entries
+	// HasRun is set when the directory holds a run.json: a run to resume
+	// rather than a stray folder.
+	HasRun bool
 }
 
 func (e *NotEmptyError) Error() string {

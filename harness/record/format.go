@@ -1,0 +1,49 @@
+package record
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Format is the version of the files a run directory holds (run.json, each
+// trials.jsonl line, summary.json), as "MAJOR.MINOR". A minor version adds
+// fields that older readers may ignore; a major version changes what existing
+// fields mean, and older readers refuse it. Files written before versions
+// existed have none and read as 1.0.
+const Format = "1.0"
+
+// FormatMajor is the major version of Format: the newest this build reads.
+const FormatMajor = 1
+
+// FormatError is a file written in a newer major format than this build
+// reads.
+type FormatError struct {
+	// Version is the format the file declares.
+	Version string
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("written by a newer toolgrade (format %s); this one reads format %d: upgrade toolgrade", e.Version, FormatMajor)
+}
+
+// CheckFormat accepts a file's declared format version v when this build can
+// read it: none (the files before versions), or a major version up to
+// FormatMajor, whatever the minor. A newer major is a *FormatError.
+func CheckFormat(v string) error {
+	if v == "" {
+		return nil
+	}
+	majorText, minorText, hasMinor := strings.Cut(v, ".")
+	major, err := strconv.Atoi(majorText)
+	if err == nil && hasMinor {
+		_, err = strconv.Atoi(minorText)
+	}
+	if err != nil || major < 1 {
+		return fmt.Errorf("format %q is not a version (MAJOR.MINOR, like %s)", v, Format)
+	}
+	if major > FormatMajor {
+		return &FormatError{Version: v}
+	}
+	return nil
+}

@@ -1,0 +1,98 @@
+package suite
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+)
+
+// CaseHash is the hex SHA-256 of what defines case c for a comparison: the
+// conversation as sent (Conversation, so the suite's system prompt counts),
+// the expectation with the suite defaults that change its judgement
+// (strict_args, normalize_strings), the round limit and whether tools run.
+// Two runs whose case id has different hashes did not ask the same thing.
+// Positions in the file are left out: moving a case does not change it.
+func (s *Suite) CaseHash(c *Case) string {
+	h := hashedCase{
+		NoTool:     c.Expect.NoTool,
+		AnyOrder:   c.Expect.AnyOrder,
+		FirstOnly:  c.Expect.FirstOnly,
+		StrictArgs: s.Defaults.StrictArgs,
+		Normalize:  s.Defaults.NormalizeStrings,
+		MaxRounds:  c.MaxRounds,
+		Execute:    !c.NoExecute,
+	}
+	for _, m := range s.Conversation(c) {
+		h.Conversation = append(h.Conversation, hashedMessage{Role: m.Role, Content: m.Content})
+	}
+	if c.Expect.StrictArgs != nil {
+		h.StrictArgs = *c.Expect.StrictArgs
+	}
+	for _, call := range c.Expect.Calls {
+		hc := hashedCall{Tool: call.Tool, Args: []hashedArg{}}
+		for _, a := range call.Args {
+			ha := hashedArg{Key: a.Key, Kind: a.Kind, Value: a.Value, Substring: a.Substring,
+				OneOf: a.OneOf, Number: a.Number, Tolerance: a.Tolerance}
+			if a.Regex != nil {
+				ha.Regex = a.Regex.String()
+			}
+			hc.Args = append(hc.Args, ha)
+		}
+		h.Calls = append(h.Calls, hc)
+	}
+	if m := c.Expect.Answer; m != nil {
+		h.Answer = &hashedText{Kind: m.Kind, Substring: m.Substring, OneOf: m.OneOf}
+		if m.Regex != nil {
+			h.Answer.Regex = m.Regex.String()
+		}
+	}
+	// Every value is of JSON's own shapes (maps encode with sorted keys), so
+	// the encoding is canonical; it cannot fail.
+	b, _ := json.Marshal(h)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// hashedCase and the types below fix the field names and order CaseHash
+// encodes, apart from the suite's Go types, so renaming a Go field does not
+// change every recorded hash.
+type hashedCase struct {
+	Conversation []hashedMessage `json:"conversation"`
+	Calls        []hashedCall    `json:"calls"`
+	NoTool       bool            `json:"no_tool"`
+	AnyOrder     bool            `json:"any_order"`
+	FirstOnly    bool            `json:"first_only"`
+	StrictArgs   bool            `json:"strict_args"`
+	Normalize    bool            `json:"normalize_strings"`
+	Answer       *hashedText     `json:"answer"`
+	MaxRounds    int             `json:"max_rounds"`
+	Execute      bool            `json:"execute"`
+}
+
+type hashedMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+type hashedCall struct {
+	Tool string      `json:"tool"`
+	Args []hashedArg `json:"args"`
+}
+
+type hashedArg struct {
+	Key       string      `json:"key"`
+	Kind      MatcherKind `json:"kind"`
+	Value     any         `json:"value,omitempty"`
+	Substring string      `json:"substring,omitempty"`
+	Regex     string      `json:"regex,omitempty"`
+	OneOf     []any       `json:"one_of,omitempty"`
+	Number    float64     `json:"number,omitempty"`
+	Tolerance float64     `json:"tolerance,omitempty"`
+}
+
+type hashedText struct {
+	Kind      MatcherKind `json:"kind"`
+	Substring string      `json:"substring,omitempty"`
+	Regex     string      `json:"regex,omitempty"`
+	OneOf     []string    `json:"one_of,omitempty"`
+}
