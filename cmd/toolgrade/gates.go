@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade/harness/gate"
-	"github.com/toolgrade/toolgrade/harness/store"
 	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/harness/store"
 	"github.com/toolgrade/toolgrade/reports"
 )
 
