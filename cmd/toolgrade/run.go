@@ -37,6 +37,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	ollamaURL := fs.String("ollama", "", "Ollama `URL` (default: OLLAMA_HOST, else http://127.0.0.1:11434)")
 	noExecute := fs.Bool("no-execute", false, "run no tool: every trial stops at the model's first response, whose calls are scored (as execute: false)")
 	waitOllama := fs.Duration("wait-ollama", runner.DefaultWaitOllama, "how long a run waits for an unreachable Ollama before it stops (exit 3); 0: no waiting")
+	variants := fs.String("variants", "", "comma-separated variants of the suite to run; base is the servers' own catalog (default: base and every variant)")
 	retryInfra := fs.Bool("retry-infra", true, "wait for an unreachable Ollama, and let --resume rerun infra_error trials; false: both are final")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -150,6 +151,12 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return usageErrorf("--resume: the servers' tools changed since the run in %s began (catalog %.12s, now %.12s): its trials would not be comparable",
 			dir, meta.CatalogHash, cat.Hash())
 	}
+	policy := &bridge.Policy{Tools: cat, Info: cat, Allow: suite.Globs(s.Defaults.AllowTools), Deny: suite.Globs(s.Defaults.DenyTools)}
+	vs, err := setupVariants(ctx, s, cat, policy, *variants, set["variants"], meta, dir, &sf, stderr)
+	if err != nil {
+		return err
+	}
+	defer vs.Close()
 
 	if lock == nil {
 		if lock, err = lockRunDir(dir, true); err != nil {
@@ -159,6 +166,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if meta == nil {
 		meta = newRunMeta(s, cat, redact.URL(ol.base.String()), ol.version, *repeat, *parallel)
 		meta.Overrides = overrides
+		meta.Catalogs = vs.catalogs
 	}
 	meta.Parallel = *parallel
 	meta.NoExecute = meta.NoExecute || *noExecute
@@ -176,7 +184,6 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 
 	runner.TuneGC()
 	prog := newProgress(stderr)
-	policy := &bridge.Policy{Tools: cat, Info: cat, Allow: suite.Globs(s.Defaults.AllowTools), Deny: suite.Globs(s.Defaults.DenyTools)}
 	for _, g := range policy.Unmatched(toolInfos(cat)) {
 		fmt.Fprintf(stderr, "toolgrade: warning: %s: tool pattern %q matches no tool\n", s.Path, g)
 	}
@@ -201,7 +208,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 	ran, runErr := r.Run(ctx, runner.Config{
 		Suite: s, Models: checked, Repeat: *repeat, Parallel: *parallel, Retries: *retries, Done: done,
-		WaitOllama: wait, NoExecute: meta.NoExecute,
+		WaitOllama: wait, NoExecute: meta.NoExecute, Variants: vs.list,
 	})
 	prog.finish()
 	meta.AddRestarts(cat.Restarts())

@@ -71,6 +71,9 @@ type Suite struct {
 	Models []string
 	// Defaults apply to every case.
 	Defaults Defaults
+	// Variants are the suite's variants in file order (see Variant); nil
+	// when none: every case then runs with the servers' own catalog only.
+	Variants []Variant
 	// Cases are in file order; their IDs are unique.
 	Cases []Case
 }
