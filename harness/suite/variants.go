@@ -116,6 +116,8 @@ func (p *parser) variants(n *yaml.Node, s *Suite) {
 		}
 		v := Variant{Pos: p.pos(c)}
 		var nameNode *yaml.Node
+		// A typo of a key is reported as such, not also as a variant that
+		// changes nothing.
 		changes := false
 		for _, f := range fs {
 			k, val, fp := f.key.Value, f.val, join(path, f.key.Value)
@@ -143,6 +145,7 @@ func (p *parser) variants(n *yaml.Node, s *Suite) {
 				changes = true
 			default:
 				p.unknownKey(f.key, path, variantKeys, "")
+				changes = true
 			}
 		}
 		if nameNode == nil {
@@ -197,6 +200,7 @@ func (p *parser) toolOverlays(n *yaml.Node, path string) []ToolOverlay {
 		if !ok {
 			continue
 		}
+		typo := false
 		for _, of := range ofs {
 			fp := join(tp, of.key.Value)
 			switch of.key.Value {
@@ -208,9 +212,10 @@ func (p *parser) toolOverlays(n *yaml.Node, path string) []ToolOverlay {
 				o.Params = p.paramOverlays(of.val, fp)
 			default:
 				p.unknownKey(of.key, tp, toolOverlayKeys, "")
+				typo = true
 			}
 		}
-		if o.Description == nil && len(o.Params) == 0 {
+		if o.Description == nil && o.Params == nil && !typo {
 			p.errorf(f.key, tp, "changes nothing: give description: or params:")
 		}
 		out = append(out, o)
@@ -223,7 +228,7 @@ func (p *parser) paramOverlays(n *yaml.Node, path string) []ParamOverlay {
 	if !ok {
 		return nil
 	}
-	var out []ParamOverlay
+	out := []ParamOverlay{}
 	for _, f := range fs {
 		fp := join(path, f.key.Value)
 		name := f.key.Value
