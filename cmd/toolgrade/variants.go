@@ -119,7 +119,9 @@ func connectVariants(ctx context.Context, s *suite.Suite, cat *servers.Catalog, 
 		if name != "" {
 			sv = s.Variant(name)
 			v.Suite = sv
-			if sv.ServersPath != "" && sv.ServersPath != s.ServersPath {
+			if sv.ServersPath != "" {
+				// The suite's own file is connected once, as the base.
+				byFile[s.ServersPath] = cat
 				vc := byFile[sv.ServersPath]
 				if vc == nil {
 					cfg, err := servers.Load(sv.ServersPath)
@@ -135,8 +137,10 @@ func connectVariants(ctx context.Context, s *suite.Suite, cat *servers.Catalog, 
 				if err := s.CheckVariant(sv, vc); err != nil {
 					return fail(asUsage(err))
 				}
-				v.Catalog = vc
-				v.Tools = &bridge.Policy{Tools: vc, Info: vc, Allow: suite.Globs(s.Defaults.AllowTools), Deny: suite.Globs(s.Defaults.DenyTools)}
+				if vc != cat {
+					v.Catalog = vc
+					v.Tools = &bridge.Policy{Tools: vc, Info: vc, Allow: suite.Globs(s.Defaults.AllowTools), Deny: suite.Globs(s.Defaults.DenyTools)}
+				}
 			}
 			if len(sv.Tools) > 0 {
 				ov, err := overlay.New(v.Tools, sv.Tools)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -199,6 +200,20 @@ func TestRunVariantsSubset(t *testing.T) {
 	}
 	if fmt.Sprint(got) != "map[:5 branch:5]" {
 		t.Errorf("trials by variant %v", got)
+	}
+	// A variant that names the suite's own servers file uses the base's
+	// connection, its overlays checked against it.
+	b, _ := os.ReadFile(suitePath)
+	base := regexp.MustCompile(`(?m)^servers: (.*)$`).FindSubmatch(b)[1]
+	same := strings.Replace(string(b), "variants:\n", "variants:\n  - {name: same, servers: "+string(base)+", tools: {search: {description: Same file.}}}\n", 1)
+	os.WriteFile(suitePath, []byte(same), 0o644)
+	dir3 := filepath.Join(t.TempDir(), "run")
+	r = runCLI(t, context.Background(), "run", suitePath, "--out", dir3, "--ollama", url, "--models", "scripted-good", "--variants", "same")
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	if meta, _ := record.ReadRun(dir3); len(meta.Catalogs) != 1 || !bytes.Contains(meta.Catalogs[0].Tools, []byte("Same file.")) {
+		t.Errorf("catalogs %+v", meta.Catalogs)
 	}
 	r = runCLI(t, context.Background(), "run", suitePath, "--out", filepath.Join(t.TempDir(), "x"), "--ollama", url, "--variants", "explicit-gte")
 	if r.code != exitUsage || !strings.Contains(r.err.Error(), `unknown variant "explicit-gte" (did you mean "explicit-get"?)`) {

@@ -11,6 +11,11 @@
 //	models: [qwen3:1.7b, qwen3:8b]
 //	defaults: {system: "...", max_rounds: 5, think: false, options: {seed: 42},
 //	           execute: true, allow_tools: [write_*], deny_tools: [fs.delete_*]}
+//	variants:                        # optional: the same cases, other descriptions
+//	  - name: terse
+//	    system: "..."                  # replaces defaults.system
+//	    tools: {search: {description: "...", params: {query: "...", filter.kind: "..."}}}
+//	  - {name: branch, servers: branch.json}   # another servers file's catalog
 //	cases:
 //	  - id: dog
 //	    ask: "Can I bring my dog?"     # or [{role: user, content: ...}, ...]
