@@ -99,6 +99,10 @@ func variantNames(s *suite.Suite, flag string, given bool, meta *record.Run) ([]
 	if len(out) == 0 {
 		return nil, usageErrorf("--variants: name at least one variant (%s)", strings.Join(known, ", "))
 	}
+	// The base runs (and is recorded) first, whatever order the flag says.
+	if i := slices.Index(out, ""); i > 0 {
+		out = slices.Concat([]string{""}, out[:i], out[i+1:])
+	}
 	return out, nil
 }
 

@@ -190,7 +190,7 @@ func TestRunVariantsSubset(t *testing.T) {
 		t.Errorf("catalogs %+v", meta.Catalogs)
 	}
 	dir2 := filepath.Join(t.TempDir(), "run")
-	r = runCLI(t, context.Background(), "run", suitePath, "--out", dir2, "--ollama", url, "--models", "scripted-weak", "--variants", "base,branch")
+	r = runCLI(t, context.Background(), "run", suitePath, "--out", dir2, "--ollama", url, "--models", "scripted-weak", "--variants", "branch,base")
 	if r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.stderr)
 	}
@@ -200,6 +200,12 @@ func TestRunVariantsSubset(t *testing.T) {
 	}
 	if fmt.Sprint(got) != "map[:5 branch:5]" {
 		t.Errorf("trials by variant %v", got)
+	}
+	if meta, _ := record.ReadRun(dir2); len(meta.Catalogs) != 2 || meta.Catalogs[0].Variant != "" || meta.Catalogs[1].Variant != "branch" {
+		t.Errorf("catalogs %+v: the base is not first", meta.Catalogs)
+	}
+	if first := readTrialsAll(t, dir2)[0]; first.Variant != "" {
+		t.Errorf("the first trial ran variant %q, not the base", first.Variant)
 	}
 	// A variant that names the suite's own servers file uses the base's
 	// connection, its overlays checked against it.
