@@ -38,6 +38,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	ollamaURL := fs.String("ollama", "", "Ollama `URL` (default: OLLAMA_HOST, else http://127.0.0.1:11434)")
 	noExecute := fs.Bool("no-execute", false, "run no tool: every trial stops at the model's first response, whose calls are scored (as execute: false)")
 	waitOllama := fs.Duration("wait-ollama", runner.DefaultWaitOllama, "how long a run waits for an unreachable Ollama before it stops (exit 3); 0: no waiting")
+	variants := fs.String("variants", "", "comma-separated variants of the suite to run; base is the servers' own catalog (default: base and every variant)")
 	retryInfra := fs.Bool("retry-infra", true, "wait for an unreachable Ollama, and let --resume rerun infra_error trials; false: both are final")
 	var gf gateFlags
 	gf.register(fs)
@@ -154,10 +155,17 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 			return usageErrorf("--resume: %v", err)
 		}
 	}
+	policy := &bridge.Policy{Tools: cat, Info: cat, Allow: suite.Globs(s.Defaults.AllowTools), Deny: suite.Globs(s.Defaults.DenyTools)}
+	vs, err := setupVariants(ctx, s, cat, policy, *variants, set["variants"], meta, dir, &sf, stderr)
+	if err != nil {
+		return err
+	}
+	defer vs.Close()
 
 	if w == nil {
 		fresh := newRunMeta(s, cat, redact.URL(ol.base.String()), ol.version, *repeat, *parallel)
 		fresh.Overrides = overrides
+		fresh.Catalogs = vs.catalogs
 		if w, err = store.Create(dir, fresh); err != nil {
 			return runDirError(dir, err)
 		}
@@ -174,7 +182,6 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 
 	runner.TuneGC()
 	prog := newProgress(stderr)
-	policy := &bridge.Policy{Tools: cat, Info: cat, Allow: suite.Globs(s.Defaults.AllowTools), Deny: suite.Globs(s.Defaults.DenyTools)}
 	for _, g := range policy.Unmatched(toolInfos(cat)) {
 		fmt.Fprintf(stderr, "toolgrade: warning: %s: tool pattern %q matches no tool\n", s.Path, g)
 	}
@@ -198,7 +205,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 	ran, runErr := r.Run(ctx, runner.Config{
 		Suite: s, Models: checked, Repeat: *repeat, Parallel: *parallel, Retries: *retries, Done: done,
-		WaitOllama: wait, NoExecute: meta.NoExecute,
+		WaitOllama: wait, NoExecute: meta.NoExecute, Variants: vs.list,
 	})
 	prog.finish()
 	end := time.Now()

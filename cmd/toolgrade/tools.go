@@ -17,27 +17,30 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	var sf serverFlags
 	sf.register(fs)
 	asJSON := fs.Bool("json", false, "print the tools exactly as sent to Ollama, as JSON")
+	suitePath := fs.String("suite", "", "the suite `FILE` whose variants --variant names (its servers, when --servers is not given)")
+	variant := fs.String("variant", "", "show the catalog this variant of --suite sends (default: base, the servers' own)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if sf.file == "" {
-		return usageErrorf("tools: --servers FILE is required")
-	}
 	if len(pos) > 0 {
 		return usageErrorf("tools: unexpected argument %q", pos[0])
 	}
-	cfg, err := servers.Load(sf.file)
+	vt, err := loadVariantTools(*suitePath, *variant, sf.file)
 	if err != nil {
-		return asUsage(err)
+		return err
 	}
-	cat, err := connectServers(ctx, cfg, &sf, stderr)
+	cat, err := connectServers(ctx, vt.cfg, &sf, stderr)
 	if err != nil {
 		return err
 	}
 	defer cat.Close()
+	shown, err := vt.tools(cat)
+	if err != nil {
+		return err
+	}
 
-	toolJSON, err := json.Marshal(cat.OllamaTools())
+	toolJSON, err := json.Marshal(shown)
 	if err != nil {
 		return err
 	}
@@ -47,7 +50,9 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	// reports.Table escapes the cells: names and descriptions are the servers'.
 	var rows [][]string
-	for _, t := range cat.Tools() {
+	for i, t := range cat.Tools() {
+		// The overlay keeps the catalog's order; only descriptions differ.
+		t.Ollama, t.Description = shown[i], shown[i].Function.Description
 		one, _ := json.Marshal(t.Ollama)
 		rows = append(rows, []string{t.Exposed, t.Server, params(t), fmt.Sprint(len(one)), clip(t.Description, 60)})
 	}
@@ -56,6 +61,9 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	fmt.Fprintf(stdout, "%d tools, %d bytes of tool JSON sent with every request, about %d tokens\n",
 		len(rows), len(toolJSON), estimateTokens(len(toolJSON)))
+	if v := vt.variant; v != nil && v.System != "" {
+		fmt.Fprintln(stdout, reports.Printable("system prompt of variant "+v.Name+": "+clip(v.System, 200)))
+	}
 	// What a suite without allow_tools would do with each tool, from its
 	// MCP annotations.
 	policy := &bridge.Policy{Tools: cat, Info: cat}

@@ -17,6 +17,12 @@ import (
 )
 
 // searchTool is a tool definition for requests that offer tools.
+// described is searchTool with a description the tools: matcher looks for.
+var described = api.Tool{Type: "function", Function: api.ToolFunction{
+	Name: "search", Description: "Open documents; never search.",
+	Parameters: api.ToolFunctionParameters{Type: "object", Properties: api.NewToolPropertiesMap()},
+}}
+
 var searchTool = api.Tool{Type: "function", Function: api.ToolFunction{
 	Name:       "search",
 	Parameters: api.ToolFunctionParameters{Type: "object", Properties: api.NewToolPropertiesMap()},
@@ -288,6 +294,7 @@ func TestMatching(t *testing.T) {
 			{User: &Matcher{Equals: "hi\n\nthere"}, Reply: Reply{Content: "merged"}},
 			{Round: 2, ToolResult: &Matcher{Regex: `^\d+ hits$`}, Reply: Reply{Content: "hits"}},
 			{Round: 2, Reply: Reply{Content: "round two"}},
+			{User: &Matcher{Contains: "describe"}, Tools: &Matcher{Contains: "never search"}, Reply: Reply{Content: "described"}},
 			{User: &Matcher{Contains: "TOOLS"}, ToolsOffered: ptr(true), Reply: Reply{Content: "with tools"}},
 			{User: &Matcher{Contains: "tools"}, ToolsOffered: ptr(false), Reply: Reply{Content: "without tools"}},
 		},
@@ -310,6 +317,10 @@ func TestMatching(t *testing.T) {
 		{"a", []api.Message{{Role: "user", Content: "q"}, asst, asst, tool("nothing")}, nil, "round two"},
 		{"a", []api.Message{{Role: "user", Content: "q"}, asst, tool("t"), asst, tool("u")}, nil, "fallback"},
 		{"a", user("use the Tools"), api.Tools{searchTool}, "with tools"},
+		// tools: matches the offered tools' JSON, descriptions included
+		{"a", user("describe the tools"), api.Tools{described}, "described"},
+		{"a", user("describe the Tools"), api.Tools{searchTool}, "with tools"},
+		{"a", user("describe the tools"), nil, "without tools"},
 		{"a", user("use the Tools"), nil, "without tools"},
 		{"a", user("other"), nil, "fallback"},
 	}

@@ -1,6 +1,10 @@
 package fakeollama
 
-import "github.com/ollama/ollama/api"
+import (
+	"encoding/json"
+
+	"github.com/ollama/ollama/api"
+)
 
 // match returns the first rule that applies to a chat request for model m,
 // or nil when none does.
@@ -19,13 +23,20 @@ func (s *Server) match(m *modelInfo, req *api.ChatRequest) *rule {
 		}
 	}
 	offered := len(req.Tools) > 0
+	var toolsJSON *string
 	for _, r := range s.rules {
+		if r.tools != nil && toolsJSON == nil {
+			b, _ := json.Marshal(req.Tools)
+			text := string(b)
+			toolsJSON = &text
+		}
 		switch {
 		case r.model != nil && r.model != m,
 			r.Round != 0 && r.Round != round,
 			r.ToolsOffered != nil && *r.ToolsOffered != offered,
 			r.user != nil && (lastUser == nil || !r.user.match(*lastUser)),
-			r.tool != nil && (lastTool == nil || !r.tool.match(*lastTool)):
+			r.tool != nil && (lastTool == nil || !r.tool.match(*lastTool)),
+			r.tools != nil && (!offered || !r.tools.match(*toolsJSON)):
 			continue
 		}
 		return r

@@ -88,6 +88,10 @@ type Rule struct {
 	// ToolsOffered, when set, requires that the request offers tools (true)
 	// or offers none (false).
 	ToolsOffered *bool `yaml:"tools_offered"`
+	// Tools must match the JSON of the tools the request offers (names,
+	// descriptions, parameters), so a script can answer one version of a
+	// tool's description differently from another; nil means any.
+	Tools *Matcher `yaml:"tools"`
 	// Reply is the answer.
 	Reply Reply `yaml:"reply"`
 	// Latency replaces the script's latency for this rule; nil keeps it.

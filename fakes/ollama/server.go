@@ -82,6 +82,7 @@ type rule struct {
 	Rule
 	model      *modelInfo // nil: any model
 	user, tool *matcher
+	tools      *matcher // over the JSON of the offered tools
 }
 
 // matcher is a compiled [Matcher].
@@ -146,7 +147,7 @@ func New(s *Script, o *Options) *Server {
 		srv.models = append(srv.models, newModelInfo(m))
 	}
 	for _, r := range s.Rules {
-		c := &rule{Rule: r, user: compileMatcher(r.User), tool: compileMatcher(r.ToolResult)}
+		c := &rule{Rule: r, user: compileMatcher(r.User), tool: compileMatcher(r.ToolResult), tools: compileMatcher(r.Tools)}
 		c.Reply = cloneReply(r.Reply)
 		if r.Latency != nil {
 			d := *r.Latency

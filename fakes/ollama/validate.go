@@ -82,6 +82,9 @@ func validate(s *Script, at func(path) srcpos.Pos) error {
 		if r.ToolResult != nil {
 			checkMatcher(r.ToolResult, p.with("tool_result"), bad)
 		}
+		if r.Tools != nil {
+			checkMatcher(r.Tools, p.with("tools"), bad)
+		}
 		if r.Latency != nil && *r.Latency < 0 {
 			bad(p.with("latency"), "must not be negative")
 		}

@@ -1,6 +1,6 @@
 // Package runner runs a suite's cases through the bridge loop against a list
-// of models, model by model, scores each trial and appends it to the trials
-// file as soon as it ends.
+// of models and variants, model by model, scores each trial and appends it to
+// the trials file as soon as it ends.
 package runner
 
 import (
@@ -60,6 +60,27 @@ type Config struct {
 	// Ollama answers. Zero: DefaultWaitOllama; negative: no pause, the trial
 	// is written as infra_error.
 	WaitOllama time.Duration
+	// Variants are the versions of the catalog every case runs with, in
+	// order; nil: the base alone, with Runner.Tools and Runner.Catalog. Each
+	// (model, variant, case, repeat) runs once, with the same seed in every
+	// variant.
+	Variants []Variant
+}
+
+// Variant is one version of the tools (and system prompt) that every case of
+// a run is sent with: a suite variant, or the base.
+type Variant struct {
+	// Name is recorded in Trial.Variant; "" is the base.
+	Name string
+	// Suite is the suite's variant, whose system prompt replaces the
+	// suite's; nil for the base.
+	Suite *suite.Variant
+	// Tools offers and runs this variant's tools; nil: Runner.Tools.
+	Tools bridge.Toolbox
+	// Catalog checks the calls of trials without execution; nil:
+	// Runner.Catalog when Tools is nil, else Tools when it is a
+	// score.Catalog.
+	Catalog score.Catalog
 }
 
 // Progress is what the runner reports after each trial.
@@ -98,8 +119,9 @@ type Runner struct {
 
 // job is one trial to run.
 type job struct {
-	c      *suite.Case
-	repeat int
+	c       *suite.Case
+	repeat  int
+	variant *Variant
 }
 
 // CheckModels confirms that every model can run tools, before any is
@@ -160,17 +182,23 @@ func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
 
 func (r *Runner) runModel(ctx context.Context, cfg Config, p *pause, info *record.Model, base bridge.Request, repeat, parallel int) error {
 	s := cfg.Suite
-	total := len(s.Cases) * repeat
+	variants := cfg.Variants
+	if len(variants) == 0 {
+		variants = []Variant{{}}
+	}
+	total := len(s.Cases) * repeat * len(variants)
 	// Jobs are made as they are fed, never listed, so memory does not grow
 	// with the number of trials.
-	done := func(i, rep int) bool {
-		return cfg.Done[record.TrialKey{Model: info.Name, CaseID: s.Cases[i].ID, Repeat: rep}]
+	done := func(i, rep int, v *Variant) bool {
+		return cfg.Done[record.TrialKey{Model: info.Name, CaseID: s.Cases[i].ID, Variant: v.Name, Repeat: rep}]
 	}
 	skipped := 0
 	for rep := range repeat {
-		for i := range s.Cases {
-			if done(i, rep) {
-				skipped++
+		for vi := range variants {
+			for i := range s.Cases {
+				if done(i, rep, &variants[vi]) {
+					skipped++
+				}
 			}
 		}
 	}
@@ -241,18 +269,22 @@ func (r *Runner) runModel(ctx context.Context, cfg Config, p *pause, info *recor
 			}
 		}()
 	}
-	// Repeat-major order: an interrupted run has every case at least once
-	// before any case twice.
+	// Repeat-major order, then variant by variant: an interrupted run has
+	// every case at least once before any case twice, and each repeat in
+	// every variant (paired data) before the next repeat.
 feed:
 	for rep := range repeat {
-		for i := range s.Cases {
-			if done(i, rep) {
-				continue
-			}
-			select {
-			case work <- job{c: &s.Cases[i], repeat: rep}:
-			case <-ctx.Done():
-				break feed
+		for vi := range variants {
+			for i := range s.Cases {
+				v := &variants[vi]
+				if done(i, rep, v) {
+					continue
+				}
+				select {
+				case work <- job{c: &s.Cases[i], repeat: rep, variant: v}:
+				case <-ctx.Done():
+					break feed
+				}
 			}
 		}
 	}
@@ -269,17 +301,25 @@ feed:
 // when the wait failed.
 func (r *Runner) trial(ctx context.Context, cfg Config, p *pause, info *record.Model, base bridge.Request, j job) (*record.Trial, error) {
 	s := cfg.Suite
-	req, seed := request(base, s, j.c, j.repeat)
+	v := j.variant
+	req, seed := request(base, s, j.c, j.repeat, v.Suite)
 	req.NoExecute = cfg.NoExecute || j.c.NoExecute
 	t := &record.Trial{
-		Model: info.Name, CaseID: j.c.ID, Repeat: j.repeat, Seed: seed, Tags: j.c.Tags,
+		Model: info.Name, CaseID: j.c.ID, Variant: v.Name, Repeat: j.repeat, Seed: seed, Tags: j.c.Tags,
 		Start: r.now()(),
 	}
-	loop := &bridge.Loop{Chat: r.Chat, Tools: r.Tools, Now: r.Now}
+	tools, catalog := r.Tools, r.Catalog
+	if v.Tools != nil {
+		tools, catalog = v.Tools, nil
+	}
+	if v.Catalog != nil {
+		catalog = v.Catalog
+	}
+	loop := &bridge.Loop{Chat: r.Chat, Tools: tools, Now: r.Now}
 	opts := score.OptionsFor(&s.Defaults)
 	opts.NumCtx = s.Defaults.NumCtx()
-	opts.Tools = r.Catalog
-	if c, ok := r.Tools.(score.Catalog); ok && opts.Tools == nil {
+	opts.Tools = catalog
+	if c, ok := tools.(score.Catalog); ok && opts.Tools == nil {
 		opts.Tools = c
 	}
 	if opts.NumCtx == 0 {
@@ -323,9 +363,10 @@ func (r *Runner) trial(ctx context.Context, cfg Config, p *pause, info *record.M
 	}
 }
 
-// request completes base into one trial's request: the case's messages and
-// round limit, and the suite's options with seed = base seed + repeat.
-func request(base bridge.Request, s *suite.Suite, c *suite.Case, repeat int) (bridge.Request, int64) {
+// request completes base into one trial's request: the case's messages (with
+// the variant's system prompt, when v has one) and round limit, and the
+// suite's options with seed = base seed + repeat, the same in every variant.
+func request(base bridge.Request, s *suite.Suite, c *suite.Case, repeat int, v *suite.Variant) (bridge.Request, int64) {
 	opts := make(map[string]any, len(s.Defaults.Options)+1)
 	for k, v := range s.Defaults.Options {
 		opts[k] = v
@@ -333,7 +374,7 @@ func request(base bridge.Request, s *suite.Suite, c *suite.Case, repeat int) (br
 	seed0, _ := s.Defaults.Seed()
 	seed := seed0 + int64(repeat)
 	opts["seed"] = seed
-	conv := s.Conversation(c)
+	conv := s.VariantConversation(c, v)
 	msgs := make([]api.Message, len(conv))
 	for i, m := range conv {
 		msgs[i] = api.Message{Role: m.Role, Content: m.Content}

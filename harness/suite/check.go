@@ -30,7 +30,9 @@ type PartialValidator interface {
 // Check checks the suite against the tools of the connected servers, once,
 // before any model runs: every expected tool must exist, and each expected
 // call's Exposed is set to the name the model will see (Check is not safe to
-// run concurrently with readers of the suite).
+// run concurrently with readers of the suite). The overlays of the variants
+// that use the suite's servers must name tools and parameters of c (which
+// must then be a ToolLister), and their Exposed is set.
 //
 // The arguments known exactly (literals, each choice of a one_of, a number
 // without tolerance; absent keys left out) are validated against the tool's
@@ -66,6 +68,13 @@ func (s *Suite) Check(c Catalog) error {
 			}
 			call.Exposed = exposed
 			p.checkArgs(c, partial, call, strict, field)
+		}
+	}
+	// Variants with their own servers are checked against those, by
+	// CheckVariant.
+	for i := range s.Variants {
+		if v := &s.Variants[i]; v.ServersPath == "" {
+			p.checkOverlays(s, v, c)
 		}
 	}
 	if len(p.errs) > 0 {

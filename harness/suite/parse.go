@@ -17,7 +17,7 @@ import (
 
 // The keys each mapping of the format knows, in the order messages list them.
 var (
-	suiteKeys    = []string{"name", "servers", "models", "defaults", "gates", "cases"}
+	suiteKeys    = []string{"name", "servers", "models", "defaults", "variants", "gates", "cases"}
 	defaultsKeys = []string{"system", "max_rounds", "think", "keep_alive", "normalize_strings", "strict_args", "execute", "allow_tools", "deny_tools", "options"}
 	caseKeys     = []string{"id", "ask", "tags", "expect", "max_rounds", "execute"}
 	messageKeys  = []string{"role", "content"}
@@ -45,7 +45,7 @@ func (p *parser) suite(n *yaml.Node, s *Suite) {
 	if !ok {
 		return
 	}
-	var defaults, cases *yaml.Node
+	var defaults, variants, cases *yaml.Node
 	for _, f := range fs {
 		k, v := f.key.Value, f.val
 		switch k {
@@ -63,6 +63,8 @@ func (p *parser) suite(n *yaml.Node, s *Suite) {
 			defaults = v
 		case "gates":
 			s.Gates = p.gates(v, k)
+		case "variants":
+			variants = v
 		case "cases":
 			cases = v
 		default:
@@ -71,6 +73,9 @@ func (p *parser) suite(n *yaml.Node, s *Suite) {
 	}
 	if defaults != nil {
 		p.defaults(defaults, &s.Defaults)
+	}
+	if variants != nil {
+		p.variants(variants, s)
 	}
 	if cases == nil {
 		p.errorf(n, "cases", "missing; a suite needs cases: [{id: ..., ask: ..., expect: ...}]")

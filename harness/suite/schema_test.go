@@ -181,6 +181,21 @@ func TestSchemaAgreesWithLoader(t *testing.T) {
 		{name: "answer string", src: c("{no_tool: true, answer: terrace}")},
 		{name: "answer two keys", src: c("{no_tool: true, answer: {contains: x, regex: y}}")},
 		{name: "servers number", src: "servers: 5\n" + c("{no_tool: true}")},
+		{name: "variants", valid: true, src: "variants:\n  - {name: terse, system: s, tools: {search: {description: '', params: {query: q, filter.kind: k}}, docs.list: {description: d}}}\n  - {name: branch, servers: b.json}\n" + c("{no_tool: true}")},
+		{name: "variant without name", src: "variants: [{system: s}]\n" + c("{no_tool: true}")},
+		{name: "variant named base", src: "variants: [{name: base, system: s}]\n" + c("{no_tool: true}")},
+		{name: "variant named Base", src: "variants: [{name: Base, system: s}]\n" + c("{no_tool: true}")},
+		{name: "variant name with comma", src: "variants: [{name: 'a,b', system: s}]\n" + c("{no_tool: true}")},
+		{name: "variant changes nothing", src: "variants: [{name: a}]\n" + c("{no_tool: true}")},
+		{name: "variant unknown key", src: "variants: [{name: a, sytem: s}]\n" + c("{no_tool: true}")},
+		{name: "variant empty system", src: "variants: [{name: a, system: ' '}]\n" + c("{no_tool: true}")},
+		{name: "variant inline servers", src: "variants: [{name: a, servers: {mcpServers: {}}}]\n" + c("{no_tool: true}")},
+		{name: "tool overlay changes nothing", src: "variants: [{name: a, tools: {search: {}}}]\n" + c("{no_tool: true}")},
+		{name: "tool overlay unknown key", src: "variants: [{name: a, tools: {search: {descripton: x}}}]\n" + c("{no_tool: true}")},
+		{name: "tool overlay a string", src: "variants: [{name: a, tools: {search: x}}]\n" + c("{no_tool: true}")},
+		{name: "param overlay not a string", src: "variants: [{name: a, tools: {search: {params: {query: {description: x}}}}}]\n" + c("{no_tool: true}")},
+		{name: "param path with an empty name", src: "variants: [{name: a, tools: {search: {params: {filter..kind: x}}}}]\n" + c("{no_tool: true}")},
+		{name: "variants not a list", src: "variants: {name: a, system: s}\n" + c("{no_tool: true}")},
 
 		{name: "duplicate ids", who: loaderOnly, src: "cases:\n  - {id: a, ask: q, expect: {no_tool: true}}\n  - {id: a, ask: q, expect: {no_tool: true}}\n"},
 		{name: "bad regex", who: loaderOnly, src: args(`{a: {regex: "(x"}}`)},
@@ -189,6 +204,7 @@ func TestSchemaAgreesWithLoader(t *testing.T) {
 		{name: "option typo", who: loaderOnly, src: "defaults: {options: {temprature: 0}}\n" + c("{no_tool: true}")},
 		{name: "max_rounds twice", who: loaderOnly, src: "cases:\n  - {id: a, ask: q, max_rounds: 2, expect: {no_tool: true, max_rounds: 3}}\n"},
 		{name: "bad glob", who: loaderOnly, src: "defaults: {allow_tools: [\"write_[\"]}\n" + c("{no_tool: true}")},
+		{name: "duplicate variants", who: loaderOnly, src: "variants: [{name: a, system: s}, {name: a, system: t}]\n" + c("{no_tool: true}")},
 		{name: "servers without mcpServers", who: schemaOnly, src: "servers: {docs: {command: x}}\n" + c("{no_tool: true}")},
 	}
 	for _, name := range []string{"example.yaml", "inline.yaml"} {
@@ -272,6 +288,8 @@ func TestSchemaKnowsTheLoadersKeys(t *testing.T) {
 		{"matcherKey", sorted(matcherEnum), sorted(matcherKeys)},
 		{"answer", sorted(answer), sorted(answerKeys)},
 		{"options", props(def("options")), sorted(intOptions, floatOptions, boolOptions, listOptions)},
+		{"variant", props(def("variant")), sorted(variantKeys)},
+		{"toolOverlay", props(def("toolOverlay")), sorted(toolOverlayKeys)},
 	} {
 		if diff := cmp.Diff(tt.code, tt.schema); diff != "" {
 			t.Errorf("%s keys (-loader +schema):\n%s", tt.what, diff)

@@ -12,6 +12,11 @@
 //	defaults: {system: "...", max_rounds: 5, think: false, options: {seed: 42},
 //	           execute: true, allow_tools: [write_*], deny_tools: [fs.delete_*]}
 //	gates: [pass>=0.9, "qwen3:8b:p95<=2s"]  # CI: a finished run failing one exits 4
+//	variants:                        # optional: the same cases, other descriptions
+//	  - name: terse
+//	    system: "..."                  # replaces defaults.system
+//	    tools: {search: {description: "...", params: {query: "...", filter.kind: "..."}}}
+//	  - {name: branch, servers: branch.json}   # another servers file's catalog
 //	cases:
 //	  - id: dog
 //	    ask: "Can I bring my dog?"     # or [{role: user, content: ...}, ...]
@@ -76,6 +81,9 @@ type Suite struct {
 	// Gates are the suite's CI gates (gates:), in file order, each already
 	// parsed; nil when none. A finished run that fails one exits 4.
 	Gates []gate.Gate
+	// Variants are the suite's variants in file order (see Variant); nil
+	// when none: every case then runs with the servers' own catalog only.
+	Variants []Variant
 	// Cases are in file order; their IDs are unique.
 	Cases []Case
 }

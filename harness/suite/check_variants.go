@@ -1,0 +1,154 @@
+package suite
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ollama/ollama/api"
+	"github.com/toolgrade/toolgrade/harness/srcpos"
+)
+
+// ToolLister is the part of a Catalog that variants' overlays are checked
+// against: the tools exactly as offered to the model; *servers.Catalog is
+// one.
+type ToolLister interface {
+	OllamaTools() api.Tools
+}
+
+// CheckVariant checks a variant that brings its own servers file against
+// that file's catalog, after Check has checked the suite against the
+// suite's servers: every expected tool must exist there too, under the same
+// name the model sees (else the two sides' trials would not be scored
+// alike), its literal arguments must fit, and the variant's overlays must
+// name tools and parameters of that catalog. The error is an Errors.
+func (s *Suite) CheckVariant(v *Variant, c Catalog) error {
+	p := &parser{file: s.Path}
+	if p.file == "" {
+		p.file = "<input>"
+	}
+	names := c.Names()
+	partial, _ := c.(PartialValidator)
+	for ci := range s.Cases {
+		cs := &s.Cases[ci]
+		strict := s.Defaults.StrictArgs
+		if cs.Expect.StrictArgs != nil {
+			strict = *cs.Expect.StrictArgs
+		}
+		for j := range cs.Expect.Calls {
+			call := cs.Expect.Calls[j] // a copy: Exposed stays the base's
+			field := fmt.Sprintf("cases[%d].expect.calls[%d].tool", ci, j)
+			if cs.Expect.FirstOnly {
+				field = fmt.Sprintf("cases[%d].expect.tool", ci)
+			}
+			exposed, ok := c.Resolve(call.Tool)
+			if !ok {
+				p.errorAt(call.Pos, field, "variant %s: its servers (%s): %s", v.Name, v.ServersPath, unknownTool(call.Tool, names))
+				continue
+			}
+			if call.Exposed != "" && exposed != call.Exposed {
+				p.errorAt(call.Pos, field, "variant %s: its servers expose %q as %q, the suite's servers as %q; name the tool so both resolve alike", v.Name, call.Tool, exposed, call.Exposed)
+				continue
+			}
+			call.Exposed = exposed
+			p.checkArgs(c, partial, &call, strict, field)
+		}
+	}
+	p.checkOverlays(s, v, c)
+	if len(p.errs) > 0 {
+		p.errs.Sort()
+		return p.errs
+	}
+	return nil
+}
+
+// checkOverlays checks the overlays of v against the tools of c and fills
+// their Exposed names.
+func (p *parser) checkOverlays(s *Suite, v *Variant, c Catalog) {
+	vi := 0
+	for i := range s.Variants {
+		if &s.Variants[i] == v {
+			vi = i
+		}
+	}
+	if len(v.Tools) == 0 {
+		return
+	}
+	lister, ok := c.(ToolLister)
+	if !ok {
+		p.errorAt(v.Pos, index("variants", vi), "the catalog cannot list its tools, so the overlays cannot be checked")
+		return
+	}
+	tools := lister.OllamaTools()
+	names := c.Names()
+	byName := map[string]*api.Tool{}
+	for i := range tools {
+		byName[tools[i].Function.Name] = &tools[i]
+	}
+	first := map[string]string{}
+	for j := range v.Tools {
+		o := &v.Tools[j]
+		field := join(index("variants", vi)+".tools", o.Tool)
+		exposed, ok := c.Resolve(o.Tool)
+		t := byName[exposed]
+		if !ok || t == nil {
+			p.errorAt(o.Pos, field, "%s", unknownTool(o.Tool, names))
+			continue
+		}
+		if prev, dup := first[exposed]; dup {
+			p.errorAt(o.Pos, field, "%q and %q are the same tool, %s", prev, o.Tool, exposed)
+			continue
+		}
+		first[exposed] = o.Tool
+		o.Exposed = exposed
+		for _, po := range o.Params {
+			if msg := paramProblem(t, po.Path); msg != "" {
+				p.errorAt(po.Pos, field+".params."+po.Path, "%s", msg)
+			}
+		}
+	}
+}
+
+// paramProblem says why path names no parameter of t; "" when it does.
+func paramProblem(t *api.Tool, path string) string {
+	props := t.Function.Parameters.Properties
+	var walked []string
+	for _, seg := range strings.Split(path, ".") {
+		if props == nil || props.Len() == 0 {
+			if len(walked) == 0 {
+				return fmt.Sprintf("unknown parameter %q: %s takes no parameters", seg, t.Function.Name)
+			}
+			return fmt.Sprintf("%s of %s has no nested properties, so it has no %q", strings.Join(walked, "."), t.Function.Name, seg)
+		}
+		var known []string
+		for name := range props.All() {
+			known = append(known, name)
+		}
+		prop, ok := props.Get(seg)
+		if !ok {
+			of := t.Function.Name
+			if len(walked) > 0 {
+				of = strings.Join(walked, ".") + " of " + of
+			}
+			return fmt.Sprintf("unknown parameter %q of %s%s", seg, of, srcpos.DidYouMean(seg, known, "parameter"))
+		}
+		walked = append(walked, seg)
+		props = prop.Properties
+	}
+	return ""
+}
+
+// CheckOverlays checks only the overlays of v against c, as Check and
+// CheckVariant do, and fills their Exposed names: for showing a variant's
+// catalog without running its cases. The error is an Errors.
+func (s *Suite) CheckOverlays(v *Variant, c Catalog) error {
+	p := &parser{file: s.Path}
+	if p.file == "" {
+		p.file = "<input>"
+	}
+	p.checkOverlays(s, v, c)
+	if len(p.errs) > 0 {
+		p.errs.Sort()
+		return p.errs
+	}
+	return nil
+}
