@@ -276,6 +276,11 @@ func TestCatalogDiff(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("catalog diff (-want +got):\n%s", d)
 	}
+	old := baseRun()
+	old.Catalogs = nil
+	if _, got := runDrift(old, cur); len(got) != 0 {
+		t.Errorf("a run without catalogs: %+v", got)
+	}
 	_, got = runDrift(cur, baseRun())
 	if len(got) < 2 || got[len(got)-1] != (CatalogChange{Variant: "terse", Change: "catalog removed"}) {
 		t.Errorf("reverse: %+v", got)

@@ -79,8 +79,13 @@ func unionSorted(a, b []string) []string {
 	return slices.Compact(s)
 }
 
-// catalogsDiff compares the catalogs of two runs variant by variant.
+// catalogsDiff compares the catalogs of two runs variant by variant. A run
+// written before run.json kept its catalogs has none: then only the catalog
+// hash (in the drift) can tell a change.
 func catalogsDiff(a, b []record.RunCatalog) []CatalogChange {
+	if len(a) == 0 || len(b) == 0 {
+		return nil
+	}
 	byName := func(cs []record.RunCatalog) (map[string]record.RunCatalog, []string) {
 		m := map[string]record.RunCatalog{}
 		var order []string
