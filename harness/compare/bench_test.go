@@ -89,13 +89,13 @@ func resetPeak() { os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
 
 // BenchmarkCompare compares two 100,000-trial runs; peak-RSS-MB is the
 // process's peak resident memory during the comparisons. The large variant
-// has tool results 16 times longer: memory must not follow the transcripts.
+// has tool results 8 times longer: memory must not follow the transcripts.
 func BenchmarkCompare(b *testing.B) {
 	const n = 100_000
 	for _, size := range []struct {
 		name   string
 		result int
-	}{{"100k-trials-results-512B", 512}, {"100k-trials-results-8KB", 8192}}[:benchSizes()] {
+	}{{"100k-trials-results-512B", 512}, {"100k-trials-results-4KB", 4096}}[:benchSizes()] {
 		dir := b.TempDir()
 		benchRun(b, filepath.Join(dir, "base"), n, size.result, 0)
 		benchRun(b, filepath.Join(dir, "current"), n, size.result, 1)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -345,4 +346,25 @@ func row(t *testing.T, g *Group, metric string) RateRow {
 	}
 	t.Fatalf("no %s row", metric)
 	return RateRow{}
+}
+
+// A run without case hashes (older, or its store did not fill them) pairs
+// by id: nothing is listed as changed. A run without catalogs is warned of.
+func TestRunWithoutHashesPairsById(t *testing.T) {
+	b, c := baseRun(), baseRun()
+	b.Cases = map[string]string{"a": "1"}
+	c.Cases = nil
+	c.Catalogs = nil
+	base := writeRun(t, b, []*record.Trial{trial("m", "", "a", 0, record.OutcomePass, sec)})
+	cur := writeRun(t, c, []*record.Trial{trial("m", "", "a", 0, record.OutcomeNoCall, sec)})
+	cmpn, _, err := Runs(base, cur, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cmpn.ChangedCases) != 0 || cmpn.Groups[0].Pairs != 1 || cmpn.Groups[0].Regressions != 1 {
+		t.Errorf("changed %v, group %+v", cmpn.ChangedCases, cmpn.Groups[0])
+	}
+	if len(cmpn.Warnings) != 1 || !strings.Contains(cmpn.Warnings[0], "no tool catalogs") {
+		t.Errorf("warnings %q", cmpn.Warnings)
+	}
 }
