@@ -33,13 +33,16 @@ func fixtureRuns() (base, cur *record.Run, bt, ct []*record.Trial) {
 	cur.CatalogHash = "c2"
 	start := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	base.Start, cur.Start = start, start.Add(time.Hour)
-	// outcome of each trial, by side: a passes, b regresses for m, c is
-	// fixed for n, d is flaky, an infra error on the current side.
+	// outcome of each trial, by side: a passes, b regresses for m and is
+	// fixed for n (so n trails m within the base run), c is fixed for n, d is flaky, an infra error on the current side.
 	outcome := func(side int, model, variant, c string, r int) string {
 		switch c {
 		case "b":
 			if side == 1 && model == "m" {
 				return record.OutcomeWrongArgs
+			}
+			if side == 0 && model == "n" {
+				return record.OutcomeWrongTool
 			}
 		case "c":
 			if side == 0 || model == "m" {
