@@ -48,8 +48,8 @@ type Comparison struct {
 	// variants ("base" for the servers' own catalog).
 	Base    string `json:"base"`
 	Current string `json:"current"`
-	// Dir is the run directory of the within-run modes; Dirs the two of
-	// ModeRuns.
+	// Dirs are the run directories: base and current in ModeRuns, the one
+	// run otherwise.
 	Dirs []string `json:"dirs"`
 	// Drift lists every setting that differs between the sides; Catalog
 	// the differences of the tool catalogs, tool by tool.

@@ -167,7 +167,11 @@ func Variants(r *store.Reader, a, b string, opts *Options) (*Comparison, []*reco
 	}
 	for i, v := range []string{va, vb} {
 		if len(sides[i].trials) == 0 {
-			return nil, w, fmt.Errorf("%s: variant %q has no trials", r.Dir, VariantLabel(v))
+			var names []string
+			for _, c := range r.Run.Catalogs {
+				names = append(names, VariantLabel(c.Variant))
+			}
+			return nil, w, fmt.Errorf("%s: variant %q has no trials (variants of the run: %s)", r.Dir, VariantLabel(v), strings.Join(names, ", "))
 		}
 	}
 	models := modelMap(r.Run)
