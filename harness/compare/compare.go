@@ -246,3 +246,24 @@ type Unpaired struct {
 	Case    string `json:"case"`
 	Repeats []int  `json:"repeats"`
 }
+
+// Rate returns the group's row of a metric (a Metric* constant), or nil.
+func (g *Group) Rate(metric string) *RateRow {
+	for i := range g.Rates {
+		if g.Rates[i].Metric == metric {
+			return &g.Rates[i]
+		}
+	}
+	return nil
+}
+
+// Regressions sums the regressed cases over every group, and those whose
+// own repeats support them (see Group.SupportedRegressions): what a gate
+// such as --max-regressions counts.
+func (c *Comparison) Regressions() (all, supported int) {
+	for i := range c.Groups {
+		all += c.Groups[i].Regressions
+		supported += c.Groups[i].SupportedRegressions
+	}
+	return all, supported
+}

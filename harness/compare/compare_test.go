@@ -192,6 +192,12 @@ func TestRepeatsKOfN(t *testing.T) {
 	if g.Regressions != 2 || g.SupportedRegressions != 1 {
 		t.Errorf("regressions %d supported %d", g.Regressions, g.SupportedRegressions)
 	}
+	if all, sup := c.Regressions(); all != 2 || sup != 1 {
+		t.Errorf("Comparison.Regressions() = %d, %d", all, sup)
+	}
+	if r := g.Rate(MetricPass); r == nil || r.Worse != 7 || g.Rate("nope") != nil {
+		t.Errorf("Rate(pass) = %+v", r)
+	}
 }
 
 // Latency: Mann-Whitney over the paired trials; a current side uniformly
