@@ -36,7 +36,9 @@ demo: build deps
 	echo; echo '$$ toolgrade ask --servers cases/servers/demo.json --model scripted-good "Read service.conf in the allowed directory and report the database port."'; \
 	toolgrade ask --servers cases/servers/demo.json --model scripted-good "Read service.conf in the allowed directory and report the database port."; \
 	echo; echo '$$ toolgrade run cases/docs.yaml --out demo-out/run'; \
-	toolgrade run cases/docs.yaml --out $(DEMO_DIR)/run
+	toolgrade run cases/docs.yaml --out $(DEMO_DIR)/run; \
+	echo; echo '$$ toolgrade compare demo-out/run --models scripted-good,scripted-weak'; \
+	toolgrade compare $(DEMO_DIR)/run --models scripted-good,scripted-weak
 
 test: deps fmt-check vet
 	$(GO) test -race -count=1 ./...

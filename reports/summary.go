@@ -290,27 +290,24 @@ func (s *Summarizer) Add(t *record.Trial) {
 	if sc.Outcome == record.OutcomePass {
 		cc.C++
 	}
-	if sc.CallExpected {
-		m.selN++
-		if sc.ToolCorrect {
-			m.selK++
-			m.argAccN++
-			if sc.ArgsCorrect {
-				m.argAccK++
+	// The judgements are the record's, made once, so this report, compare
+	// and the gates cannot count differently.
+	j := record.Judge(t)
+	count := func(jd record.Judgement, k, n *int) {
+		if jd.Defined {
+			*n++
+			if jd.OK {
+				*k++
 			}
 		}
-	} else {
-		m.irrN++
-		if sc.Outcome == record.OutcomePass || sc.Outcome == record.OutcomeWrongAnswer || sc.Outcome == record.OutcomeEmptyAnswer {
-			// The model rightly called no tool; what it said is judged apart.
-			m.irrK++
-		}
 	}
-	m.validN += sc.CallsToKnownTools
-	m.validK += sc.ValidCalls
-	if sc.Outcome == record.OutcomeRoundLimit || (t.Transcript != nil && t.Transcript.RoundLimitHit) {
-		m.limitK++
-	}
+	count(j.Selection, &m.selK, &m.selN)
+	count(j.ArgAccuracy, &m.argAccK, &m.argAccN)
+	count(j.Irrelevance, &m.irrK, &m.irrN)
+	var limitN int
+	count(j.RoundLimit, &m.limitK, &limitN)
+	m.validN += j.KnownCalls
+	m.validK += j.ValidCalls
 	if sc.Truncated {
 		m.s.Truncated++
 	}

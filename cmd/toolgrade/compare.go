@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/toolgrade/toolgrade/harness/compare"
+	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/harness/store"
+	"github.com/toolgrade/toolgrade/reports"
+)
+
+// runCompare is `toolgrade compare`: two runs, or two models or two variants
+// of one run, paired case by case. It exits 0 whatever the verdict: gates
+// decide failures.
+func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("compare", "BASE CURRENT | DIR --models a,b | DIR --variants a,b", stderr)
+	asJSON := fs.Bool("json", false, "print the comparison as JSON (schema "+compare.Format+") instead of the tables")
+	models := fs.String("models", "", "compare models `a,b` of one run (a is the base), pairing their trials by variant, case and repeat")
+	variants := fs.String("variants", "", "compare variants `a,b` of one run (a is the base; \"base\" is the servers' own descriptions), pairing by model, case and repeat")
+	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level of the McNemar and Mann-Whitney tests; a difference with p >= alpha is ~")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if *alpha <= 0 || *alpha >= 1 {
+		return usageErrorf("compare: --alpha %g: must be between 0 and 1", *alpha)
+	}
+	opts := &compare.Options{Alpha: *alpha}
+	var c *compare.Comparison
+	var warnings []*record.SyntaxError
+	switch {
+	case *models != "" && *variants != "":
+		return usageErrorf("compare: give --models or --variants, not both")
+	case *models != "" || *variants != "":
+		if len(pos) != 1 {
+			return usageErrorf("compare: with --models or --variants, give one run directory")
+		}
+		flag, list := "--models", *models
+		if *variants != "" {
+			flag, list = "--variants", *variants
+		}
+		a, b, ok := strings.Cut(list, ",")
+		if !ok || a == "" || b == "" || strings.Contains(b, ",") || a == b {
+			return usageErrorf("compare: %s %q: want two different names, a,b", flag, list)
+		}
+		r, err := openRun(pos[0])
+		if err != nil {
+			return err
+		}
+		if flag == "--models" {
+			c, warnings, err = compare.Models(r, a, b, opts)
+		} else {
+			c, warnings, err = compare.Variants(r, a, b, opts)
+		}
+		if err != nil {
+			return asUsage(fmt.Errorf("compare: %w", err))
+		}
+	default:
+		if len(pos) != 2 {
+			return usageErrorf("compare: give two run directories (BASE CURRENT), or one with --models a,b or --variants a,b")
+		}
+		base, err := openRun(pos[0])
+		if err != nil {
+			return err
+		}
+		cur, err := openRun(pos[1])
+		if err != nil {
+			return err
+		}
+		if c, warnings, err = compare.Runs(base, cur, opts); err != nil {
+			return fmt.Errorf("compare: %w", err)
+		}
+	}
+	store.Warn(stderr, warnings)
+	if *asJSON {
+		return reports.WriteCompareJSON(stdout, c)
+	}
+	return reports.WriteCompareTerminal(stdout, c)
+}
+
+func openRun(dir string) (*store.Reader, error) {
+	r, err := store.Open(dir)
+	if err != nil {
+		return nil, asUsage(fmt.Errorf("compare: %w", err))
+	}
+	return r, nil
+}

@@ -1,0 +1,71 @@
+package record
+
+// Judgement is one metric's verdict on one trial: whether the metric applies
+// to it at all, and if so whether the trial met it.
+type Judgement struct {
+	Defined bool `json:"defined"`
+	OK      bool `json:"ok"`
+}
+
+// Judgements is every per-trial judgement toolgrade's rates are made of,
+// decided once here so that reports, comparisons and gates count alike.
+type Judgements struct {
+	// Infra: the trial hit an infrastructure error; no other judgement is
+	// defined, since no rate counts it.
+	Infra bool `json:"infra"`
+	// Pass is defined for every scored trial.
+	Pass Judgement `json:"pass"`
+	// Selection is defined when a call was expected; ok when the first call
+	// named an expected tool.
+	Selection Judgement `json:"selection"`
+	// ArgAccuracy is defined when the tool was right; ok when the
+	// arguments matched.
+	ArgAccuracy Judgement `json:"arg_accuracy"`
+	// ArgValidity is the trial-level form of argument validity: defined
+	// when the trial made a call to a known tool; ok when every such call
+	// passed the tool's schema. Reports count validity per call
+	// (ValidCalls of KnownCalls); comparisons pair trials, so they use this.
+	ArgValidity Judgement `json:"arg_validity"`
+	// KnownCalls and ValidCalls are the call-level counts behind validity.
+	KnownCalls int `json:"calls_known"`
+	ValidCalls int `json:"calls_valid"`
+	// Irrelevance is defined for no-tool cases; ok when the model called
+	// no tool (pass, wrong_answer or empty_answer: what it said is judged
+	// apart).
+	Irrelevance Judgement `json:"irrelevance"`
+	// RoundLimit is defined for every scored trial; ok (lower is better)
+	// when the conversation hit the round limit.
+	RoundLimit Judgement `json:"round_limit"`
+	// Truncated: a prompt reached num_ctx.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// Judge judges one trial. It reads the Score, and the transcript only for
+// RoundLimitHit, which the score does not carry. The rules are those of
+// reports.Summarizer.Add, which counts them.
+func Judge(t *Trial) Judgements {
+	sc := t.Score
+	if sc.Outcome == OutcomeInfraError {
+		return Judgements{Infra: true}
+	}
+	m := Judgements{
+		Pass:       Judgement{true, sc.Outcome == OutcomePass},
+		KnownCalls: sc.CallsToKnownTools,
+		ValidCalls: sc.ValidCalls,
+		Truncated:  sc.Truncated,
+	}
+	if sc.CallExpected {
+		m.Selection = Judgement{true, sc.ToolCorrect}
+		if sc.ToolCorrect {
+			m.ArgAccuracy = Judgement{true, sc.ArgsCorrect}
+		}
+	} else {
+		o := sc.Outcome
+		m.Irrelevance = Judgement{true, o == OutcomePass || o == OutcomeWrongAnswer || o == OutcomeEmptyAnswer}
+	}
+	if sc.CallsToKnownTools > 0 {
+		m.ArgValidity = Judgement{true, sc.ValidCalls == sc.CallsToKnownTools}
+	}
+	m.RoundLimit = Judgement{true, sc.Outcome == OutcomeRoundLimit || (t.Transcript != nil && t.Transcript.RoundLimitHit)}
+	return m
+}

@@ -1,0 +1,37 @@
+package record
+
+import (
+	"testing"
+)
+
+func TestJudge(t *testing.T) {
+	y, n, u := Judgement{true, true}, Judgement{true, false}, Judgement{}
+	tests := []struct {
+		name string
+		tr   Trial
+		want Judgements
+	}{
+		{"infra", Trial{Score: Score{Outcome: OutcomeInfraError, CallExpected: true}}, Judgements{Infra: true}},
+		{"pass with calls", Trial{Score: Score{Outcome: OutcomePass, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, CallsToKnownTools: 2, ValidCalls: 2}},
+			Judgements{Pass: y, Selection: y, ArgAccuracy: y, ArgValidity: y, KnownCalls: 2, ValidCalls: 2, RoundLimit: n}},
+		{"wrong tool", Trial{Score: Score{Outcome: OutcomeWrongTool, CallExpected: true, CallsToKnownTools: 1, ValidCalls: 1}},
+			Judgements{Pass: n, Selection: n, ArgAccuracy: u, ArgValidity: y, KnownCalls: 1, ValidCalls: 1, RoundLimit: n}},
+		{"one invalid call of two", Trial{Score: Score{Outcome: OutcomeInvalidArgs, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 2, ValidCalls: 1}},
+			Judgements{Pass: n, Selection: y, ArgAccuracy: n, ArgValidity: n, KnownCalls: 2, ValidCalls: 1, RoundLimit: n}},
+		{"no tool, wrong answer", Trial{Score: Score{Outcome: OutcomeWrongAnswer}},
+			Judgements{Pass: n, Irrelevance: y, RoundLimit: n}},
+		{"no tool, empty answer", Trial{Score: Score{Outcome: OutcomeEmptyAnswer}},
+			Judgements{Pass: n, Irrelevance: y, RoundLimit: n}},
+		{"no tool, unexpected call", Trial{Score: Score{Outcome: OutcomeUnexpectedCall, CallsToKnownTools: 1, ValidCalls: 1}},
+			Judgements{Pass: n, Irrelevance: n, ArgValidity: y, KnownCalls: 1, ValidCalls: 1, RoundLimit: n}},
+		{"round limit outcome", Trial{Score: Score{Outcome: OutcomeRoundLimit, CallExpected: true, ToolCorrect: true, ArgsCorrect: true}},
+			Judgements{Pass: n, Selection: y, ArgAccuracy: y, RoundLimit: y}},
+		{"round limit hit, passed", Trial{Score: Score{Outcome: OutcomePass, Truncated: true}, Transcript: &Transcript{RoundLimitHit: true}},
+			Judgements{Pass: y, Irrelevance: y, RoundLimit: y, Truncated: true}},
+	}
+	for _, tt := range tests {
+		if got := Judge(&tt.tr); got != tt.want {
+			t.Errorf("%s:\n got %+v\nwant %+v", tt.name, got, tt.want)
+		}
+	}
+}
