@@ -13,15 +13,22 @@ import (
 )
 
 // runCompare is `toolgrade compare`: two runs, or two models or two variants
-// of one run, paired case by case. It exits 0 whatever the verdict: gates
-// decide failures.
+// of one run, paired case by case. It exits 0 whatever the verdict, unless a
+// gate (--gate on the current side, --max-regressions) fails: then 4.
 func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("compare", "BASE CURRENT | DIR --models a,b | DIR --variants a,b", stderr)
 	asJSON := fs.Bool("json", false, "print the comparison as JSON (schema "+compare.Format+") instead of the tables")
 	models := fs.String("models", "", "compare models `a,b` of one run (a is the base), pairing their trials by variant, case and repeat")
 	variants := fs.String("variants", "", "compare variants `a,b` of one run (a is the base; \"base\" is the servers' own descriptions), pairing by model, case and repeat")
 	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level of the McNemar and Mann-Whitney tests; a difference with p >= alpha is ~")
+	var gf gateFlags
+	gf.register(fs)
+	gf.registerRegressions(fs, false)
 	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	gateOn, err := gf.check()
 	if err != nil {
 		return err
 	}
@@ -31,6 +38,7 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	opts := &compare.Options{Alpha: *alpha}
 	var c *compare.Comparison
 	var warnings []*record.SyntaxError
+	var current *store.Reader // whose summary --gate judges
 	switch {
 	case *models != "" && *variants != "":
 		return usageErrorf("compare: give --models or --variants, not both")
@@ -50,6 +58,7 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		if err != nil {
 			return err
 		}
+		current = r
 		if flag == "--models" {
 			c, warnings, err = compare.Models(r, a, b, opts)
 		} else {
@@ -73,12 +82,26 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		if c, warnings, err = compare.Runs(base, cur, opts); err != nil {
 			return fmt.Errorf("compare: %w", err)
 		}
+		current = cur
 	}
 	store.Warn(stderr, warnings)
 	if *asJSON {
-		return reports.WriteCompareJSON(stdout, c)
+		err = reports.WriteCompareJSON(stdout, c)
+	} else {
+		err = reports.WriteCompareTerminal(stdout, c)
 	}
-	return reports.WriteCompareTerminal(stdout, c)
+	if err != nil || !gf.active() {
+		return err
+	}
+	// Gates: --gate on the current side's summary (with --models or
+	// --variants, the run's), --max-regressions on this comparison.
+	var sum *reports.Summary
+	if len(gf.gates) > 0 {
+		if sum, err = summarize(current, io.Discard); err != nil {
+			return err
+		}
+	}
+	return gf.judge(sum, nil, regressionCounts(c), gateOn, stderr)
 }
 
 func openRun(dir string) (*store.Reader, error) {

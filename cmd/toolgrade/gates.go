@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/toolgrade/toolgrade/harness/compare"
 	"github.com/toolgrade/toolgrade/harness/gate"
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/store"
@@ -127,13 +128,43 @@ func (g *gateFlags) judge(sum *reports.Summary, suiteGates []gate.Gate, regs []g
 // harness/compare; tests give their own.
 type regressionCounter func(ctx context.Context, baseline, current string, alpha float64) ([]gate.RegressionCount, error)
 
-// countRegressions is run's regressionCounter.
-func countRegressions(ctx context.Context, baseline, current string, alpha float64) ([]gate.RegressionCount, error) {
-	// MERGE: compare the two directories with harness/compare and return
-	// one gate.RegressionCount per (model, variant) of current: Paired (cases
-	// on both sides), Regressed (pass → fail), Significant (Regressed when
-	// the pass rate's McNemar verdict is "worse" at alpha, else 0), P.
-	return nil, errors.New("comparing with a baseline needs harness/compare, which this build lacks")
+// countRegressions is run's regressionCounter: the baseline and the run
+// compared as `toolgrade compare BASE CURRENT` compares them, one count per
+// (model, variant) of the comparison. A regression is significant when its
+// group's pass rate is judged worse by the exact McNemar test at alpha.
+func countRegressions(_ context.Context, baseline, current string, alpha float64) ([]gate.RegressionCount, error) {
+	base, err := store.Open(baseline)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := store.Open(current)
+	if err != nil {
+		return nil, err
+	}
+	c, _, err := compare.Runs(base, cur, &compare.Options{Alpha: alpha})
+	if err != nil {
+		return nil, err
+	}
+	return regressionCounts(c), nil
+}
+
+// regressionCounts are a comparison's regressions per group, for the
+// regressions gate. A regression is significant when its group's pass rate is
+// judged worse by the exact McNemar test at the comparison's alpha.
+func regressionCounts(c *compare.Comparison) []gate.RegressionCount {
+	var counts []gate.RegressionCount
+	for i := range c.Groups {
+		g := &c.Groups[i]
+		rc := gate.RegressionCount{Model: g.Model, Variant: g.Variant, Paired: g.Pairs, Regressed: g.Regressions, P: 1}
+		if pass := g.Rate("pass"); pass != nil {
+			rc.P = pass.P
+			if pass.Verdict == compare.Worse {
+				rc.Significant = g.Regressions
+			}
+		}
+		counts = append(counts, rc)
+	}
+	return counts
 }
 
 // judgeRun judges the gates of a run that completed: the suite's and

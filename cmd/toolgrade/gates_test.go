@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"errors"
 	"os"
 	"path/filepath"
@@ -338,5 +339,59 @@ func TestRegressionGateThroughTheSeam(t *testing.T) {
 	err = gf.judgeRun(context.Background(), &store.Reader{Dir: current, Run: meta}, nil, on, (&fakeCounter{}).count, &stderr)
 	if exitCode(err, false) != exitGate || stderr.String() != "gate failed: regressions <= 0: nothing to judge: no case was paired with the baseline\n" {
 		t.Errorf("no counts: %v\n%s", err, stderr.String())
+	}
+}
+
+// TestRunBaselineCountsRegressionsEndToEnd: `run --baseline` compares the
+// finished run with a baseline through harness/compare. The baseline is a
+// scripted-good run relabelled as scripted-weak, so the real scripted-weak
+// run regresses 14 of its 25 cases against it, pass 100% → 44%: McNemar
+// calls that worse, so --significant-only counts them too.
+func TestRunBaselineCountsRegressionsEndToEnd(t *testing.T) {
+	_, url := fakeOllama(t, nil)
+	tmp := t.TempDir()
+	good := filepath.Join(tmp, "good")
+	if r := runCLI(t, context.Background(), "run", docsSuite(t), "--out", good, "--ollama", url, "--models", "scripted-good"); r.code != exitOK {
+		t.Fatalf("baseline run: exit %d\n%s", r.code, r.stderr)
+	}
+	baseline := filepath.Join(tmp, "baseline")
+	if err := os.Mkdir(baseline, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{record.RunFile, record.TrialsFile} {
+		b, err := os.ReadFile(filepath.Join(good, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = bytes.ReplaceAll(b, []byte(`"scripted-good"`), []byte(`"scripted-weak"`))
+		if err := os.WriteFile(filepath.Join(baseline, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []struct {
+		flags []string
+		code  int
+		tail  string
+	}{
+		{[]string{"--max-regressions", "0"}, exitGate, "gate failed: scripted-weak regressions 14 > 0\n"},
+		{[]string{"--max-regressions", "14"}, exitOK, "gate held: scripted-weak regressions 14 <= 14\n"},
+		{[]string{"--max-regressions", "3", "--significant-only"}, exitGate, "gate failed: scripted-weak significant regressions 14 > 3"},
+	} {
+		dir := filepath.Join(tmp, fmt.Sprint("cur", len(tt.flags), tt.code))
+		args := append([]string{"run", docsSuite(t), "--out", dir, "--ollama", url, "--models", "scripted-weak", "--baseline", baseline}, tt.flags...)
+		r := runCLI(t, context.Background(), args...)
+		if r.code != tt.code || !strings.Contains(lastLines(r.stderr, 1), strings.TrimSuffix(tt.tail, "\n")) {
+			t.Errorf("%v: exit %d (%v), want %d; stderr ends\n%s\nwant\n%s", tt.flags, r.code, r.err, tt.code, lastLines(r.stderr, 2), tt.tail)
+		}
+	}
+	// compare applies the same gates to the comparison it prints.
+	cur := filepath.Join(tmp, fmt.Sprint("cur", 2, exitGate))
+	r := runCLI(t, context.Background(), "compare", baseline, cur, "--max-regressions", "0", "--gate", "pass>=0.9")
+	want := "gate failed: scripted-weak pass 44% [26–63] < 90%\ngate failed: scripted-weak regressions 14 > 0\n"
+	if r.code != exitGate || !strings.HasSuffix(r.stderr, want) || !strings.Contains(r.stdout, "worse") {
+		t.Errorf("compare with gates: exit %d (%v)\nstderr:\n%s\nwant it to end\n%s", r.code, r.err, r.stderr, want)
+	}
+	if r := runCLI(t, context.Background(), "compare", baseline, cur); r.code != exitOK {
+		t.Errorf("compare without gates: exit %d (%v)", r.code, r.err)
 	}
 }
