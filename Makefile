@@ -38,7 +38,13 @@ demo: build deps
 	echo; echo '$$ toolgrade run cases/docs.yaml --out demo-out/run'; \
 	toolgrade run cases/docs.yaml --out $(DEMO_DIR)/run; \
 	echo; echo '$$ toolgrade compare demo-out/run --models scripted-good,scripted-weak'; \
-	toolgrade compare $(DEMO_DIR)/run --models scripted-good,scripted-weak
+	toolgrade compare $(DEMO_DIR)/run --models scripted-good,scripted-weak; \
+	echo; echo '$$ toolgrade tools --suite cases/docs-variants.yaml --variant explicit-get'; \
+	toolgrade tools --suite cases/docs-variants.yaml --variant explicit-get | grep -v '^warning:'; \
+	echo; echo '$$ toolgrade run cases/docs-variants.yaml --repeat 3 --out demo-out/variants'; \
+	toolgrade run cases/docs-variants.yaml --repeat 3 --out $(DEMO_DIR)/variants; \
+	echo; echo '$$ toolgrade compare demo-out/variants --variants base,explicit-get'; \
+	toolgrade compare $(DEMO_DIR)/variants --variants base,explicit-get
 
 test: deps fmt-check vet
 	$(GO) test -race -count=1 ./...

@@ -18,12 +18,12 @@ func WriteCompareTerminal(w io.Writer, c *compare.Comparison) error {
 	baseH, curH := "base", "current"
 	switch c.Mode {
 	case compare.ModeRuns:
-		fmt.Fprintf(w, "Comparing runs: base %s, current %s\n", Printable(c.Base), Printable(c.Current))
+		fmt.Fprintf(w, "Comparing runs: %s → %s\n", Printable(c.Base), Printable(c.Current))
 	case compare.ModeModels:
-		fmt.Fprintf(w, "Comparing models in %s: base %s, current %s\n", Printable(c.Dirs[0]), Printable(c.Base), Printable(c.Current))
+		fmt.Fprintf(w, "Comparing models in %s: %s → %s\n", Printable(c.Dirs[0]), Printable(c.Base), Printable(c.Current))
 		baseH, curH = c.Base, c.Current
 	case compare.ModeVariants:
-		fmt.Fprintf(w, "Comparing variants in %s: base %s, current %s\n", Printable(c.Dirs[0]), Printable(c.Base), Printable(c.Current))
+		fmt.Fprintf(w, "Comparing variants in %s: %s → %s\n", Printable(c.Dirs[0]), Printable(c.Base), Printable(c.Current))
 		baseH, curH = c.Base, c.Current
 	}
 	writeDrift(w, c)

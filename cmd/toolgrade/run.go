@@ -178,7 +178,11 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "toolgrade: running %d cases × %d models × %d repeats into %s\n", len(s.Cases), len(modelList), *repeat, dir)
+	shape := fmt.Sprintf("%d cases × %d models", len(s.Cases), len(modelList))
+	if n := len(vs.list); n > 1 {
+		shape += fmt.Sprintf(" × %d variants", n)
+	}
+	fmt.Fprintf(stderr, "toolgrade: running %s × %d repeats into %s\n", shape, *repeat, dir)
 
 	runner.TuneGC()
 	prog := newProgress(stderr)
