@@ -47,6 +47,29 @@ func (s *Suite) Check(c Catalog) error {
 	if p.file == "" {
 		p.file = "<input>"
 	}
+	p.checkExpectedCalls(s, c, "", func(call *ExpectedCall, exposed, _ string) *ExpectedCall {
+		call.Exposed = exposed
+		return call
+	})
+	// Variants with their own servers are checked against those, by
+	// CheckVariant.
+	for i := range s.Variants {
+		if v := &s.Variants[i]; v.ServersPath == "" {
+			p.checkOverlays(s, v, c)
+		}
+	}
+	if len(p.errs) > 0 {
+		p.errs.Sort()
+		return p.errs
+	}
+	return nil
+}
+
+// checkExpectedCalls resolves every expected call of s's cases against c,
+// reporting the unknown ones (their message after prefix), and checks the
+// literal arguments of the call resolved returns for each known one (nil:
+// resolved reported a problem of its own).
+func (p *parser) checkExpectedCalls(s *Suite, c Catalog, prefix string, resolved func(call *ExpectedCall, exposed, field string) *ExpectedCall) {
 	names := c.Names()
 	partial, _ := c.(PartialValidator)
 	for ci := range s.Cases {
@@ -63,25 +86,14 @@ func (s *Suite) Check(c Catalog) error {
 			}
 			exposed, ok := c.Resolve(call.Tool)
 			if !ok {
-				p.errorAt(call.Pos, field, "%s", unknownTool(call.Tool, names))
+				p.errorAt(call.Pos, field, "%s%s", prefix, unknownTool(call.Tool, names))
 				continue
 			}
-			call.Exposed = exposed
-			p.checkArgs(c, partial, call, strict, field)
+			if checked := resolved(call, exposed, field); checked != nil {
+				p.checkArgs(c, partial, checked, strict, field)
+			}
 		}
 	}
-	// Variants with their own servers are checked against those, by
-	// CheckVariant.
-	for i := range s.Variants {
-		if v := &s.Variants[i]; v.ServersPath == "" {
-			p.checkOverlays(s, v, c)
-		}
-	}
-	if len(p.errs) > 0 {
-		p.errs.Sort()
-		return p.errs
-	}
-	return nil
 }
 
 // unknownTool words the error for a tool name the catalog does not know,

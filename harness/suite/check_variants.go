@@ -26,33 +26,16 @@ func (s *Suite) CheckVariant(v *Variant, c Catalog) error {
 	if p.file == "" {
 		p.file = "<input>"
 	}
-	names := c.Names()
-	partial, _ := c.(PartialValidator)
-	for ci := range s.Cases {
-		cs := &s.Cases[ci]
-		strict := s.Defaults.StrictArgs
-		if cs.Expect.StrictArgs != nil {
-			strict = *cs.Expect.StrictArgs
+	prefix := fmt.Sprintf("variant %s: its servers (%s): ", v.Name, v.ServersPath)
+	p.checkExpectedCalls(s, c, prefix, func(call *ExpectedCall, exposed, field string) *ExpectedCall {
+		if call.Exposed != "" && exposed != call.Exposed {
+			p.errorAt(call.Pos, field, "variant %s: its servers expose %q as %q, the suite's servers as %q; name the tool so both resolve alike", v.Name, call.Tool, exposed, call.Exposed)
+			return nil
 		}
-		for j := range cs.Expect.Calls {
-			call := cs.Expect.Calls[j] // a copy: Exposed stays the base's
-			field := fmt.Sprintf("cases[%d].expect.calls[%d].tool", ci, j)
-			if cs.Expect.FirstOnly {
-				field = fmt.Sprintf("cases[%d].expect.tool", ci)
-			}
-			exposed, ok := c.Resolve(call.Tool)
-			if !ok {
-				p.errorAt(call.Pos, field, "variant %s: its servers (%s): %s", v.Name, v.ServersPath, unknownTool(call.Tool, names))
-				continue
-			}
-			if call.Exposed != "" && exposed != call.Exposed {
-				p.errorAt(call.Pos, field, "variant %s: its servers expose %q as %q, the suite's servers as %q; name the tool so both resolve alike", v.Name, call.Tool, exposed, call.Exposed)
-				continue
-			}
-			call.Exposed = exposed
-			p.checkArgs(c, partial, &call, strict, field)
-		}
-	}
+		cp := *call // a copy: Exposed stays the base's
+		cp.Exposed = exposed
+		return &cp
+	})
 	p.checkOverlays(s, v, c)
 	if len(p.errs) > 0 {
 		p.errs.Sort()
