@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path"
 	"slices"
@@ -173,15 +174,11 @@ func (f *showFilter) matchOutcome(t *record.Trial) bool {
 	if len(f.outcomes) == 0 {
 		return true
 	}
-	for _, o := range f.outcomes {
-		if o == t.Score.Outcome {
-			return true
-		}
-		if j := record.Judge(t); o == outcomeFail && j.Pass.Defined && !j.Pass.OK {
-			return true
-		}
+	if slices.Contains(f.outcomes, t.Score.Outcome) {
+		return true
 	}
-	return false
+	j := record.Judge(t)
+	return slices.Contains(f.outcomes, outcomeFail) && j.Pass.Defined && !j.Pass.OK
 }
 
 func (f *showFilter) match(t *record.Trial) bool {
@@ -264,16 +261,26 @@ func (f *showFilter) noMatch(dir string, s *showSeen) error {
 	if f.repeat.set {
 		given = append(given, fmt.Sprintf("--repeat %d", f.repeat.n))
 	}
+	if len(f.outcomes) == 0 {
+		return fmt.Errorf("show: no trial matches %s", strings.Join(given, " "))
+	}
+	without := "the trials without --outcome"
+	if len(given) == 0 {
+		without = "the run's trials"
+	}
 	given = append(given, "--outcome "+strings.Join(f.outcomes, ","))
+	// In report order; an outcome of a newer toolgrade after the known ones.
+	order := slices.Clone(record.Outcomes)
+	for _, o := range slices.Sorted(maps.Keys(s.rest)) {
+		if !slices.Contains(order, o) {
+			order = append(order, o)
+		}
+	}
 	var have []string
-	for _, o := range record.Outcomes {
+	for _, o := range order {
 		if n := s.rest[o]; n > 0 {
 			have = append(have, fmt.Sprintf("%s %d", o, n))
 		}
-	}
-	without := "the trials without --outcome"
-	if len(given) == 1 {
-		without = "the run's trials"
 	}
 	return fmt.Errorf("show: no trial matches %s (outcomes of %s: %s)", strings.Join(given, " "), without, strings.Join(have, ", "))
 }

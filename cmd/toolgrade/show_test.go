@@ -309,4 +309,9 @@ func TestShowVariant(t *testing.T) {
 	if r.code != exitOK || len(got) != 100 || slices.ContainsFunc(got, func(s shown) bool { return s.variant != "" }) {
 		t.Errorf("--variant base: code %d, err %v, %d shown", r.code, r.err, len(got))
 	}
+	// Each filter matches some trial, but no trial matches both.
+	r = runCLI(t, context.Background(), "show", dir, "--variant", "terse", "--case", "parking")
+	if want := "show: no trial matches --variant terse --case parking"; r.code != exitFailed || r.err == nil || r.err.Error() != want {
+		t.Errorf("code %d, err %v; want exit 1 and %q", r.code, r.err, want)
+	}
 }
