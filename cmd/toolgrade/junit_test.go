@@ -60,3 +60,30 @@ func TestRunWritesJUnitAndReportRebuildsIt(t *testing.T) {
 		t.Errorf("report --junit changed the table:\n%s\n---\n%s", rep.stdout, r.stdout)
 	}
 }
+
+// TestAnInterruptedRunStillWritesJUnit: CI reads the JUnit file whatever
+// stopped the run; the file says the run is partial.
+func TestAnInterruptedRunStillWritesJUnit(t *testing.T) {
+	_, url := fakeOllama(t, slowDemo(t))
+	tmp := t.TempDir()
+	dir, path := filepath.Join(tmp, "run"), filepath.Join(tmp, "junit.xml")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	errc := make(chan error, 1)
+	go func() {
+		errc <- run(ctx, []string{"run", docsSuite(t), "--out", dir, "--ollama", url, "--junit", path}, strings.NewReader(""), &stdout, &stderr)
+	}()
+	waitFor(t, "3 trials", func() bool { return countLines(dir) >= 3 })
+	cancel()
+	if err := <-errc; err == nil {
+		t.Fatal("no error after cancellation")
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no JUnit file after an interrupt: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(string(got), `<property name="run.status" value="interrupted">`) || !strings.Contains(string(got), `<testcase name=`) {
+		t.Errorf("the JUnit file of an interrupted run:\n%s", got)
+	}
+}
