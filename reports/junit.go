@@ -268,6 +268,9 @@ func (j *JUnit) testSuite(model, variant string, hasVariants bool, acc *junitSui
 	}
 	props = append(props, [2]string{"toolgrade.version", j.run.Harness}, [2]string{"run.status", j.run.Status})
 	for _, p := range props {
+		if p[1] == "" {
+			continue // unknown, as in a run.json written before it was recorded
+		}
 		s.Properties = append(s.Properties, junitProperty{Name: p[0], Value: xmlSafe(p[1])})
 	}
 	var wall time.Duration
