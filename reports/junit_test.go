@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -198,7 +199,7 @@ func TestJUnitMarksFlakyAndInfra(t *testing.T) {
 func hostileTrials() []*record.Trial {
 	return []*record.Trial{
 		withDetail(trial("m<&\"'>", "case]]><x>", 0, record.OutcomeWrongAnswer, false),
-			"answer: \x1b[2J\x00\x07 ]]> <script>alert(1)</script> & \"q\" \ufffe\xff\u202e end"),
+			"answer: \x1b[2J\x00\x07 ]]> <script>alert(1)</script> & \"q\" \ufffe\xff\u202e \xed\xa0\x80 end"),
 		withDetail(trial("m<&\"'>", "case]]><x>", 1, record.OutcomePass, false), ""),
 		withDetail(trial("m<&\"'>", "case]]><x>", 2, record.OutcomeWrongAnswer, false), "\x1b]0;title\x07"),
 	}
@@ -209,7 +210,7 @@ func hostileTrials() []*record.Trial {
 // characters and "]]>" come back as the text they were.
 func TestJUnitEscapesHostileText(t *testing.T) {
 	doc := junitOf(t, &record.Run{}, hostileTrials(), nil)
-	for _, raw := range []string{"\x1b", "\x00", "\x07", "\xff", "\ufffe", "\u202e", "<script>", "]]>"} {
+	for _, raw := range []string{"\x1b", "\x00", "\x07", "\xff", "\xed\xa0\x80", "\ufffe", "\u202e", "<script>", "]]>"} {
 		if bytes.Contains(doc, []byte(raw)) {
 			t.Errorf("the report holds %q raw:\n%s", raw, doc)
 		}
@@ -222,7 +223,7 @@ func TestJUnitEscapesHostileText(t *testing.T) {
 	if len(c.Flaky) != 2 {
 		t.Fatalf("flaky failures %+v", c.Flaky)
 	}
-	want := `answer: \x1b[2J\x00\x07 ]]> <script>alert(1)</script> & "q" \ufffe\xff\u202e end`
+	want := `answer: \x1b[2J\x00\x07 ]]> <script>alert(1)</script> & "q" \ufffe\xff\u202e \xed\xa0\x80 end`
 	if c.Flaky[0].StackTrace != want || c.Flaky[1].StackTrace != `\x1b]0;title\x07` {
 		t.Errorf("details:\n%q\n%q\nwant\n%q", c.Flaky[0].StackTrace, c.Flaky[1].StackTrace, want)
 	}
@@ -281,5 +282,40 @@ func TestJUnitMemoryIsBoundedByCases(t *testing.T) {
 	f := parseJUnit(t, b.Bytes()).Suites[0].Cases[0].Failure
 	if f == nil || f.Message != "0/1000 passed: wrong_tool 1000" || f.Text != "repeat #0: wrong_tool: d0\nrepeat #1: wrong_tool: d1\n(998 more not shown)\n" {
 		t.Errorf("failure %+v", f)
+	}
+}
+
+// BenchmarkJUnit100k: the JUnit report of 100,000 trials (the fixture's 100,
+// each repeated as 1,000 repeats), written once; its memory is that of the
+// fixture's 50 testcases.
+func BenchmarkJUnit100k(b *testing.B) {
+	meta, err := record.ReadRun("testdata")
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join("testdata", record.TrialsFile))
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := record.NewReader(f, "trials.jsonl")
+	var trials []*record.Trial
+	for r.Scan() {
+		trials = append(trials, r.Trial())
+	}
+	f.Close()
+	copies := make([]record.Trial, len(trials))
+	b.ResetTimer()
+	for range b.N {
+		j := NewJUnit(meta, nil)
+		for rep := range 1000 {
+			for i, t := range trials {
+				copies[i] = *t
+				copies[i].Repeat = rep
+				j.Add(&copies[i])
+			}
+		}
+		if err := j.Write(io.Discard); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
