@@ -147,7 +147,7 @@ func keepLowest(list []junitDetail, d junitDetail, max int) []junitDetail {
 
 // The JUnit XML elements, named as gotestsum's internal/junitxml names them,
 // with Surefire's flakyFailure; attributes in the order of the Jenkins
-// junit-10.xsd (reports/testdata/junit-10.xsd).
+// junit-10.xsd, which reports/testdata/junit.xsd follows.
 type junitTestSuites struct {
 	XMLName  xml.Name         `xml:"testsuites"`
 	Name     string           `xml:"name,attr,omitempty"`
