@@ -13,6 +13,7 @@ import (
 func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("report", "DIR", stderr)
 	asJSON := fs.Bool("json", false, "print summary.json instead of the table")
+	junit := fs.String("junit", "", "also write the JUnit XML report to `FILE`")
 	var gf gateFlags
 	gf.register(fs)
 	pos, err := parse(fs, args)
@@ -29,6 +30,11 @@ func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	run, err := store.Open(pos[0])
 	if err != nil {
 		return asUsage(fmt.Errorf("report: %w", err))
+	}
+	if *junit != "" {
+		if err := writeJUnitFile(run, *junit, stderr); err != nil {
+			return err
+		}
 	}
 	if *asJSON {
 		sum, err := summarize(run, stderr)

@@ -39,6 +39,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	noExecute := fs.Bool("no-execute", false, "run no tool: every trial stops at the model's first response, whose calls are scored (as execute: false)")
 	waitOllama := fs.Duration("wait-ollama", runner.DefaultWaitOllama, "how long a run waits for an unreachable Ollama before it stops (exit 3); 0: no waiting")
 	variants := fs.String("variants", "", "comma-separated variants of the suite to run; base is the servers' own catalog (default: base and every variant)")
+	junit := fs.String("junit", "", "write the JUnit XML report to `FILE` when the run ends (also when it stops early: then partial)")
 	retryInfra := fs.Bool("retry-infra", true, "wait for an unreachable Ollama, and let --resume rerun infra_error trials; false: both are final")
 	var gf gateFlags
 	gf.register(fs)
@@ -213,11 +214,23 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	})
 	prog.finish()
 	end := time.Now()
-	if err := finishRun(ctx, w, runErr, func(r *record.Run) {
+	err = finishRun(ctx, w, runErr, func(r *record.Run) {
 		r.AddRestarts(cat.Restarts())
 		r.Models = store.MergeModels(r.Models, ran)
 		r.End = end
-	}, stdout, stderr); err != nil {
+	}, stdout, stderr)
+	if *junit != "" {
+		// CI reads the file however the run ended; run.status in it says
+		// whether it is partial.
+		if jerr := writeJUnitFile(w.Reader(), *junit, stderr); jerr != nil {
+			if err != nil {
+				fmt.Fprintf(stderr, "toolgrade: warning: %v\n", jerr)
+			} else {
+				err = jerr
+			}
+		}
+	}
+	if err != nil {
 		return err
 	}
 	return gf.judgeRun(ctx, w.Reader(), s.Gates, gateOn, countRegressions, stderr)

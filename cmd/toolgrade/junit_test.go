@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRunWritesJUnitAndReportRebuildsIt: `run --junit FILE` against the
+// fake Ollama writes the JUnit report of the run, and `report DIR --junit`
+// writes the same bytes from the run directory alone.
+func TestRunWritesJUnitAndReportRebuildsIt(t *testing.T) {
+	_, url := fakeOllama(t, nil)
+	tmp := t.TempDir()
+	dir, fromRun, fromReport := filepath.Join(tmp, "run"), filepath.Join(tmp, "run.xml"), filepath.Join(tmp, "report.xml")
+	r := runCLI(t, context.Background(), "run", docsSuite(t), "--out", dir, "--ollama", url, "--repeat", "2", "--parallel", "2", "--junit", fromRun)
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	got, err := os.ReadFile(fromRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+		Errors   int `xml:"errors,attr"`
+		Suites   []struct {
+			Name     string `xml:"name,attr"`
+			Tests    int    `xml:"tests,attr"`
+			Failures int    `xml:"failures,attr"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(got, &doc); err != nil {
+		t.Fatalf("%v\n%s", err, got)
+	}
+	// The demo: scripted-good passes every case, scripted-weak fails 14 of 25.
+	if doc.Tests != 50 || doc.Failures != 14 || doc.Errors != 0 || len(doc.Suites) != 2 ||
+		doc.Suites[0].Name != "scripted-good" || doc.Suites[0].Failures != 0 || doc.Suites[1].Name != "scripted-weak" || doc.Suites[1].Failures != 14 {
+		t.Errorf("run's JUnit: %+v", doc)
+	}
+	if !strings.Contains(string(got), `<property name="run.status" value="complete">`) {
+		t.Errorf("run's JUnit does not say the run is complete:\n%s", got)
+	}
+	rep := runCLI(t, context.Background(), "report", dir, "--junit", fromReport)
+	if rep.err != nil {
+		t.Fatalf("%v\n%s", rep.err, rep.stderr)
+	}
+	again, err := os.ReadFile(fromReport)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(again) != string(got) {
+		t.Errorf("report --junit differs from run --junit:\n%s\n---\n%s", again, got)
+	}
+	if rep.stdout != r.stdout {
+		t.Errorf("report --junit changed the table:\n%s\n---\n%s", rep.stdout, r.stdout)
+	}
+}
+
+// TestAnInterruptedRunStillWritesJUnit: CI reads the JUnit file whatever
+// stopped the run; the file says the run is partial.
+func TestAnInterruptedRunStillWritesJUnit(t *testing.T) {
+	_, url := fakeOllama(t, slowDemo(t))
+	tmp := t.TempDir()
+	dir, path := filepath.Join(tmp, "run"), filepath.Join(tmp, "junit.xml")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	errc := make(chan error, 1)
+	go func() {
+		errc <- run(ctx, []string{"run", docsSuite(t), "--out", dir, "--ollama", url, "--junit", path}, strings.NewReader(""), &stdout, &stderr)
+	}()
+	waitFor(t, "3 trials", func() bool { return countLines(dir) >= 3 })
+	cancel()
+	if err := <-errc; err == nil {
+		t.Fatal("no error after cancellation")
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no JUnit file after an interrupt: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(string(got), `<property name="run.status" value="interrupted">`) || !strings.Contains(string(got), `<testcase name=`) {
+		t.Errorf("the JUnit file of an interrupted run:\n%s", got)
+	}
+}
