@@ -268,7 +268,7 @@ func TestSummaryJSONCarriesTheFormat(t *testing.T) {
 	meta, trials := fixture(t)
 	var b bytes.Buffer
 	WriteJSON(&b, summarize(meta, trials))
-	if !strings.HasPrefix(b.String(), "{\n  \"format\": \"1.0\",\n") {
+	if !strings.HasPrefix(b.String(), "{\n  \"format\": \""+record.Format+"\",\n") {
 		t.Fatalf("summary.json starts %.40q", b.String())
 	}
 	if s, err := ReadSummary(&b, "summary.json"); err != nil || len(s.Models) != 2 || len(s.Models[0].Cases) != 25 {
