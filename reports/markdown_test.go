@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"html"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	gmhtml "github.com/yuin/goldmark/renderer/html"
 
 	"github.com/toolgrade/toolgrade/harness/record"
 )
@@ -241,6 +246,7 @@ func TestMarkdownEscapesHostileText(t *testing.T) {
 					t.Errorf("table %s has %d rows, want %d:\n%s", first, len(rows), n, md)
 				}
 			}
+			checkRendered(t, md, h)
 			// Every line that is not a table's starts as the renderer
 			// started it: no name opened a heading, quote, list or fence.
 			for _, line := range strings.Split(md, "\n") {
@@ -289,5 +295,52 @@ func TestMarkdownVariantColumns(t *testing.T) {
 	want := [][]string{{"Case", "m (base)", "m (terse)"}, {"a", "✅ 1/1", "❌ 1/2"}}
 	if fmt.Sprint(rows) != fmt.Sprint(want) {
 		t.Errorf("matrix %q, want %q", rows, want)
+	}
+}
+
+var (
+	trRE   = regexp.MustCompile(`(?s)<tr>(.*?)</tr>`)
+	cellRE = regexp.MustCompile(`(?s)<t[hd][^>]*>(.*?)</t[hd]>`)
+	tagRE  = regexp.MustCompile(`<[^>]*>`)
+)
+
+// checkRendered renders md as GitHub does (GFM, by goldmark), letting raw
+// HTML through as a careless renderer would, and checks that no element
+// came from the text, that every table row has its header's cells, and that
+// the model's column shows name exactly when it holds nothing to escape.
+func checkRendered(t *testing.T, md, name string) {
+	t.Helper()
+	var out bytes.Buffer
+	gm := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(gmhtml.WithUnsafe()))
+	if err := gm.Convert([]byte(md), &out); err != nil {
+		t.Fatal(err)
+	}
+	page := out.String()
+	for _, tag := range tagRE.FindAllString(page, -1) {
+		switch strings.Fields(strings.Trim(tag, "</>"))[0] {
+		case "h2", "h3", "h4", "p", "table", "thead", "tbody", "tr", "th", "td", "ul", "li", "code", "br", "blockquote", "a", "strong":
+		default:
+			t.Errorf("element %s in the rendered report:\n%s", tag, page)
+		}
+	}
+	if strings.Contains(page, "<a") && !strings.Contains(name, "http") {
+		t.Errorf("a link from nowhere:\n%s", page)
+	}
+	tables := strings.Split(page, "<table>")[1:]
+	if len(tables) != 2 {
+		t.Fatalf("%d tables rendered, want 2:\n%s", len(tables), page)
+	}
+	for _, table := range tables {
+		rows := trRE.FindAllStringSubmatch(table[:strings.Index(table, "</table>")], -1)
+		for _, row := range rows {
+			if n, want := len(cellRE.FindAllString(row[1], -1)), len(cellRE.FindAllString(rows[0][1], -1)); n != want {
+				t.Errorf("rendered row has %d cells, the header %d: %s", n, want, row[1])
+			}
+		}
+		first := cellRE.FindAllStringSubmatch(rows[1][1], -1)[0][1]
+		shown := html.UnescapeString(tagRE.ReplaceAllString(first, ""))
+		if strings.IndexFunc(name, func(r rune) bool { return r == '\n' || unsafeRune(r) }) < 0 && shown != name {
+			t.Errorf("the first cell shows %q, want %q", shown, name)
+		}
 	}
 }
