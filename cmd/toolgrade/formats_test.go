@@ -107,6 +107,17 @@ func TestRunWritesMarkdownAndAppendsTheStepSummary(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("step summary:\n%s\nwant\n%s", got, want)
 	}
+
+	// A step summary that cannot be written warns; the run still succeeds.
+	t.Setenv("GITHUB_STEP_SUMMARY", filepath.Join(t.TempDir(), "no", "such", "dir", "summary.md"))
+	dir := filepath.Join(t.TempDir(), "run")
+	r := runCLI(t, context.Background(), "run", suite, "--out", dir, "--ollama", url)
+	if r.err != nil || !strings.Contains(r.stderr, "warning: GITHUB_STEP_SUMMARY: open ") {
+		t.Errorf("unwritable step summary: %v\n%s", r.err, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, record.MarkdownFile)); err != nil {
+		t.Error(err)
+	}
 }
 
 // TestInterruptedRunWritesAPartialMarkdownReport: Ctrl-C still leaves

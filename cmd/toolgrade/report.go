@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -160,8 +161,9 @@ func writeReports(run *store.Reader, stdout, stderr io.Writer) (*reports.Summary
 // writeMarkdownReports writes the run's report.md and, when the environment
 // names a GitHub step summary file (GITHUB_STEP_SUMMARY), appends the same
 // report to it, as CI tools in GitHub's ecosystem do: several runs in one
-// job each add theirs.
-func writeMarkdownReports(run *store.Reader, sum *reports.Summary) error {
+// job each add theirs. A step summary that cannot be written is a warning on
+// stderr: the run's own files are what failed runs are judged by.
+func writeMarkdownReports(run *store.Reader, sum *reports.Summary, stderr io.Writer) error {
 	opts := markdownOptions(run)
 	if err := writeOutput(filepath.Join(run.Dir, record.MarkdownFile), nil, func(w io.Writer) error {
 		return reports.WriteMarkdown(w, sum, opts)
@@ -172,16 +174,24 @@ func writeMarkdownReports(run *store.Reader, sum *reports.Summary) error {
 	if path == "" {
 		return nil
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
-	}
-	err = reports.WriteMarkdown(f, sum, opts)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("GITHUB_STEP_SUMMARY %s: %w", path, err)
+	if err := appendStepSummary(path, sum, opts); err != nil {
+		fmt.Fprintf(stderr, "toolgrade: warning: GITHUB_STEP_SUMMARY: %v\n", err)
 	}
 	return nil
+}
+
+// appendStepSummary appends the Markdown report to the file at path. The
+// report goes in one write, so with O_APPEND two runs of one job that end
+// together do not interleave their reports.
+func appendStepSummary(path string, sum *reports.Summary, opts *reports.MarkdownOptions) error {
+	var b bytes.Buffer
+	if err := reports.WriteMarkdown(&b, sum, opts); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b.Bytes())
+	return errors.Join(err, f.Close())
 }
