@@ -9,6 +9,7 @@ require (
 	github.com/olekukonko/tablewriter v1.1.5
 	github.com/ollama/ollama v0.17.4
 	github.com/schollz/progressbar/v3 v3.19.1
+	github.com/yuin/goldmark v1.8.7
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/term v0.44.0
 )

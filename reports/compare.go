@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade/harness/compare"
+	"github.com/toolgrade/toolgrade/harness/stats"
 )
 
 // WriteCompareTerminal writes a comparison for a terminal: what differs
@@ -228,11 +229,11 @@ func warm(m *compare.ModelInfo) float64 {
 	return m.WarmupSeconds
 }
 
-func rateCell(r compare.Rate) string {
-	if r.N == 0 {
+func rateCell(r stats.Rate) string {
+	if r.Empty() {
 		return "–"
 	}
-	return fmt.Sprintf("%s (%d/%d)", pct(Rate(r)), r.K, r.N)
+	return fmt.Sprintf("%s (%d/%d)", r.Percent(), r.K, r.N)
 }
 
 func deltaPts(r compare.RateRow) string {

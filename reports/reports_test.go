@@ -134,7 +134,7 @@ func TestHandComputedNumbers(t *testing.T) {
 	}
 	// pass 3/6 = 0.5; Wilson 95%: centre (0.5+1.92/6)/(1+3.84/6) = 0.5,
 	// half-width 1.96*sqrt(0.25/6+3.84/144)/1.64 = 0.3123 → [0.1876, 0.8124].
-	if m.Pass.K != 3 || m.Pass.N != 6 || math.Abs(m.Pass.Lo-0.1876) > 1e-3 || math.Abs(m.Pass.Hi-0.8124) > 1e-3 {
+	if lo, hi := m.Pass.Wilson95(); m.Pass.K != 3 || m.Pass.N != 6 || math.Abs(lo-0.1876) > 1e-3 || math.Abs(hi-0.8124) > 1e-3 {
 		t.Errorf("pass %+v", m.Pass)
 	}
 	if m.Selection.K != 3 || m.Selection.N != 6 {
@@ -268,7 +268,7 @@ func TestSummaryJSONCarriesTheFormat(t *testing.T) {
 	meta, trials := fixture(t)
 	var b bytes.Buffer
 	WriteJSON(&b, summarize(meta, trials))
-	if !strings.HasPrefix(b.String(), "{\n  \"format\": \"1.0\",\n") {
+	if !strings.HasPrefix(b.String(), "{\n  \"format\": \""+record.Format+"\",\n") {
 		t.Fatalf("summary.json starts %.40q", b.String())
 	}
 	if s, err := ReadSummary(&b, "summary.json"); err != nil || len(s.Models) != 2 || len(s.Models[0].Cases) != 25 {

@@ -54,12 +54,13 @@ type ModelSummary struct {
 	Infra    int            `json:"infra_errors"`
 	Outcomes map[string]int `json:"outcomes"`
 
-	Pass        Rate `json:"pass"`
-	Selection   Rate `json:"tool_selection"`
-	ArgValidity Rate `json:"arg_validity"`
-	ArgAccuracy Rate `json:"arg_accuracy"`
-	Irrelevance Rate `json:"irrelevance"`
-	RoundLimit  Rate `json:"round_limit"`
+	// The rates; their JSON form is stats.Rate's (k, n, value, lo, hi).
+	Pass        stats.Rate `json:"pass"`
+	Selection   stats.Rate `json:"tool_selection"`
+	ArgValidity stats.Rate `json:"arg_validity"`
+	ArgAccuracy stats.Rate `json:"arg_accuracy"`
+	Irrelevance stats.Rate `json:"irrelevance"`
+	RoundLimit  stats.Rate `json:"round_limit"`
 
 	RoundsMean float64     `json:"rounds_mean"`
 	Rounds     map[int]int `json:"rounds"`
@@ -98,7 +99,7 @@ type ModelSummary struct {
 // errors counted apart), and every outcome.
 type CaseResult struct {
 	ID       string         `json:"id"`
-	Pass     Rate           `json:"pass"`
+	Pass     stats.Rate     `json:"pass"`
 	Infra    int            `json:"infra_errors,omitempty"`
 	Outcomes map[string]int `json:"outcomes"`
 }
@@ -108,7 +109,7 @@ type TagResult struct {
 	Tag string `json:"tag"`
 	// Cases counts the cases with the tag.
 	Cases    int            `json:"cases"`
-	Pass     Rate           `json:"pass"`
+	Pass     stats.Rate     `json:"pass"`
 	Infra    int            `json:"infra_errors,omitempty"`
 	Outcomes map[string]int `json:"outcomes"`
 }
@@ -136,20 +137,7 @@ func (s *Summary) HasVariants() bool {
 	return false
 }
 
-// Rate is a proportion with its 95% Wilson interval.
-type Rate struct {
-	K     int     `json:"k"`
-	N     int     `json:"n"`
-	Value float64 `json:"value"`
-	Lo    float64 `json:"lo"`
-	Hi    float64 `json:"hi"`
-}
-
-func newRate(k, n int) Rate {
-	r := stats.Rate{K: k, N: n}
-	lo, hi := r.Wilson95()
-	return Rate{K: k, N: n, Value: r.Value(), Lo: lo, Hi: hi}
-}
+func newRate(k, n int) stats.Rate { return stats.Rate{K: k, N: n} }
 
 // Latency is a distribution's median and 95th percentile, in seconds.
 type Latency struct {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 )
@@ -20,7 +19,7 @@ func WriteTerminal(w io.Writer, s *Summary) error {
 		rows = append(rows, []string{
 			m.Label(variants),
 			fmt.Sprint(m.Scored),
-			pct(m.Pass), pct(m.Selection), pct(m.ArgValidity), pct(m.ArgAccuracy), pct(m.Irrelevance),
+			m.Pass.Percent(), m.Selection.Percent(), m.ArgValidity.Percent(), m.ArgAccuracy.Percent(), m.Irrelevance.Percent(),
 			fmt.Sprintf("%.2f", m.RoundsMean),
 			secs(m.TrialLatency.P50), secs(m.TrialLatency.P95),
 			fmt.Sprintf("%.0f", m.TokensPerSecond),
@@ -33,7 +32,7 @@ func WriteTerminal(w io.Writer, s *Summary) error {
 	fmt.Fprintln(w, "Rates with 95% Wilson intervals; infrastructure errors are counted apart, never as model failures.")
 	for _, m := range s.Models {
 		fmt.Fprintf(w, "%s: %d trials (%d infrastructure errors); rounds %s, round limit hit %s; per round p50 %s p95 %s; %s prompt and %s eval tokens; warm-up load %s\n",
-			Printable(m.Label(variants)), m.Trials, m.Infra, roundsDist(m.Rounds), pct(m.RoundLimit), secs(m.RoundLatency.P50), secs(m.RoundLatency.P95),
+			Printable(m.Label(variants)), m.Trials, m.Infra, roundsDist(m.Rounds), m.RoundLimit.Percent(), secs(m.RoundLatency.P50), secs(m.RoundLatency.P95),
 			count(m.PromptTokens), count(m.EvalTokens), secs(m.WarmupSeconds))
 	}
 	for _, m := range s.Models {
@@ -101,14 +100,6 @@ func warnings(m *ModelSummary, variants bool) []string {
 		out = append(out, fmt.Sprintf("%s: flaky cases (passed in some repeats, failed in others): %s", name, strings.Join(m.Flaky, ", ")))
 	}
 	return out
-}
-
-// pct renders a rate as "83% [61–94]", or "–" when nothing was counted.
-func pct(r Rate) string {
-	if r.N == 0 {
-		return "–"
-	}
-	return fmt.Sprintf("%.0f%% [%.0f–%.0f]", 100*r.Value, math.Floor(100*r.Lo), math.Ceil(100*r.Hi))
 }
 
 func secs(s float64) string {

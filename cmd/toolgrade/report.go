@@ -1,19 +1,27 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/store"
 	"github.com/toolgrade/toolgrade/reports"
-	"io"
 )
+
+// reportFormats are --format's values, in the order usage lists them.
+var reportFormats = []string{"terminal", "json", "markdown", "junit", "html"}
 
 func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("report", "DIR", stderr)
-	asJSON := fs.Bool("json", false, "print summary.json instead of the table")
-	junit := fs.String("junit", "", "also write the JUnit XML report to `FILE`")
+	format := fs.String("format", "terminal", "the report's `FORMAT`: terminal, json (summary.json), markdown, junit or html")
+	asJSON := fs.Bool("json", false, "the same as --format json")
+	outPath := fs.String("o", "", "write the report to `FILE` (replaced atomically) instead of stdout")
 	var gf gateFlags
 	gf.register(fs)
 	pos, err := parse(fs, args)
@@ -27,29 +35,97 @@ func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	if len(pos) != 1 {
 		return usageErrorf("report: give one run directory")
 	}
+	if *asJSON {
+		if *format != "terminal" && *format != "json" {
+			return usageErrorf("report: --json is --format json; it cannot go with --format %s", *format)
+		}
+		*format = "json"
+	}
+	if !knownFormat(*format) {
+		return usageErrorf("report: --format %q: want one of terminal, json, markdown, junit, html", *format)
+	}
 	run, err := store.Open(pos[0])
 	if err != nil {
 		return asUsage(fmt.Errorf("report: %w", err))
 	}
-	if *junit != "" {
-		if err := writeJUnitFile(run, *junit, stderr); err != nil {
-			return err
-		}
-	}
-	if *asJSON {
-		sum, err := summarize(run, stderr)
-		if err != nil {
-			return err
-		}
-		if err := reports.WriteJSON(stdout, sum); err != nil {
-			return err
-		}
-	} else if err := writeReports(run, stdout, stderr); err != nil {
+	if err := writeOutput(*outPath, stdout, func(w io.Writer) error {
+		return writeReport(run, *format, w, stderr)
+	}); err != nil {
 		return err
 	}
 	// Only --gate: the suite's gates are run's, so re-rendering a report
 	// never starts failing a build.
 	return gf.judgeRun(ctx, run, nil, gateOn, nil, stderr)
+}
+
+func knownFormat(f string) bool {
+	for _, k := range reportFormats {
+		if f == k {
+			return true
+		}
+	}
+	return false
+}
+
+// writeReport writes the run's report in one format to w: the one switch
+// over --format. Every format is computed from the run directory alone.
+func writeReport(run *store.Reader, format string, w, stderr io.Writer) error {
+	switch format {
+	case "terminal":
+		_, err := writeReports(run, w, stderr)
+		return err
+	case "json":
+		sum, err := summarize(run, stderr)
+		if err != nil {
+			return err
+		}
+		return reports.WriteJSON(w, sum)
+	case "markdown":
+		sum, err := summarize(run, stderr)
+		if err != nil {
+			return err
+		}
+		return reports.WriteMarkdown(w, sum, markdownOptions(run))
+	case "junit":
+		return writeJUnit(run, w, stderr)
+	case "html":
+		return usageErrorf("report: --format %s: not in this build", format)
+	}
+	return usageErrorf("report: --format %q: want one of terminal, json, markdown, junit, html", format)
+}
+
+func markdownOptions(run *store.Reader) *reports.MarkdownOptions {
+	return &reports.MarkdownOptions{Run: run.Dir, Status: run.Run.Status}
+}
+
+// writeOutput runs write on stdout when path is "", and otherwise on a
+// temporary file beside path that replaces path only once write succeeded,
+// so a reader of path never sees half a report and a failed report leaves
+// the old one in place.
+func writeOutput(path string, stdout io.Writer, write func(io.Writer) error) error {
+	if path == "" {
+		return write(stdout)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("report: -o %s: %w", path, err)
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("report: -o %s: %w", path, cerr)
+	}
+	if err == nil {
+		// CreateTemp makes the file 0600; a report is for others to read.
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
 }
 
 // summarize reads a run's trials into its summary, warning about bad lines
@@ -69,17 +145,55 @@ func summarize(run *store.Reader, stderr io.Writer) (*reports.Summary, error) {
 }
 
 // writeReports writes the run's summary.json and the terminal report to
-// stdout.
-func writeReports(run *store.Reader, stdout, stderr io.Writer) error {
+// stdout, and returns the summary.
+func writeReports(run *store.Reader, stdout, stderr io.Writer) (*reports.Summary, error) {
 	sum, err := summarize(run, stderr)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := store.WriteSummary(run.Dir, sum); err != nil {
-		return err
+		return nil, err
 	}
 	if run.Run.Status != store.StatusComplete {
 		fmt.Fprintf(stdout, "Run %s (%s): partial results.\n", run.Dir, run.Run.Status)
 	}
-	return reports.WriteTerminal(stdout, sum)
+	return sum, reports.WriteTerminal(stdout, sum)
+}
+
+// writeMarkdownReports writes the run's report.md and, when the environment
+// names a GitHub step summary file (GITHUB_STEP_SUMMARY), appends the same
+// report to it, as CI tools in GitHub's ecosystem do: several runs in one
+// job each add theirs. A step summary that cannot be written is a warning on
+// stderr: the run's own files are what failed runs are judged by.
+func writeMarkdownReports(run *store.Reader, sum *reports.Summary, stderr io.Writer) error {
+	opts := markdownOptions(run)
+	if err := writeOutput(filepath.Join(run.Dir, record.MarkdownFile), nil, func(w io.Writer) error {
+		return reports.WriteMarkdown(w, sum, opts)
+	}); err != nil {
+		return err
+	}
+	path := os.Getenv("GITHUB_STEP_SUMMARY")
+	if path == "" {
+		return nil
+	}
+	if err := appendStepSummary(path, sum, opts); err != nil {
+		fmt.Fprintf(stderr, "toolgrade: warning: GITHUB_STEP_SUMMARY: %v\n", err)
+	}
+	return nil
+}
+
+// appendStepSummary appends the Markdown report to the file at path. The
+// report goes in one write, so with O_APPEND two runs of one job that end
+// together do not interleave their reports.
+func appendStepSummary(path string, sum *reports.Summary, opts *reports.MarkdownOptions) error {
+	var b bytes.Buffer
+	if err := reports.WriteMarkdown(&b, sum, opts); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b.Bytes())
+	return errors.Join(err, f.Close())
 }

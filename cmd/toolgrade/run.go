@@ -269,7 +269,12 @@ func finishRun(ctx context.Context, w *store.Writer, runErr error, ended func(*r
 			return err
 		}
 	}
-	if err := writeReports(w.Reader(), stdout, stderr); err != nil {
+	sum, err := writeReports(w.Reader(), stdout, stderr)
+	if err == nil {
+		// After Ctrl-C too: the Markdown says the run is partial.
+		err = writeMarkdownReports(w.Reader(), sum, stderr)
+	}
+	if err != nil {
 		if err := warn(err); err != nil {
 			return err
 		}

@@ -5,6 +5,8 @@
 // read its counts, and it never holds a transcript.
 package compare
 
+import "github.com/toolgrade/toolgrade/harness/stats"
+
 // Format names the JSON schema of a Comparison; its number changes only
 // when a field changes meaning or goes away.
 const Format = "toolgrade.compare/1"
@@ -130,15 +132,6 @@ type SidePair[T any] struct {
 	Current T `json:"current"`
 }
 
-// Rate is a proportion with its 95% Wilson interval, as reports show it.
-type Rate struct {
-	K     int     `json:"k"`
-	N     int     `json:"n"`
-	Value float64 `json:"value"`
-	Lo    float64 `json:"lo"`
-	Hi    float64 `json:"hi"`
-}
-
 // Metric names of RateRow, in report order.
 const (
 	MetricPass        = "pass"
@@ -153,8 +146,8 @@ const (
 type RateRow struct {
 	Metric string `json:"metric"`
 	// LowerIsBetter is true for round_limit.
-	LowerIsBetter bool           `json:"lower_is_better,omitempty"`
-	Rate          SidePair[Rate] `json:"rate"`
+	LowerIsBetter bool                 `json:"lower_is_better,omitempty"`
+	Rate          SidePair[stats.Rate] `json:"rate"`
 	// Delta is Current's value minus Base's.
 	Delta float64 `json:"delta"`
 	// Worse and Better count the discordant pairs (the metric defined on
@@ -226,7 +219,7 @@ type CaseChange struct {
 	Case string `json:"case"`
 	Kind string `json:"kind"`
 	// Pass is k/n of the case's scored pairs on each side.
-	Pass SidePair[Rate] `json:"pass"`
+	Pass SidePair[stats.Rate] `json:"pass"`
 	// Repeat, Outcome and Detail describe the first pair (lowest repeat)
 	// that moved the case's way; Detail is Current's for a regression and
 	// Base's for a fix: the failing side's.

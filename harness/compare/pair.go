@@ -454,19 +454,17 @@ func (ga *groupAcc) addPair(k pairKey, pair [2]*slim, sides [2]*side) {
 	}
 }
 
-func newRate(k, n int) Rate {
-	r := stats.Rate{K: k, N: n}
-	lo, hi := r.Wilson95()
-	return Rate{K: k, N: n, Value: r.Value(), Lo: lo, Hi: hi}
+func newRate(k, n int) stats.Rate {
+	return stats.Rate{K: k, N: n}
 }
 
 func (ga *groupAcc) finish(alpha float64, info func(int) *ModelInfo) {
 	g := &ga.g
 	for mi, ra := range ga.rates {
 		row := RateRow{Metric: metricNames[mi], LowerIsBetter: metricNames[mi] == MetricRoundLimit,
-			Rate:  SidePair[Rate]{newRate(ra.k[0], ra.n[0]), newRate(ra.k[1], ra.n[1])},
+			Rate:  SidePair[stats.Rate]{newRate(ra.k[0], ra.n[0]), newRate(ra.k[1], ra.n[1])},
 			Worse: ra.worse, Better: ra.better}
-		row.Delta = row.Rate.Current.Value - row.Rate.Base.Value
+		row.Delta = row.Rate.Current.Value() - row.Rate.Base.Value()
 		row.P = stats.McNemar(ra.worse, ra.better)
 		row.TooFew = stats.McNemar(ra.worse+ra.better, 0) >= alpha
 		row.Verdict = verdict(row.P, alpha, ra.better > ra.worse)
@@ -495,7 +493,7 @@ func (ga *groupAcc) finish(alpha float64, info func(int) *ModelInfo) {
 		default:
 			continue
 		}
-		ch.Pass = SidePair[Rate]{newRate(cc.k[0], cc.n[0]), newRate(cc.k[1], cc.n[1])}
+		ch.Pass = SidePair[stats.Rate]{newRate(cc.k[0], cc.n[0]), newRate(cc.k[1], cc.n[1])}
 		ch.P = stats.McNemar(cc.worse, cc.better)
 		ch.Supported = ch.P < alpha
 		if ch.Kind == KindRegression {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/toolgrade/toolgrade/harness/stats"
 	"github.com/toolgrade/toolgrade/reports"
 )
 
@@ -139,7 +140,8 @@ func judge(g Gate, m *reports.ModelSummary, on On) Result {
 		return r
 	}
 	rate := rateOf(g.Metric, m)
-	r.N, r.Value, r.Lo, r.Hi, r.Judged = rate.N, rate.Value, rate.Lo, rate.Hi, rate.Value
+	r.N, r.Value, r.Judged = rate.N, rate.Value(), rate.Value()
+	r.Lo, r.Hi = rate.Wilson95()
 	if r.N == 0 {
 		r.Msg = fmt.Sprintf("nothing to judge: no trial counts toward %s", g.Metric)
 		return r
@@ -154,7 +156,7 @@ func judge(g Gate, m *reports.ModelSummary, on On) Result {
 	return r
 }
 
-func rateOf(metric Metric, m *reports.ModelSummary) reports.Rate {
+func rateOf(metric Metric, m *reports.ModelSummary) stats.Rate {
 	switch metric {
 	case Pass:
 		return m.Pass
@@ -169,7 +171,7 @@ func rateOf(metric Metric, m *reports.ModelSummary) reports.Rate {
 	case RoundLimit:
 		return m.RoundLimit
 	}
-	return reports.Rate{}
+	return stats.Rate{}
 }
 
 // RegressionCount is what a comparison with a baseline run found for one

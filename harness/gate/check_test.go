@@ -9,11 +9,7 @@ import (
 	"github.com/toolgrade/toolgrade/reports"
 )
 
-func rate(k, n int) reports.Rate {
-	r := stats.Rate{K: k, N: n}
-	lo, hi := r.Wilson95()
-	return reports.Rate{K: k, N: n, Value: r.Value(), Lo: lo, Hi: hi}
-}
+func rate(k, n int) stats.Rate { return stats.Rate{K: k, N: n} }
 
 // summary is two models: one good (all rates 100%, 25 trials, fast), one
 // weak (44% pass as in the demo, slower), and a third with nothing scored.

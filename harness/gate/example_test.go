@@ -4,6 +4,7 @@ import (
 	"os"
 
 	"github.com/toolgrade/toolgrade/harness/gate"
+	"github.com/toolgrade/toolgrade/harness/stats"
 	"github.com/toolgrade/toolgrade/reports"
 )
 
@@ -15,8 +16,8 @@ func Example() {
 	// One model's summary: 11 of 25 trials passed, 1 hit the round limit.
 	sum := &reports.Summary{Models: []reports.ModelSummary{{
 		Model:      "qwen3:8b",
-		Pass:       reports.Rate{K: 11, N: 25, Value: 0.44, Lo: 0.267, Hi: 0.628},
-		RoundLimit: reports.Rate{K: 1, N: 25, Value: 0.04, Lo: 0.007, Hi: 0.195},
+		Pass:       stats.Rate{K: 11, N: 25},
+		RoundLimit: stats.Rate{K: 1, N: 25},
 	}}}
 	gate.Write(os.Stdout, gate.Check(sum, gates, gate.OnPoint))
 	// On the pessimistic end, 1/25 may well be 19.5%.

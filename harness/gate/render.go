@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgrade/toolgrade/harness/stats"
 	"github.com/toolgrade/toolgrade/reports"
 )
 
@@ -97,9 +98,9 @@ func (r Result) threshold() string {
 }
 
 // interval renders a rate, its value already rendered, with its interval
-// rounded outwards as the report's table does: "44% [26–63]".
+// as every report renders it (stats.Interval): "44% [26–63]".
 func interval(value string, lo, hi float64) string {
-	return fmt.Sprintf("%s [%.0f–%.0f]", value, math.Floor(100*lo), math.Ceil(100*hi))
+	return value + " " + stats.Interval(lo, hi)
 }
 
 // percent renders v as a percentage with at least min decimals, and more

@@ -11,7 +11,11 @@ import (
 // fields that older readers may ignore; a major version changes what existing
 // fields mean, and older readers refuse it. Files written before versions
 // existed have none and read as 1.0.
-const Format = "1.0"
+//
+// 1.1 added score.irrelevance_ok and score.round_limit to trial lines: the
+// scorer's own judgements, which 1.0 readers derived from the outcome and
+// the transcript (record.Judge still does, for 1.0 lines).
+const Format = "1.1"
 
 // FormatMajor is the major version of Format: the newest this build reads.
 const FormatMajor = 1

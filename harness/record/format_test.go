@@ -34,7 +34,7 @@ func TestTrialLinesCarryTheFormat(t *testing.T) {
 	if err := NewWriter(&buf).Write(sampleTrial()); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(buf.String(), `{"format":"1.0","model":"qwen3:8b",`) {
+	if !strings.HasPrefix(buf.String(), `{"format":"`+Format+`","model":"qwen3:8b",`) {
 		t.Fatalf("line %s", buf.String())
 	}
 	old := `{"model":"m","case":"a","repeat":0,"score":{"outcome":"pass"}}` + "\n"
@@ -75,7 +75,7 @@ func TestRunFileCarriesTheFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, RunFile))
-	if !strings.HasPrefix(string(b), "{\n  \"format\": \"1.0\",\n") {
+	if !strings.HasPrefix(string(b), "{\n  \"format\": \""+Format+"\",\n") {
 		t.Errorf("run.json:\n%s", b)
 	}
 	for _, tc := range []struct{ text, status, err string }{

@@ -40,9 +40,11 @@ type Judgements struct {
 	Truncated bool `json:"truncated,omitempty"`
 }
 
-// Judge judges one trial. It reads the Score, and the transcript only for
-// RoundLimitHit, which the score does not carry. The rules are those of
-// reports.Summarizer.Add, which counts them.
+// Judge judges one trial from its Score: the scorer made every judgement
+// (harness/score), and Judge only says which rates each one counts in, so
+// reports, comparisons and gates count alike. Trials written before format
+// 1.1 lack Score.IrrelevanceOK and Score.RoundLimit; for them Judge derives
+// both as toolgrade did then, from the outcome and the transcript.
 func Judge(t *Trial) Judgements {
 	sc := t.Score
 	if sc.Outcome == OutcomeInfraError {
@@ -60,12 +62,31 @@ func Judge(t *Trial) Judgements {
 			m.ArgAccuracy = Judgement{true, sc.ArgsCorrect}
 		}
 	} else {
-		o := sc.Outcome
-		m.Irrelevance = Judgement{true, o == OutcomePass || o == OutcomeWrongAnswer || o == OutcomeEmptyAnswer}
+		m.Irrelevance = Judgement{true, irrelevanceOK(t)}
 	}
 	if sc.CallsToKnownTools > 0 {
 		m.ArgValidity = Judgement{true, sc.ValidCalls == sc.CallsToKnownTools}
 	}
-	m.RoundLimit = Judgement{true, sc.Outcome == OutcomeRoundLimit || (t.Transcript != nil && t.Transcript.RoundLimitHit)}
+	m.RoundLimit = Judgement{true, roundLimit(t)}
 	return m
+}
+
+// irrelevanceOK is Score.IrrelevanceOK, or for an older trial the judgement
+// from its outcome: the outcomes of a no-tool case in which no tool was
+// called (what was said is judged apart).
+func irrelevanceOK(t *Trial) bool {
+	if ok := t.Score.IrrelevanceOK; ok != nil {
+		return *ok
+	}
+	o := t.Score.Outcome
+	return o == OutcomePass || o == OutcomeWrongAnswer || o == OutcomeEmptyAnswer
+}
+
+// roundLimit is Score.RoundLimit, or for an older trial the judgement from
+// its outcome and transcript.
+func roundLimit(t *Trial) bool {
+	if hit := t.Score.RoundLimit; hit != nil {
+		return *hit
+	}
+	return t.Score.Outcome == OutcomeRoundLimit || (t.Transcript != nil && t.Transcript.RoundLimitHit)
 }

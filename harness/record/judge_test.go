@@ -6,6 +6,7 @@ import (
 
 func TestJudge(t *testing.T) {
 	y, n, u := Judgement{true, true}, Judgement{true, false}, Judgement{}
+	yes, no := true, false
 	tests := []struct {
 		name string
 		tr   Trial
@@ -28,6 +29,15 @@ func TestJudge(t *testing.T) {
 			Judgements{Pass: n, Selection: y, ArgAccuracy: y, RoundLimit: y}},
 		{"round limit hit, passed", Trial{Score: Score{Outcome: OutcomePass, Truncated: true}, Transcript: &Transcript{RoundLimitHit: true}},
 			Judgements{Pass: y, Irrelevance: y, RoundLimit: y, Truncated: true}},
+		// Format 1.1 trials carry the scorer's judgements, which Judge
+		// reads instead of deriving them: here they differ from what the
+		// outcome alone would say.
+		{"scored irrelevance", Trial{Score: Score{Outcome: OutcomeWrongAnswer, IrrelevanceOK: &no, RoundLimit: &no}},
+			Judgements{Pass: n, Irrelevance: n, RoundLimit: n}},
+		{"scored round limit", Trial{Score: Score{Outcome: OutcomePass, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, RoundLimit: &yes}},
+			Judgements{Pass: y, Selection: y, ArgAccuracy: y, RoundLimit: y}},
+		{"scored no round limit despite the transcript", Trial{Score: Score{Outcome: OutcomePass, IrrelevanceOK: &yes, RoundLimit: &no}, Transcript: &Transcript{RoundLimitHit: true}},
+			Judgements{Pass: y, Irrelevance: y, RoundLimit: n}},
 	}
 	for _, tt := range tests {
 		if got := Judge(&tt.tr); got != tt.want {

@@ -142,6 +142,9 @@ const (
 	SummaryFile = "summary.json"
 )
 
+// MarkdownFile is the run's Markdown report, which `run` writes when it ends.
+const MarkdownFile = "report.md"
+
 // WriteRun writes run.json into dir atomically (see WriteAtomic).
 func WriteRun(dir string, r *Run) error {
 	b, err := json.MarshalIndent(runFile{Format: Format, Run: r}, "", "  ")

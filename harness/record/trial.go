@@ -60,6 +60,17 @@ type Score struct {
 	// Truncated: a prompt reached num_ctx, so Ollama cut it and the tools
 	// may have been lost.
 	Truncated bool `json:"truncated,omitempty"`
+	// IrrelevanceOK is set for no-tool cases that were scored (nil for the
+	// others): true when the model rightly called no tool, neither as a
+	// call nor written in its answer; what it said is judged apart, in
+	// Outcome. Nil too in trials written before format 1.1, for which
+	// Judge derives it from Outcome.
+	IrrelevanceOK *bool `json:"irrelevance_ok,omitempty"`
+	// RoundLimit is set for every scored trial: true when the conversation
+	// hit the round limit, whatever the outcome (a trial may pass and
+	// still have been cut). Nil in trials written before format 1.1, for
+	// which Judge derives it from Outcome and the transcript.
+	RoundLimit *bool `json:"round_limit,omitempty"`
 }
 
 // Outcomes: every trial gets exactly one.

@@ -113,7 +113,7 @@ func TestScoreNotExecutedWithTheCatalog(t *testing.T) {
 
 func TestScoreNotExecutedFields(t *testing.T) {
 	got := Score(firstResponse("", searchDog), expect(t, toolForm), Options{})
-	want := record.Score{Outcome: record.OutcomePass, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, Rounds: 1}
+	want := record.Score{Outcome: record.OutcomePass, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, Rounds: 1, RoundLimit: no}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Score (-want +got):\n%s", diff)
 	}
@@ -124,7 +124,7 @@ func TestScoreBlockedCall(t *testing.T) {
 	// said so. The call counts for selection and arguments, and is neither
 	// valid nor invalid: its arguments never reached a schema check.
 	got := Score(conv("I was not allowed to search.", one(blocked(searchDog))), expect(t, `{tool: search, args: {query: {contains: dog}}}`), Options{})
-	want := record.Score{Outcome: record.OutcomePass, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, Rounds: 2}
+	want := record.Score{Outcome: record.OutcomePass, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, Rounds: 2, RoundLimit: no}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Score (-want +got):\n%s", diff)
 	}

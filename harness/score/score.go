@@ -104,6 +104,15 @@ func Score(t *record.Transcript, e *suite.Expect, opts Options) record.Score {
 	}
 	sc := &scorer{t: t, e: e, opts: opts, calls: calls, execs: execs}
 	s.Outcome, s.Detail = sc.verdict(&s)
+	if s.Outcome != record.OutcomeInfraError {
+		// Every judgement of the trial is made here, once: reports count it.
+		hit := t.RoundLimitHit
+		s.RoundLimit = &hit
+		if e.NoTool {
+			ok := len(calls) == 0 && !CallInText(t.Answer)
+			s.IrrelevanceOK = &ok
+		}
+	}
 	return s
 }
 

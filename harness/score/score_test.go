@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/suite"
 )
@@ -204,6 +206,38 @@ func TestScoreCoversEveryOutcome(t *testing.T) {
 	}
 }
 
+var yes, no = ptr(true), ptr(false)
+
+func ptr(b bool) *bool { return &b }
+
+// TestScoreJudgements checks the judgements the scorer makes for the rates:
+// set on every scored trial (irrelevance only for no-tool cases), left out
+// of infrastructure errors, and the same as a 1.0 reader derives from the
+// outcome and the transcript, so old and new trial files count alike.
+func TestScoreJudgements(t *testing.T) {
+	for _, tt := range outcomeTests() {
+		t.Run(tt.name, func(t *testing.T) {
+			e := expect(t, tt.expect)
+			got := Score(tt.t, e, tt.opts)
+			if got.Outcome == record.OutcomeInfraError {
+				if got.RoundLimit != nil || got.IrrelevanceOK != nil {
+					t.Fatalf("infra_error carries judgements: %+v", got)
+				}
+				return
+			}
+			if got.RoundLimit == nil || (got.IrrelevanceOK != nil) != e.NoTool {
+				t.Fatalf("judgements missing or misplaced: round_limit %v, irrelevance_ok %v (no_tool %v)", got.RoundLimit, got.IrrelevanceOK, e.NoTool)
+			}
+			old := got
+			old.RoundLimit, old.IrrelevanceOK = nil, nil
+			now, derived := record.Judge(&record.Trial{Score: got, Transcript: tt.t}), record.Judge(&record.Trial{Score: old, Transcript: tt.t})
+			if now != derived {
+				t.Errorf("the scorer judges\n%+v\na 1.0 reader derives\n%+v", now, derived)
+			}
+		})
+	}
+}
+
 func TestScoreFields(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -214,39 +248,39 @@ func TestScoreFields(t *testing.T) {
 	}{
 		{
 			name: "pass", expect: toolForm, t: conv(terrace, one(searchDog)),
-			want: record.Score{Outcome: record.OutcomePass, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, CallsToKnownTools: 1, ValidCalls: 1, Rounds: 2},
+			want: record.Score{Outcome: record.OutcomePass, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, CallsToKnownTools: 1, ValidCalls: 1, Rounds: 2, RoundLimit: no},
 		},
 		{
 			name: "wrong args", expect: toolForm, t: conv(terrace, one(searchCat)),
-			want: record.Score{Outcome: record.OutcomeWrongArgs, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 1, ValidCalls: 1, Rounds: 2},
+			want: record.Score{Outcome: record.OutcomeWrongArgs, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 1, ValidCalls: 1, Rounds: 2, RoundLimit: no},
 		},
 		{
 			name: "invalid then hallucinated", expect: toolForm, t: conv(terrace, one(badArgs), one(weather, searchDog)),
-			want: record.Score{Outcome: record.OutcomeInvalidArgs, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 2, ValidCalls: 1, Rounds: 3},
+			want: record.Score{Outcome: record.OutcomeInvalidArgs, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 2, ValidCalls: 1, Rounds: 3, RoundLimit: no},
 		},
 		{
 			name: "hallucinated", expect: toolForm, t: conv(terrace, one(weather)),
-			want: record.Score{Outcome: record.OutcomeHallucinatedTool, CallExpected: true, CallsToKnownTools: 0, ValidCalls: 0, Rounds: 2},
+			want: record.Score{Outcome: record.OutcomeHallucinatedTool, CallExpected: true, CallsToKnownTools: 0, ValidCalls: 0, Rounds: 2, RoundLimit: no},
 		},
 		{
 			name: "no tool abstains", expect: noTool, t: conv("Paris."),
-			want: record.Score{Outcome: record.OutcomePass, ToolCorrect: true, ArgsCorrect: true, Rounds: 1},
+			want: record.Score{Outcome: record.OutcomePass, ToolCorrect: true, ArgsCorrect: true, Rounds: 1, IrrelevanceOK: yes, RoundLimit: no},
 		},
 		{
 			name: "no tool calls", expect: noTool, t: conv("Paris.", one(list)),
-			want: record.Score{Outcome: record.OutcomeUnexpectedCall, CallsToKnownTools: 1, ValidCalls: 1, Rounds: 2},
+			want: record.Score{Outcome: record.OutcomeUnexpectedCall, CallsToKnownTools: 1, ValidCalls: 1, Rounds: 2, IrrelevanceOK: no, RoundLimit: no},
 		},
 		{
 			name: "wrong tool later keeps args of the right ones", expect: `{calls: [{tool: get_document, args: {name: hours.txt}}, {tool: search}]}`, t: conv("ok", one(hours, list)),
-			want: record.Score{Outcome: record.OutcomeWrongTool, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, CallsToKnownTools: 2, ValidCalls: 2, Rounds: 2},
+			want: record.Score{Outcome: record.OutcomeWrongTool, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, CallsToKnownTools: 2, ValidCalls: 2, Rounds: 2, RoundLimit: no},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Score(tt.t, expect(t, tt.expect), tt.opts)
 			got.Detail = ""
-			if got != tt.want {
-				t.Errorf("Score =\n%+v\nwant\n%+v", got, tt.want)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Score (-want +got):\n%s", diff)
 			}
 		})
 	}

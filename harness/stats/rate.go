@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 )
@@ -10,6 +11,9 @@ const Z95 = 1.959963984540054
 
 // Rate is K successes out of N trials, such as the share of trials that
 // called the right tool. K must lie in [0, N]; values outside are clamped.
+// It is the one rate type of every report, comparison and gate: its JSON
+// form carries the value and interval beside K and N (see MarshalJSON), and
+// Percent is the one way reports render it.
 type Rate struct {
 	K, N int
 }
@@ -66,4 +70,51 @@ func (r Rate) String() string {
 	}
 	lo, hi := r.Wilson95()
 	return fmt.Sprintf("%.1f%% [%.1f–%.1f] (%d/%d)", 100*r.Value(), 100*lo, 100*hi, r.k(), r.N)
+}
+
+// Percent renders the rate as every report shows it: the value to a whole
+// percent, then the 95% interval rounded outwards, as in "83% [55–96]"; an
+// empty rate is "–". The terminal table, Markdown, comparisons and gates all
+// render through it (or Interval), so no format can disagree with another.
+func (r Rate) Percent() string {
+	if r.Empty() {
+		return "–"
+	}
+	lo, hi := r.Wilson95()
+	return fmt.Sprintf("%.0f%% %s", 100*r.Value(), Interval(lo, hi))
+}
+
+// Interval renders an interval of proportions as whole percents rounded
+// outwards, "[55–96]", so the rendered interval never claims more certainty
+// than the computed one.
+func Interval(lo, hi float64) string {
+	return fmt.Sprintf("[%.0f–%.0f]", math.Floor(100*lo), math.Ceil(100*hi))
+}
+
+// rateJSON is Rate's JSON form: K and N, and for readers that do not compute
+// intervals the value and the 95% Wilson interval.
+type rateJSON struct {
+	K     int     `json:"k"`
+	N     int     `json:"n"`
+	Value float64 `json:"value"`
+	Lo    float64 `json:"lo"`
+	Hi    float64 `json:"hi"`
+}
+
+// MarshalJSON writes {"k", "n", "value", "lo", "hi"}: the value and the 95%
+// Wilson interval are derived from K and N.
+func (r Rate) MarshalJSON() ([]byte, error) {
+	lo, hi := r.Wilson95()
+	return json.Marshal(rateJSON{K: r.K, N: r.N, Value: r.Value(), Lo: lo, Hi: hi})
+}
+
+// UnmarshalJSON reads K and N; value, lo and hi are derived from them, so they
+// are ignored rather than trusted.
+func (r *Rate) UnmarshalJSON(b []byte) error {
+	var j rateJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*r = Rate{K: j.K, N: j.N}
+	return nil
 }

@@ -1,6 +1,8 @@
 package stats
 
 import (
+	"encoding/json"
+	"fmt"
 	"math"
 	"testing"
 )
@@ -122,5 +124,38 @@ func TestRateString(t *testing.T) {
 		if got := tt.r.String(); got != tt.want {
 			t.Errorf("%#v.String() = %q, want %q", tt.r, got, tt.want)
 		}
+	}
+}
+
+func TestRatePercentAndJSON(t *testing.T) {
+	tests := []struct {
+		r    Rate
+		want string
+	}{
+		{Rate{}, "–"},
+		{Rate{K: 10, N: 12}, "83% [55–96]"},
+		{Rate{K: 0, N: 5}, "0% [0–44]"},
+		{Rate{K: 5, N: 5}, "100% [56–100]"},
+	}
+	for _, tt := range tests {
+		if got := tt.r.Percent(); got != tt.want {
+			t.Errorf("%#v.Percent() = %q, want %q", tt.r, got, tt.want)
+		}
+	}
+	b, err := json.Marshal(Rate{K: 10, N: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := Rate{K: 10, N: 12}.Wilson95()
+	want := fmt.Sprintf(`{"k":10,"n":12,"value":%v,"lo":%v,"hi":%v}`, 10.0/12, lo, hi)
+	if string(b) != want {
+		t.Errorf("JSON = %s, want %s", b, want)
+	}
+	var back Rate
+	if err := json.Unmarshal([]byte(`{"k":3,"n":4,"value":0.1,"lo":0,"hi":1}`), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back != (Rate{K: 3, N: 4}) {
+		t.Errorf("read back %#v, want {3 4}", back)
 	}
 }

@@ -41,7 +41,7 @@ func TestCreateWritesARunningRunAndLocksIt(t *testing.T) {
 		t.Errorf("run.json %+v", run)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, record.RunFile))
-	if !strings.Contains(string(b), `"format": "1.0"`) {
+	if !strings.Contains(string(b), `"format": "`+record.Format+`"`) {
 		t.Errorf("run.json has no format:\n%s", b)
 	}
 	pid, _ := os.ReadFile(filepath.Join(dir, LockFile))
