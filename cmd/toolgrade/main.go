@@ -66,6 +66,7 @@ func commands() []command {
 		{"tools", "print the tool catalog as the model will see it", runTools},
 		{"run", "run a suite of cases against models and write the results", runRun},
 		{"report", "rebuild a run's reports from its files alone", runReport},
+		{"serve", "serve an Ollama-compatible proxy that adds the MCP tools to every /api/chat and runs their calls", runServe},
 		{"compare", "compare two runs, or two models or variants of one run, case by case with paired verdicts", runCompare},
 		{"fake-ollama", "serve a scripted fake Ollama (for demos and tests)", runFakeOllama},
 		{"fake-mcp", "serve a fake MCP server over stdio (docs, faulty)", runFakeMCP},

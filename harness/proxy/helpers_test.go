@@ -43,6 +43,9 @@ type env struct {
 	fake     *fakeollama.Server
 	upstream *url.URL
 	inflight *atomic.Int32 // requests the fake is serving
+	// gate holds the second line of /api/generate until the client has
+	// the first, which it can only have if the proxy flushed it.
+	gate chan struct{}
 	tools    *countingTools
 	url      *url.URL
 	client   *api.Client
@@ -62,10 +65,14 @@ func newEnv(t testing.TB, o *fakeollama.Options) *env {
 	if o == nil {
 		o = &fakeollama.Options{Latency: 0, Seed: 1}
 	}
-	e := &env{fake: fakeollama.New(script, o), inflight: new(atomic.Int32)}
+	e := &env{fake: fakeollama.New(script, o), inflight: new(atomic.Int32), gate: make(chan struct{})}
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		e.inflight.Add(1)
 		defer e.inflight.Add(-1)
+		if r.URL.Path == "/api/generate" {
+			e.generate(w, r)
+			return
+		}
 		e.fake.ServeHTTP(w, r)
 	}))
 	t.Cleanup(up.Close)
@@ -93,6 +100,20 @@ func newEnv(t testing.TB, o *fakeollama.Options) *env {
 	e.url, _ = url.Parse(ps.URL)
 	e.client = api.NewClient(e.url, http.DefaultClient)
 	return e
+}
+
+// generate streams two /api/generate lines as Ollama does (the fake has
+// no /api/generate), the second only once the gate opens.
+func (e *env) generate(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.Write([]byte(`{"model":"scripted-good","created_at":"2026-01-01T00:00:00Z","response":"Hello","done":false}` + "\n"))
+	http.NewResponseController(w).Flush()
+	select {
+	case <-e.gate:
+	case <-r.Context().Done():
+		return
+	}
+	w.Write([]byte(`{"model":"scripted-good","created_at":"2026-01-01T00:00:01Z","response":"","done":true,"done_reason":"stop","eval_count":2}` + "\n"))
 }
 
 // rec returns the transcripts recorded so far.
@@ -182,3 +203,5 @@ func keys(t testing.TB, line string) []string {
 	walk("", json.RawMessage(line))
 	return out
 }
+
+func newRecorder() *httptest.ResponseRecorder { return httptest.NewRecorder() }
