@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/harness/proxy"
 	"github.com/toolgrade/toolgrade/harness/record"
 )
@@ -53,7 +55,13 @@ func TestServeListensOnLoopbackOnly(t *testing.T) {
 // TestServe runs serve over real stdio servers, one of them broken, and
 // talks to it over HTTP as any client would.
 func TestServe(t *testing.T) {
-	_, url := fakeOllama(t, nil)
+	script, err := fakeollama.DemoScript()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ollama := httptest.NewServer(fakeollama.New(script, &fakeollama.Options{}))
+	defer ollama.Close()
+	url := ollama.URL
 	cfg := serversFile(t, "docs", "broken")
 	dir := t.TempDir()
 	addrFile := filepath.Join(dir, "addr")
@@ -101,6 +109,19 @@ func TestServe(t *testing.T) {
 	resp.Body.Close()
 	if !chat.Done || chat.Message.Content != "Yes. Dogs are welcome on the terrace." {
 		t.Errorf("chat %+v", chat)
+	}
+
+	// Ollama gone: 503, saying so.
+	ollama.Close()
+	resp, err = http.Get(base + "/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h = proxy.Health{}
+	json.NewDecoder(resp.Body).Decode(&h)
+	resp.Body.Close()
+	if resp.StatusCode != 503 || h.Status != "unavailable" || h.Reason != "Ollama does not answer" || !strings.Contains(h.Ollama.Error, "cannot reach Ollama") {
+		t.Errorf("health without Ollama %d %+v", resp.StatusCode, h)
 	}
 
 	cancel()

@@ -14,8 +14,8 @@ type HealthFunc func(ctx context.Context) Health
 type Health struct {
 	// Status is "ok", or "unavailable" (HTTP 503) when Ollama does not
 	// answer or a server that connected has dropped; Reason says which.
-	Status string `json:"status"`
-	Reason string `json:"reason,omitempty"`
+	Status string       `json:"status"`
+	Reason string       `json:"reason,omitempty"`
 	Ollama OllamaHealth `json:"ollama"`
 	// Servers are the configured servers, sorted by name.
 	Servers []ServerHealth `json:"servers"`

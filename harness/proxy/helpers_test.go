@@ -45,10 +45,10 @@ type env struct {
 	inflight *atomic.Int32 // requests the fake is serving
 	// gate holds the second line of /api/generate until the client has
 	// the first, which it can only have if the proxy flushed it.
-	gate chan struct{}
-	tools    *countingTools
-	url      *url.URL
-	client   *api.Client
+	gate   chan struct{}
+	tools  *countingTools
+	url    *url.URL
+	client *api.Client
 
 	mu       sync.Mutex
 	recorded []*record.Transcript
