@@ -399,3 +399,57 @@ func TestAClientThatLeavesStopsEverything(t *testing.T) {
 		})
 	}
 }
+
+func TestConcurrentChatsShareTheSessions(t *testing.T) {
+	e := newEnv(t, nil)
+	questions := map[string]string{
+		"Can I bring my dog?":           "Yes. Dogs are welcome on the terrace.",
+		"Is there parking?":             "Yes: free parking for 20 cars behind the restaurant.",
+		"Do you have wifi?":             "Yes, free wifi; the password is on your receipt.",
+		"Can I pay by card?":            "Yes, we take credit and debit cards, and cash.",
+		"Check the hours and the menu.": "Open Mon-Fri 9:00-17:00; the soup of the day is tomato and basil.",
+	}
+	errc := make(chan error, 4*len(questions))
+	for range 4 {
+		for q, want := range questions {
+			go func() {
+				var got string
+				err := e.client.Chat(context.Background(), &api.ChatRequest{Model: "scripted-good", Messages: userMsg(q)}, func(r api.ChatResponse) error {
+					got += r.Message.Content
+					return nil
+				})
+				if err == nil && got != want {
+					err = errors.New(q + ": " + got)
+				}
+				errc <- err
+			}()
+		}
+	}
+	for range 4 * len(questions) {
+		if err := <-errc; err != nil {
+			t.Error(err)
+		}
+	}
+	if n := len(e.rec()); n != 4*len(questions) {
+		t.Errorf("%d transcripts", n)
+	}
+}
+
+func TestTheSystemPromptGoesFirstUnlessTheClientHasOne(t *testing.T) {
+	e := newEnv(t, nil)
+	srv, _ := proxy.New(proxy.Options{Upstream: e.upstream, Chat: &proxy.Chatter{Base: e.upstream}, Tools: e.tools, System: "Be brief."})
+	for _, msgs := range [][]api.Message{
+		userMsg("hello"),
+		{{Role: "system", Content: "Mine."}, {Role: "user", Content: "hello"}},
+	} {
+		body, _ := json.Marshal(api.ChatRequest{Model: "scripted-good", Messages: msgs})
+		rec := newRecorder()
+		req, _ := http.NewRequest("POST", "/api/chat", strings.NewReader(string(body)))
+		srv.ServeHTTP(rec, req)
+		reqs := e.fake.Requests()
+		sent := reqs[len(reqs)-1].Chat.Messages
+		if rec.Code != 200 || sent[0].Role != "system" || len(sent) != 2 || (msgs[0].Role == "user") != (sent[0].Content == "Be brief.") {
+			t.Errorf("%d: sent %+v", rec.Code, sent)
+		}
+	}
+}

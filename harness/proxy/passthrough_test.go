@@ -151,3 +151,23 @@ func TestCORS(t *testing.T) {
 		t.Errorf("other origin: %d %v", r.StatusCode, r.Header)
 	}
 }
+
+// TestAnAllowedOriginIsNotPassedOn: Ollama refuses origins it does not
+// know, so the proxy answers for the ones it allows.
+func TestAnAllowedOriginIsNotPassedOn(t *testing.T) {
+	e := newEnv(t, nil)
+	req, _ := http.NewRequest("GET", e.url.JoinPath("/api/tags").String(), nil)
+	req.Header.Set("Origin", "http://app.example")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Access-Control-Allow-Origin") != "http://app.example" {
+		t.Errorf("%d %v", resp.StatusCode, resp.Header)
+	}
+	reqs := e.fake.Requests()
+	if last := reqs[len(reqs)-1]; last.Path != "/api/tags" {
+		t.Errorf("last request %s", last.Path)
+	}
+}

@@ -84,6 +84,12 @@ func New(o Options) (*Server, error) {
 			// Ollama sees the request as its own clients send it, with the
 			// Host it expects, and no forwarding headers added.
 			r.Out.Host = up.Host
+			// An origin the proxy allows is the proxy's to answer for:
+			// Ollama would refuse one it does not know (403) and add CORS
+			// headers of its own.
+			if s.allowed(r.In.Header.Get("Origin")) {
+				r.Out.Header.Del("Origin")
+			}
 		},
 		// Progress streams (pull, generate, chat with no messages) reach the
 		// client line by line, as they arrive.
@@ -124,7 +130,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // requests; it reports whether the request is answered.
 func (s *Server) cors(w http.ResponseWriter, r *http.Request) bool {
 	origin := r.Header.Get("Origin")
-	if origin == "" || !(slices.Contains(s.o.CORSOrigins, origin) || slices.Contains(s.o.CORSOrigins, "*")) {
+	if !s.allowed(origin) {
 		return false
 	}
 	h := w.Header()
@@ -137,6 +143,10 @@ func (s *Server) cors(w http.ResponseWriter, r *http.Request) bool {
 		w.WriteHeader(http.StatusNoContent)
 		return true
 	}
-	// Ollama's own CORS headers would name its allowed origins, not ours.
 	return false
+}
+
+// allowed reports whether origin is one of Options.CORSOrigins.
+func (s *Server) allowed(origin string) bool {
+	return origin != "" && (slices.Contains(s.o.CORSOrigins, origin) || slices.Contains(s.o.CORSOrigins, "*"))
 }
