@@ -453,3 +453,30 @@ func TestTheSystemPromptGoesFirstUnlessTheClientHasOne(t *testing.T) {
 		}
 	}
 }
+
+// TestAResponseCallingBothKindsGoesToTheClient: the client gets its own
+// calls and must answer them, so nothing of that response runs; the MCP
+// call is not shown, since the client could not run it.
+func TestAResponseCallingBothKindsGoesToTheClient(t *testing.T) {
+	e := newEnv(t, nil)
+	clock := api.Tool{Type: "function", Function: api.ToolFunction{Name: "clock", Description: "the time"}}
+	for _, stream := range []bool{true, false} {
+		chunks, err := e.chat(t, &api.ChatRequest{Model: "scripted-good", Stream: &stream, Tools: api.Tools{clock}, Messages: userMsg("the time and the dog policy")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		doneLine(t, chunks)
+		var calls []string
+		for _, c := range chunks {
+			for _, tc := range c.Message.ToolCalls {
+				calls = append(calls, tc.Function.Name)
+			}
+		}
+		if !slices.Equal(calls, []string{"clock"}) {
+			t.Errorf("stream %v: calls %v", stream, calls)
+		}
+	}
+	if n := e.tools.calls.Load(); n != 0 {
+		t.Errorf("%d tool calls ran", n)
+	}
+}

@@ -27,6 +27,7 @@ func testRules() []fakeollama.Rule {
 	any := &fakeollama.Matcher{Regex: "."}
 	calls := func(c ...fakeollama.ToolCall) fakeollama.Reply { return fakeollama.Reply{ToolCalls: c} }
 	return []fakeollama.Rule{
+		{User: user("time and the dog"), Reply: calls(fakeollama.Call("search", "query", "dog"), fakeollama.Call("clock", "zone", "UTC"))},
 		{User: user("what time"), Reply: calls(fakeollama.Call("clock", "zone", "UTC"))},
 		{User: user("please fail"), ToolResult: any, Reply: fakeollama.Reply{Content: "The tool failed, sorry.", Chunks: 2}},
 		{User: user("please fail"), Reply: calls(fakeollama.Call("fail", "reason", "boom"))},
