@@ -30,8 +30,15 @@ import (
 // bridge loop straight at the fake: the difference is what the proxy adds.
 // It reports, and never asserts, the latencies and the goroutines, open
 // files and RSS left after the batches compared with before.
+// The sub-benchmark of one chat at a time shows what the proxy adds
+// without the queueing of a hundred chats on a few cores.
 func BenchmarkProxy100ConcurrentChats(b *testing.B) {
-	const concurrent = 100
+	for _, n := range []int{100, 1} {
+		b.Run(fmt.Sprintf("concurrent=%d", n), func(b *testing.B) { benchChats(b, n) })
+	}
+}
+
+func benchChats(b *testing.B, concurrent int) {
 	_, upstream := rig.Ollama(b, nil, &fakeollama.Options{Latency: 20 * time.Millisecond, DontRecord: true})
 	cat := rig.Catalog(b, nil, "docs")
 	upTr := http.DefaultTransport.(*http.Transport).Clone()
@@ -72,16 +79,22 @@ func BenchmarkProxy100ConcurrentChats(b *testing.B) {
 		return err
 	}
 	batch := func(fn func() error) ([]time.Duration, error) {
-		lat := make([]time.Duration, concurrent)
-		errs := make([]error, concurrent)
+		// Each of the concurrent chatters runs chats one after another, so
+		// that every op has enough chats for a p99.
+		each := max(1, 20/concurrent)
+		lat := make([]time.Duration, concurrent*each)
+		errs := make([]error, concurrent*each)
 		var wg sync.WaitGroup
-		for i := range concurrent {
+		for g := range concurrent {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				start := time.Now()
-				errs[i] = fn()
-				lat[i] = time.Since(start)
+				for j := range each {
+					i := g*each + j
+					start := time.Now()
+					errs[i] = fn()
+					lat[i] = time.Since(start)
+				}
 			}()
 		}
 		wg.Wait()
@@ -128,6 +141,7 @@ func BenchmarkProxy100ConcurrentChats(b *testing.B) {
 	p50p, p99p := quantiles(proxied)
 	p50d, p99d := quantiles(looped)
 	b.ReportMetric(float64(completed)/float64(b.N), "chats-completed/op")
+	b.ReportMetric(float64(concurrent*max(1, 20/concurrent)), "chats-started/op")
 	b.ReportMetric(ms(p50p), "proxy-p50-ms")
 	b.ReportMetric(ms(p99p), "proxy-p99-ms")
 	b.ReportMetric(ms(p50d), "direct-p50-ms")
