@@ -44,7 +44,21 @@ demo: build deps
 	echo; echo '$$ toolgrade run cases/docs-variants.yaml --repeat 3 --out demo-out/variants'; \
 	toolgrade run cases/docs-variants.yaml --repeat 3 --out $(DEMO_DIR)/variants; \
 	echo; echo '$$ toolgrade compare demo-out/variants --variants base,explicit-get'; \
-	toolgrade compare $(DEMO_DIR)/variants --variants base,explicit-get
+	toolgrade compare $(DEMO_DIR)/variants --variants base,explicit-get; \
+	echo; echo '$$ toolgrade serve --servers cases/servers/demo.json --listen 127.0.0.1:0 &'; \
+	toolgrade serve --servers cases/servers/demo.json --listen 127.0.0.1:0 --addr-file $(DEMO_DIR)/serve-addr 2>$(DEMO_DIR)/serve.log & \
+	spid=$$!; trap "kill $$pid $$spid 2>/dev/null" EXIT; \
+	for i in $$(seq 200); do [ -s $(DEMO_DIR)/serve-addr ] && break; sleep 0.05; done; \
+	if [ ! -s $(DEMO_DIR)/serve-addr ]; then cat $(DEMO_DIR)/serve.log; exit 1; fi; \
+	head -n 1 $(DEMO_DIR)/serve.log; \
+	serve=http://$$(cat $(DEMO_DIR)/serve-addr); \
+	echo; echo "$$ curl -s $$serve/api/chat -d '{\"model\":\"scripted-good\",\"stream\":false,\"messages\":[{\"role\":\"user\",\"content\":\"Can I bring my dog?\"}]}'"; \
+	curl -sS --fail-with-body $$serve/api/chat -d '{"model":"scripted-good","stream":false,"messages":[{"role":"user","content":"Can I bring my dog?"}]}'; echo; \
+	echo; echo "$$ curl -s $$serve/api/chat -d '{\"model\":\"scripted-good\",\"messages\":[{\"role\":\"user\",\"content\":\"Read service.conf in the allowed directory and report the database port.\"}]}'"; \
+	curl -sS --fail-with-body $$serve/api/chat -d '{"model":"scripted-good","messages":[{"role":"user","content":"Read service.conf in the allowed directory and report the database port."}]}'; \
+	echo; echo "$$ curl -s $$serve/health"; \
+	curl -sS $$serve/health; echo; \
+	echo; echo '# serve log:'; tail -n +2 $(DEMO_DIR)/serve.log
 
 test: deps fmt-check vet
 	$(GO) test -race -count=1 ./...

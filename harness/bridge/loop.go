@@ -55,6 +55,11 @@ type Request struct {
 	// tool calls are recorded but none is run (the transcript says
 	// NotExecuted and has no Executions). False runs them, looping.
 	NoExecute bool
+	// ClientTools are the caller's own tools, offered after the toolbox's
+	// (a toolbox tool of the same name gives way). A response that calls
+	// any of them ends the conversation unexecuted, as Ollama would return
+	// it, so the caller runs its own tools; nil: none.
+	ClientTools api.Tools
 }
 
 // Loop runs conversations. Its zero value is not usable: Chat and Tools are
@@ -90,7 +95,7 @@ func (l *Loop) Run(ctx context.Context, req Request) (*record.Transcript, error)
 	t := &record.Transcript{Model: req.Model, Messages: recordMessages(msgs), MaxRounds: maxRounds, NotExecuted: req.NoExecute}
 	start := now()
 	defer func() { t.Wall = now().Sub(start) }()
-	tools := l.Tools.OllamaTools()
+	tools := withClientTools(l.Tools.OllamaTools(), req.ClientTools)
 
 	for i := 1; ; i++ {
 		final := i > maxRounds
@@ -106,7 +111,7 @@ func (l *Loop) Run(ctx context.Context, req Request) (*record.Transcript, error)
 		}
 		// Without execution the first response is all there is: its calls
 		// are what gets scored, and nothing reaches a server.
-		if final || len(msg.ToolCalls) == 0 || req.NoExecute {
+		if final || len(msg.ToolCalls) == 0 || req.NoExecute || callsClientTool(msg, req.ClientTools) {
 			t.Answer = round.Response.Content
 			t.RoundLimitHit = final
 			return t, nil
@@ -129,6 +134,38 @@ func (l *Loop) Run(ctx context.Context, req Request) (*record.Transcript, error)
 			return t, err
 		}
 	}
+}
+
+// withClientTools offers the toolbox's tools and then the client's; a
+// toolbox tool whose name a client tool takes is left out, since the client
+// asked for its own.
+func withClientTools(tools, client api.Tools) api.Tools {
+	if len(client) == 0 {
+		return tools
+	}
+	taken := make(map[string]bool, len(client))
+	for _, t := range client {
+		taken[t.Function.Name] = true
+	}
+	out := make(api.Tools, 0, len(tools)+len(client))
+	for _, t := range tools {
+		if !taken[t.Function.Name] {
+			out = append(out, t)
+		}
+	}
+	return append(out, client...)
+}
+
+// callsClientTool reports whether msg calls one of the client's tools.
+func callsClientTool(msg api.Message, client api.Tools) bool {
+	for _, c := range msg.ToolCalls {
+		for _, t := range client {
+			if t.Function.Name == c.Function.Name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // round sends one request and gathers its stream.

@@ -390,3 +390,56 @@ func waitGoroutines(t *testing.T, max int) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// clientScript has the model call a tool only the client offers.
+func clientScript() *fakeollama.Script {
+	return &fakeollama.Script{
+		Models: []fakeollama.Model{{Name: "scripted-good"}},
+		Rules: []fakeollama.Rule{
+			{User: &fakeollama.Matcher{Contains: "what time"}, Reply: fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{fakeollama.Call("clock", "zone", "UTC")}}},
+		},
+	}
+}
+
+func clockTool() api.Tool {
+	return api.Tool{Type: "function", Function: api.ToolFunction{Name: "clock", Description: "the time"}}
+}
+
+func TestAClientToolCallEndsTheConversationUnexecuted(t *testing.T) {
+	e := newEnv(t, clientScript(), nil, "docs")
+	req := ask("what time is it?")
+	req.ClientTools = api.Tools{clockTool()}
+	tr := e.run(t, req)
+	if len(tr.Rounds) != 1 || len(tr.Rounds[0].Executions) != 0 {
+		t.Fatalf("%d rounds, executions %+v", len(tr.Rounds), tr.Rounds[0].Executions)
+	}
+	calls := tr.Rounds[0].Response.ToolCalls
+	if len(calls) != 1 || calls[0].Name != "clock" {
+		t.Fatalf("calls %+v", calls)
+	}
+	chats := e.chats()
+	if len(chats) != 1 || len(chats[0].Tools) != 4 || chats[0].Tools[3].Function.Name != "clock" {
+		t.Fatalf("requests %d, tools %+v", len(chats), chats[0].Tools)
+	}
+}
+
+func TestAClientToolTakesTheNameOfAToolboxTool(t *testing.T) {
+	e := newEnv(t, clientScript(), nil, "docs")
+	req := ask("hello")
+	own := api.Tool{Type: "function", Function: api.ToolFunction{Name: "search", Description: "the client's search"}}
+	req.ClientTools = api.Tools{own}
+	e.run(t, req)
+	tools := e.chats()[0].Tools
+	n := 0
+	for _, tl := range tools {
+		if tl.Function.Name == "search" {
+			n++
+			if tl.Function.Description != "the client's search" {
+				t.Errorf("search offered as %q", tl.Function.Description)
+			}
+		}
+	}
+	if n != 1 || len(tools) != 3 {
+		t.Errorf("%d search tools of %d", n, len(tools))
+	}
+}

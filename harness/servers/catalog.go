@@ -265,6 +265,26 @@ func (c *Catalog) Restarts() map[string]int {
 	return out
 }
 
+// Down returns, per server name, why each connected server cannot take a
+// call now: it was given up for good, or its last restart failed (the next
+// call will try again). Servers that are up, or dead but not yet restarted
+// (the next call restarts them), are left out.
+func (c *Catalog) Down() map[string]error {
+	out := map[string]error{}
+	for _, s := range c.conns {
+		s.mu.Lock()
+		err := s.failed
+		if err == nil {
+			err = s.lastErr
+		}
+		s.mu.Unlock()
+		if err != nil && !errors.Is(err, errClosed) {
+			out[s.cfg.Name] = err
+		}
+	}
+	return out
+}
+
 // Resolve maps a tool name as a case file writes it (plain, server.tool or
 // server__tool) to the name the model sees.
 func (c *Catalog) Resolve(name string) (string, bool) {

@@ -303,6 +303,9 @@ func TestStdioRestartWithOtherToolsFailsTheServer(t *testing.T) {
 	if got := c.Restarts()["child"]; got != 1 {
 		t.Errorf("Restarts = %d, want 1 (no restart after the tools changed)", got)
 	}
+	if d := c.Down(); d["child"] == nil || !strings.Contains(d["child"].Error(), "lists different tools") {
+		t.Errorf("Down: %v", d)
+	}
 	// The restarted process is of no use, so it does not wait for Close.
 	if pids := processesWith(marker); len(pids) > 0 {
 		t.Errorf("processes running before Close: %v", pids)
@@ -374,9 +377,15 @@ func TestStdioFailedRestartSaysWhy(t *testing.T) {
 	if ex := c.Call(context.Background(), "crash", nil, ""); ex.ErrorKind != record.ExecServerFailure {
 		t.Fatalf("crash: %+v", ex)
 	}
+	if d := c.Down(); len(d) != 0 {
+		t.Errorf("Down before any restart: %v", d)
+	}
 	if ex := echoCall(c, "ok"); ex.ErrorKind != record.ExecServerFailure || !strings.Contains(ex.Result, "restart 1 failed") ||
 		!strings.Contains(ex.Result, "fatal: this server starts only once") {
 		t.Errorf("first attempt: %+v", ex)
+	}
+	if d := c.Down(); len(d) != 1 || d["faulty"] == nil || !strings.Contains(d["faulty"].Error(), "restart 1 failed") {
+		t.Errorf("Down after a failed restart: %v", d)
 	}
 	// The next call tries again, after the backoff; then the limit holds.
 	if ex := echoCall(c, "ok"); !strings.Contains(ex.Result, "restart 2 failed") {
