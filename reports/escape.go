@@ -12,8 +12,12 @@ import (
 // UTF-8 are written as escapes (ESC as \x1b, U+202E as \u202e), so the text
 // cannot clear the screen, move the cursor, set the window title or reorder
 // what is shown. Everything else is kept as it is.
-func Printable(s string) string {
-	i := strings.IndexFunc(s, unsafeRune)
+func Printable(s string) string { return escapeRunes(s, unsafeRune) }
+
+// escapeRunes writes the runes of s for which unsafe holds, and bytes that
+// are not UTF-8, as escapes (\x1b, \u202e); everything else is kept.
+func escapeRunes(s string, unsafe func(rune) bool) string {
+	i := strings.IndexFunc(s, unsafe)
 	if i < 0 && utf8.ValidString(s) {
 		return s
 	}
@@ -24,9 +28,9 @@ func Printable(s string) string {
 		switch {
 		case r == utf8.RuneError && n == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[0])
-		case r < 0x80 && unsafeRune(r):
+		case r < 0x80 && unsafe(r):
 			fmt.Fprintf(&b, `\x%02x`, r)
-		case unsafeRune(r):
+		case unsafe(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteString(s[:n])

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/stats"
@@ -376,30 +375,8 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 // xmlSafe returns s with every character XML 1.0 forbids (C0 controls other
 // than tab, newline and carriage return; U+FFFE, U+FFFF; bytes that are not
 // UTF-8), and those a terminal would act on (carriage return, C1, bidi
-// overrides: see Printable), written as escapes such as \x1b. encoding/xml would turn the forbidden ones
-// into U+FFFD, losing what the model wrote; the rest it escapes itself.
-func xmlSafe(s string) string {
-	i := strings.IndexFunc(s, xmlUnsafe)
-	if i < 0 && utf8.ValidString(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	for len(s) > 0 {
-		r, n := utf8.DecodeRuneInString(s)
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[0])
-		case r < 0x80 && xmlUnsafe(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case xmlUnsafe(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[:n])
-		}
-		s = s[n:]
-	}
-	return b.String()
-}
+// overrides: see Printable), written as escapes such as \x1b. encoding/xml
+// would turn the forbidden ones into U+FFFD, losing what the model wrote; the rest it escapes itself.
+func xmlSafe(s string) string { return escapeRunes(s, xmlUnsafe) }
 
 func xmlUnsafe(r rune) bool { return unsafeRune(r) || r == 0xfffe || r == 0xffff }

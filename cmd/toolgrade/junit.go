@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"io"
 
 	"github.com/toolgrade/toolgrade/harness/record"
@@ -14,13 +13,7 @@ import (
 // alone as every report is, warning about bad lines on stderr.
 func writeJUnit(run *store.Reader, w io.Writer, stderr io.Writer) error {
 	j := reports.NewJUnit(run.Run, nil)
-	warnings, err := run.Trials(j.Add)
-	store.Warn(stderr, warnings)
-	var fe *record.FormatError
-	if errors.As(err, &fe) {
-		return asUsage(err) // written by a newer toolgrade
-	}
-	if err != nil {
+	if err := eachTrial(run, stderr, j.Add); err != nil {
 		return err
 	}
 	return j.Write(w)

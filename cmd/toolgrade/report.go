@@ -132,13 +132,7 @@ func writeOutput(path string, stdout io.Writer, write func(io.Writer) error) err
 // on stderr.
 func summarize(run *store.Reader, stderr io.Writer) (*reports.Summary, error) {
 	sum := reports.NewSummarizer(run.Run.Suite.Name, run.Run.Models)
-	warnings, err := run.Trials(sum.Add)
-	store.Warn(stderr, warnings)
-	var fe *record.FormatError
-	if errors.As(err, &fe) {
-		return nil, asUsage(err) // written by a newer toolgrade
-	}
-	if err != nil {
+	if err := eachTrial(run, stderr, sum.Add); err != nil {
 		return nil, err
 	}
 	return sum.Summary().WithRestarts(run.Run.Servers), nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"io"
 
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/store"
@@ -30,6 +31,19 @@ func runDirError(dir string, err error) error {
 		return usageErrorf("--resume: %v", err)
 	case errors.As(err, &fe):
 		// A trials line of a newer toolgrade: upgrading is the user's to do.
+		return asUsage(err)
+	}
+	return err
+}
+
+// eachTrial calls fn for every trial of run (the last line of each key),
+// warns about unreadable lines on stderr, and makes a run a newer toolgrade
+// wrote a usage error: upgrading is the user's to do.
+func eachTrial(run *store.Reader, stderr io.Writer, fn func(*record.Trial)) error {
+	warnings, err := run.Trials(fn)
+	store.Warn(stderr, warnings)
+	var fe *record.FormatError
+	if errors.As(err, &fe) {
 		return asUsage(err)
 	}
 	return err

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -60,18 +59,12 @@ func runShow(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	seen := newShowSeen()
 	// Trials streams one trial at a time, so only the one being printed
 	// is held, whatever the size of the run.
-	warnings, err := run.Trials(func(t *record.Trial) {
+	if err := eachTrial(run, stderr, func(t *record.Trial) {
 		seen.add(t, &f)
 		if ctx.Err() == nil && f.match(t) {
 			p.Add(t)
 		}
-	})
-	store.Warn(stderr, warnings)
-	var fe *record.FormatError
-	if errors.As(err, &fe) {
-		return asUsage(err) // written by a newer toolgrade
-	}
-	if err != nil {
+	}); err != nil {
 		return err
 	}
 	if err := out.Flush(); err != nil {
