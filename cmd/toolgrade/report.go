@@ -13,6 +13,7 @@ import (
 func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("report", "DIR", stderr)
 	asJSON := fs.Bool("json", false, "print summary.json instead of the table")
+	htmlOut := fs.String("html", "", "also write the HTML report to `FILE` (- for stdout, instead of the table)")
 	var gf gateFlags
 	gf.register(fs)
 	pos, err := parse(fs, args)
@@ -30,7 +31,15 @@ func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	if err != nil {
 		return asUsage(fmt.Errorf("report: %w", err))
 	}
-	if *asJSON {
+	if *htmlOut == "-" {
+		// The page alone on stdout; summary.json is still refreshed.
+		if _, err := summarize(run, stderr); err != nil {
+			return err
+		}
+		if err := writeHTMLReport(run, "-", stdout); err != nil {
+			return err
+		}
+	} else if *asJSON {
 		sum, err := summarize(run, stderr)
 		if err != nil {
 			return err
@@ -40,6 +49,11 @@ func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		}
 	} else if err := writeReports(run, stdout, stderr); err != nil {
 		return err
+	}
+	if *htmlOut != "" && *htmlOut != "-" {
+		if err := writeHTMLReport(run, *htmlOut, stdout); err != nil {
+			return err
+		}
 	}
 	// Only --gate: the suite's gates are run's, so re-rendering a report
 	// never starts failing a build.
