@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -113,5 +114,43 @@ func TestHTMLWithoutJavaScriptInData(t *testing.T) {
 	}
 	if !strings.Contains(page, "<title>toolgrade: docs</title>") {
 		t.Errorf("the page's title is not the suite's")
+	}
+}
+
+// TestHTMLHostileSuiteName: the suite's name is in the title (HTML text,
+// escaped by html/template) and in the overview block (JSON).
+func TestHTMLHostileSuiteName(t *testing.T) {
+	meta, trials := fixture(t)
+	meta.Suite.Name = `</title><script>alert(1)</script>`
+	h := NewHTML(meta, &HTMLOptions{TempDir: t.TempDir()})
+	h.Add(trials[0])
+	var b bytes.Buffer
+	if err := h.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	if strings.Contains(page, "<script>alert") || strings.Contains(page, "</title><") {
+		t.Errorf("the suite's name is in the page raw:\n%.600s", page)
+	}
+	if !strings.Contains(page, "<title>toolgrade: &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>") {
+		t.Errorf("the title is not the escaped suite name:\n%.600s", page)
+	}
+}
+
+func TestHTMLSpoolIsRemoved(t *testing.T) {
+	dir := t.TempDir()
+	meta, trials := fixture(t)
+	h := NewHTML(meta, &HTMLOptions{TempDir: dir})
+	for _, tr := range trials {
+		h.Add(tr)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Fatalf("%d spool files while adding, want 1", len(ents))
+	}
+	if err := h.Write(io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("Write left %d files in the spool folder", len(ents))
 	}
 }

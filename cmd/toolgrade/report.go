@@ -13,7 +13,7 @@ import (
 func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("report", "DIR", stderr)
 	asJSON := fs.Bool("json", false, "print summary.json instead of the table")
-	htmlOut := fs.String("html", "", "also write the HTML report to `FILE` (- for stdout, instead of the table)")
+	htmlOut := fs.String("html", "", "also write the self-contained HTML report (overview and transcript viewer) to `FILE`; - writes it to stdout instead of the table")
 	var gf gateFlags
 	gf.register(fs)
 	pos, err := parse(fs, args)
@@ -32,7 +32,8 @@ func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		return asUsage(fmt.Errorf("report: %w", err))
 	}
 	if *htmlOut == "-" {
-		// The page alone on stdout; summary.json is still refreshed.
+		// The page alone on stdout; the summary's read warns about bad
+		// lines once, as the table would.
 		if _, err := summarize(run, stderr); err != nil {
 			return err
 		}

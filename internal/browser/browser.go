@@ -3,14 +3,18 @@
 package browser
 
 import (
+	"bytes"
 	"context"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
@@ -41,9 +45,13 @@ func New(tb testing.TB) context.Context {
 		}
 		tb.Fatal("chromium is not on PATH: install chromium (.ci/run does: apt-get install -y chromium)")
 	}
+	profile, err := os.MkdirTemp("", "toolgrade-chromium-*")
+	if err != nil {
+		tb.Fatal(err)
+	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(bin),
-		chromedp.UserDataDir(tb.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1360, 1000),
 		chromedp.Flag("headless", true),
 		chromedp.Flag("disable-gpu", true),
@@ -58,12 +66,20 @@ func New(tb testing.TB) context.Context {
 	if err := chromedp.Do(ctx); err != nil {
 		cancel()
 		cancelAlloc()
+		reap(profile)
+		os.RemoveAll(profile)
 		tb.Fatalf("starting %s: %v", bin, err)
 	}
 	tb.Cleanup(func() {
-		// Cancel closes the browser and waits for its process to exit.
+		// Cancel closes the browser and waits for its main process; its
+		// helpers (zygote, renderers, crashpad) exit a moment later. They
+		// are ours when their command line names our profile.
 		cancel()
 		cancelAlloc()
+		if left := reap(profile); len(left) > 0 {
+			tb.Errorf("chromium processes %v outlived the test and were killed", left)
+		}
+		os.RemoveAll(profile)
 	})
 	return ctx
 }
@@ -166,4 +182,40 @@ func ScreenshotOf(tb testing.TB, ctx context.Context, sel, name string) string {
 	}
 	tb.Logf("screenshot: %s", path)
 	return path
+}
+
+// reap waits up to 10 seconds for the processes whose command line names
+// profile to exit, then kills those left, and returns their pids.
+func reap(profile string) []int {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		pids := processesNaming(profile)
+		if len(pids) == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			for _, pid := range pids {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+			return pids
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// processesNaming lists the processes whose command line contains s.
+func processesNaming(s string) []int {
+	ents, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && bytes.Contains(b, []byte(s)) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }

@@ -156,11 +156,27 @@
     return sec;
   }
 
+  var showAllCases = false;
+
   function heatmap() {
     var sec = section("Cases × models", "matrix", "Passing trials of each case (k/n). Click a cell to read its trials.");
     var cases = [];
     S.models.forEach(function (m) { m.cases.forEach(function (c) { if (cases.indexOf(c.id) < 0) cases.push(c.id); }); });
     cases.sort();
+    // A large suite shows its worst cases first; the rest on request.
+    var MAXROWS = 50, all = cases.length;
+    if (all > MAXROWS && !showAllCases) {
+      var worst = function (id) {
+        var v = 2;
+        S.models.forEach(function (m) { var c = m.cases.find(function (x) { return x.id === id; }); if (c && c.pass.n) v = Math.min(v, c.pass.value); });
+        return v;
+      };
+      var score = {};
+      cases.forEach(function (id) { score[id] = worst(id); });
+      cases = cases.slice().sort(function (a, b) { return score[a] - score[b] || (a < b ? -1 : 1); }).slice(0, MAXROWS);
+      sec.appendChild(h("p", { class: "note" }, "The " + MAXROWS + " cases of " + all + " with the lowest pass rate, worst first. ",
+        h("a", { href: "#matrix", onclick: function (e) { e.preventDefault(); showAllCases = true; route(); } }, "Show all " + all + " cases")));
+    }
     var head = h("tr", null, h("th", null, "Case"), S.models.map(function (m) { return h("th", { class: "col" }, label(m)); }));
     var body = h("tbody");
     cases.forEach(function (id) {
@@ -308,7 +324,9 @@
   function warningsCard() {
     var w = (S && S.warnings ? S.warnings.slice() : []);
     if (S) S.models.forEach(function (m) {
-      if (m.flaky_cases && m.flaky_cases.length) w.push(label(m) + ": flaky cases (pass in some repeats, fail in others): " + m.flaky_cases.join(", "));
+      var f = m.flaky_cases || [];
+      if (f.length) w.push(label(m) + ": " + plural(f.length, "flaky case") + " (pass in some repeats, fail in others): " +
+        f.slice(0, 8).join(", ") + (f.length > 8 ? " and " + (f.length - 8) + " more" : ""));
     });
     if (S && S.server_restarts) Object.keys(S.server_restarts).sort().forEach(function (k) {
       w.push("server " + k + " crashed and was restarted " + S.server_restarts[k] + " times");
@@ -316,7 +334,10 @@
     if (!w.length) return null;
     var sec = section("Warnings", "warnings");
     sec.classList.add("warn");
-    sec.appendChild(h("ul", null, w.map(function (x) { return h("li", null, x); })));
+    sec.appendChild(h("ul", null, w.map(function (x) {
+      // A warning that lists hundreds of cases folds after its start.
+      return h("li", null, x.length <= 280 ? x : h("details", null, h("summary", null, x.slice(0, 240) + "…"), x));
+    })));
     return sec;
   }
 
@@ -429,13 +450,15 @@
       uniq(function (t) { return t.tags || []; }).length ? select("tag", uniq(function (t) { return t.tags || []; }), "all tags") : null,
       select("case", uniq(function (t) { return t.c; }), "all cases"));
     var ul = h("ul", { class: "tlist" });
-    list.slice(0, LIMIT).forEach(function (t) {
+    var at = cur ? list.indexOf(cur) : -1;
+    var from = at >= LIMIT ? at - Math.floor(LIMIT / 2) : 0;
+    list.slice(from, from + LIMIT).forEach(function (t) {
       var k = tkey(t);
       ul.appendChild(h("li", { class: k === key ? "on" : "" }, h("a", { href: "#t/" + k },
         h("i", { class: "sw o-" + t.o, title: t.o }), h("span", { class: "c" }, t.c + " #" + t.r),
         h("span", { class: "m" }, t.m + (t.v ? " · " + t.v : "") + (t.o !== "pass" ? " · " + t.o.replace(/_/g, " ") : "")))));
     });
-    var left = h("aside", { class: "side" }, filters, h("p", { class: "note" }, list.length + " of " + trials.length + " trials" + (list.length > LIMIT ? " (first " + LIMIT + " listed; filter to narrow)" : "")), ul);
+    var left = h("aside", { class: "side" }, filters, h("p", { class: "note" }, list.length + " of " + trials.length + " trials" + (list.length > LIMIT ? " (" + (from + 1) + "–" + Math.min(from + LIMIT, list.length) + " listed; filter to narrow)" : "")), ul);
     var right = h("article", { class: "transcript", id: "transcript" });
     if (cur) drawTrial(right, cur);
     else if (key) right.appendChild(h("p", { class: "note" }, "No trial " + decodeURIComponent(key) + " in this run."));
@@ -462,7 +485,7 @@
         t.trunc ? h("span", { class: "tag warnc" }, "prompt truncated") : null,
         t.noexec ? h("span", { class: "tag" }, "tools not executed") : null),
       h("a", { class: "permalink", href: "#t/" + tkey(t) }, "link to this trial")));
-    if (t.d) el.appendChild(h("div", { class: "detail-box" }, h("div", { class: "who" }, t.o === "wrong_args" ? "Argument diff (−expected +got)" : "Why"), diffPre(t.d)));
+    if (t.d) el.appendChild(h("div", { class: "detail-box" }, h("div", { class: "who" }, t.o === "wrong_args" ? "Arguments: what differs from the expected call" : "Why it is " + t.o.replace(/_/g, " ")), diffPre(t.d)));
     if (t.fail) el.appendChild(block("fail", "Infrastructure failure", t.fail));
     if (t.sys >= 0 && D.systems) el.appendChild(block("system", "system", D.systems[t.sys]));
     (t.msgs || []).forEach(function (m) { el.appendChild(block(m.role, m.role, m.text)); });
@@ -515,6 +538,8 @@
       }
       app.appendChild(viewer(key));
       window.scrollTo(0, 0);
+      var on = app.querySelector("ul.tlist li.on");
+      if (on) on.scrollIntoView({ block: "nearest" });
     } else {
       app.appendChild(overview());
       if (hash && hash !== "overview") {
