@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgrade/toolgrade/harness/compare"
 	"github.com/toolgrade/toolgrade/harness/record"
 )
 
@@ -152,5 +153,31 @@ func TestHTMLSpoolIsRemoved(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Errorf("Write left %d files in the spool folder", len(ents))
+	}
+}
+
+// TestWriteCompareHTML: a comparison alone renders the same page, its
+// overview block holding the comparison and no summary, its trials none.
+func TestWriteCompareHTML(t *testing.T) {
+	for _, mode := range []string{compare.ModeRuns, compare.ModeModels, compare.ModeVariants} {
+		c := comparison(t, mode)
+		var b bytes.Buffer
+		if err := WriteCompareHTML(&b, c); err != nil {
+			t.Fatal(err)
+		}
+		blocks := pageData(t, b.Bytes())
+		var d struct {
+			Summary     *Summary              `json:"summary"`
+			Comparisons []*compare.Comparison `json:"comparisons"`
+		}
+		if err := json.Unmarshal(blocks["overview"], &d); err != nil {
+			t.Fatal(err)
+		}
+		if d.Summary != nil || len(d.Comparisons) != 1 || len(d.Comparisons[0].Groups) != len(c.Groups) || d.Comparisons[0].Mode != mode {
+			t.Errorf("%s: the page holds %+v", mode, d)
+		}
+		if got := strings.TrimSpace(string(blocks["trials"])); got != "[\n]" && got != "[]" {
+			t.Errorf("%s: a comparison page embeds trials: %.100s", mode, got)
+		}
 	}
 }

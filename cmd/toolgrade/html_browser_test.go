@@ -108,6 +108,11 @@ func TestHTMLReportInChromium(t *testing.T) {
 		}
 	})
 	browser.Screenshot(t, ctx, "report-overview.png")
+	if os.Getenv("TOOLGRADE_SCREENSHOTS") != "" {
+		for _, id := range []string{"models", "matrix", "outcomes", "failures", "rounds"} {
+			browser.ScreenshotOf(t, ctx, "#"+id, "report-"+id+".png")
+		}
+	}
 
 	t.Run("a failing cell opens its trial", func(t *testing.T) {
 		// The first failing trial of scripted-weak, by case and repeat.

@@ -12,6 +12,8 @@
     "unexpected_call", "invalid_args", "wrong_args", "missing_call", "extra_call", "round_limit",
     "wrong_answer", "infra_error"];
   var SVGNS = "http://www.w3.org/2000/svg";
+  // Outcomes whose colour is light enough to need dark text on it.
+  var LIGHT = ["invalid_args", "wrong_args", "extra_call", "wrong_answer", "empty_answer"];
 
   // h builds an element: attrs are set with setAttribute/properties, children
   // that are strings become text nodes.
@@ -138,7 +140,7 @@
     sec.appendChild(legend(seen));
     var W = 560;
     S.models.forEach(function (m) {
-      var g = s("svg", { width: W, height: 22, class: "stack", viewBox: "0 0 " + W + " 22" });
+      var g = s("svg", { width: W, height: 22, class: "stack", viewBox: "0 0 " + W + " 22", preserveAspectRatio: "none" });
       var x = 0;
       seen.forEach(function (o) {
         var n = m.outcomes[o] || 0;
@@ -147,7 +149,7 @@
         var r = s("rect", { x: x, y: 2, width: Math.max(w - 1, 1), height: 18, class: "o-" + o });
         add(r, s("title", null, o + ": " + n + " of " + m.trials));
         g.appendChild(r);
-        if (w > 26) g.appendChild(s("text", { x: x + w / 2, y: 15, class: "bar-label" }, String(n)));
+        if (w > 22) g.appendChild(s("text", { x: x + w / 2, y: 15, class: "bar-label" + (LIGHT.indexOf(o) >= 0 ? " dark" : "") }, String(n)));
         x += w;
       });
       sec.appendChild(h("div", { class: "stack-row" }, h("span", { class: "name" }, label(m)), g,
@@ -185,7 +187,8 @@
         var c = m.cases.find(function (x) { return x.id === id; });
         if (!c) { tr.appendChild(h("td", { class: "cell empty" }, "")); return; }
         var fails = Object.keys(c.outcomes).filter(function (o) { return o !== "pass"; }).sort();
-        var style = c.pass.n ? "background:" + passColor(c.pass.value) : "";
+        // Mid rates are amber: dark text reads better on them.
+        var style = c.pass.n ? "background:" + passColor(c.pass.value) + (c.pass.value > 0.25 && c.pass.value < 0.8 ? ";color:#1d2433" : "") : "";
         var td = h("td", {
           class: "cell" + (c.pass.n ? "" : " infra-only") + (c.pass.k < c.pass.n ? " failing" : ""),
           style: style, tabindex: 0, role: "button",
