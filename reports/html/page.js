@@ -196,6 +196,7 @@
           title: fails.map(function (o) { return o + " ×" + c.outcomes[o]; }).join(", ") || "all pass",
           onclick: function () { openCell(m.model, m.variant || "", id); }
         }, c.pass.n ? kn(c.pass) : "infra");
+        td.addEventListener("keydown", function (e) { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); openCell(m.model, m.variant || "", id); } });
         if (c.infra_errors) td.appendChild(h("sup", null, "+" + c.infra_errors));
         tr.appendChild(td);
       });
