@@ -507,6 +507,7 @@
       // The last round's content is the answer, shown once below.
       if (r.text && !(i === t.rounds.length - 1 && r.text === t.a)) rd.appendChild(block("assistant", "assistant", r.text));
       if (r.fail) rd.appendChild(block("fail", "failure", r.fail));
+      if (rd.childNodes.length === 1) rd.appendChild(h("p", { class: "note" }, "no tool call: the model answered (below)"));
       el.appendChild(rd);
     });
     el.appendChild(h("div", { class: "msg answer" }, h("div", { class: "who" }, "Answer"), h("pre", { id: "answer" }, t.a || "(empty)")));
