@@ -89,7 +89,7 @@ func writeReport(run *store.Reader, format string, w, stderr io.Writer) error {
 	case "junit":
 		return writeJUnit(run, w, stderr)
 	case "html":
-		return usageErrorf("report: --format %s: not in this build", format)
+		return writeHTMLReport(run, "-", w, stderr)
 	}
 	return usageErrorf("report: --format %q: want one of terminal, json, markdown, junit, html", format)
 }

@@ -279,6 +279,12 @@ func finishRun(ctx context.Context, w *store.Writer, runErr error, ended func(*r
 			return err
 		}
 	}
+	// After Ctrl-C too: the page marks itself partial from run.json's status.
+	if err := writeHTMLReport(w.Reader(), filepath.Join(dir, htmlReportFile), stdout, io.Discard); err != nil {
+		if err := warn(err); err != nil {
+			return err
+		}
+	}
 	var pe *fs.PathError
 	switch {
 	case runErr == nil:

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/toolgrade/toolgrade/harness/compare"
+	"github.com/toolgrade/toolgrade/harness/store"
+	"github.com/toolgrade/toolgrade/reports"
+)
+
+// htmlReportFile is the HTML report `run` leaves in the run directory.
+const htmlReportFile = "report.html"
+
+// writeHTMLReport writes the run's HTML report to path ("-" is stdout),
+// through a temporary file renamed into place so a reader never sees half a
+// page; bad trial lines are reported on warn. A run with variants shows each
+// variant paired with the base.
+func writeHTMLReport(run *store.Reader, path string, stdout, warn io.Writer) error {
+	h := reports.NewHTML(run.Run, &reports.HTMLOptions{Status: run.Run.Status, Comparisons: variantComparisons(run)})
+	defer h.Close()
+	if err := eachTrial(run, warn, h.Add); err != nil {
+		return err
+	}
+	if path == "-" {
+		return h.Write(stdout)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".report-*.html")
+	if err != nil {
+		return fmt.Errorf("html report: %w", err)
+	}
+	defer os.Remove(f.Name())
+	if err := h.Write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("html report %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("html report %s: %w", path, err)
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// variantComparisons pairs every variant of the run with the base; nil
+// when the run has none. A variant that cannot be compared (no trials yet,
+// in a partial run) is left out of the page rather than failing it.
+func variantComparisons(run *store.Reader) []*compare.Comparison {
+	var out []*compare.Comparison
+	for _, c := range run.Run.Catalogs {
+		if c.Variant == "" {
+			continue
+		}
+		cmp, _, err := compare.Variants(run, "base", c.Variant, nil)
+		if err == nil {
+			out = append(out, cmp)
+		}
+	}
+	return out
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/toolgrade/toolgrade/harness/store"
+)
+
+// overviewStatus returns the run status embedded in a report.html page, ""
+// for a complete run.
+func overviewStatus(t *testing.T, page string) string {
+	t.Helper()
+	i := strings.Index(page, `<script type="application/json" id="overview">`)
+	if i < 0 {
+		t.Fatalf("no overview block in the page:\n%.400s", page)
+	}
+	m := regexp.MustCompile(`"status":"([a-z]+)"`).FindStringSubmatch(page[i:min(len(page), i+400)])
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+func TestInterruptedRunWritesAPartialHTMLReport(t *testing.T) {
+	_, url := fakeOllama(t, slowDemo(t))
+	dir := filepath.Join(t.TempDir(), "run")
+	cmd, _, stderr := child(t, "run", docsSuite(t), "--out", dir, "--ollama", url)
+	waitTrials(t, dir, 5)
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Wait()
+	b, err := os.ReadFile(filepath.Join(dir, htmlReportFile))
+	if err != nil {
+		t.Fatalf("an interrupted run left no %s: %v\n%s", htmlReportFile, err, stderr)
+	}
+	if got := overviewStatus(t, string(b)); got != store.StatusInterrupted {
+		t.Errorf("the page's status is %q, want %q (marked partial)", got, store.StatusInterrupted)
+	}
+}
+
+func TestReportWritesHTML(t *testing.T) {
+	_, url := fakeOllama(t, nil)
+	dir := filepath.Join(t.TempDir(), "run")
+	if r := runCLI(t, context.Background(), "run", docsSuite(t), "--out", dir, "--ollama", url); r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, htmlReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := overviewStatus(t, string(page)); got != "" {
+		t.Errorf("a complete run's page says %q", got)
+	}
+	out := filepath.Join(t.TempDir(), "r.html")
+	r := runCLI(t, context.Background(), "report", dir, "--format", "html", "-o", out)
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	again, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(again) != string(page) {
+		t.Error("report --format html writes another page than run did")
+	}
+	if r.stdout != "" {
+		t.Errorf("report --format html -o FILE printed:\n%s", r.stdout)
+	}
+	r = runCLI(t, context.Background(), "report", dir, "--format", "html")
+	if r.err != nil || r.stdout != string(page) {
+		t.Errorf("report --format html printed %d bytes (err %v), want the page alone", len(r.stdout), r.err)
+	}
+}
