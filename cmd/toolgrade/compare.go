@@ -17,7 +17,9 @@ import (
 // gate (--gate on the current side, --max-regressions) fails: then 4.
 func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("compare", "BASE CURRENT | DIR --models a,b | DIR --variants a,b", stderr)
-	asJSON := fs.Bool("json", false, "print the comparison as JSON (schema "+compare.Format+") instead of the tables")
+	format := fs.String("format", "terminal", "the comparison's `FORMAT`: terminal, json (schema "+compare.Format+") or html (one self-contained page)")
+	asJSON := fs.Bool("json", false, "the same as --format json")
+	outPath := fs.String("o", "", "write the comparison to `FILE` (replaced atomically) instead of stdout")
 	models := fs.String("models", "", "compare models `a,b` of one run (a is the base), pairing their trials by variant, case and repeat")
 	variants := fs.String("variants", "", "compare variants `a,b` of one run (a is the base; \"base\" is the servers' own descriptions), pairing by model, case and repeat")
 	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level of the McNemar and Mann-Whitney tests; a difference with p >= alpha is ~")
@@ -31,6 +33,15 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	gateOn, err := gf.check()
 	if err != nil {
 		return err
+	}
+	if *asJSON {
+		if *format != "terminal" && *format != "json" {
+			return usageErrorf("compare: --json is --format json; it cannot go with --format %s", *format)
+		}
+		*format = "json"
+	}
+	if *format != "terminal" && *format != "json" && *format != "html" {
+		return usageErrorf("compare: --format %q: want one of terminal, json, html", *format)
 	}
 	if *alpha <= 0 || *alpha >= 1 {
 		return usageErrorf("compare: --alpha %g: must be between 0 and 1", *alpha)
@@ -85,11 +96,15 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		current = cur
 	}
 	store.Warn(stderr, warnings)
-	if *asJSON {
-		err = reports.WriteCompareJSON(stdout, c)
-	} else {
-		err = reports.WriteCompareTerminal(stdout, c)
-	}
+	err = writeOutput(*outPath, stdout, func(w io.Writer) error {
+		switch *format {
+		case "json":
+			return reports.WriteCompareJSON(w, c)
+		case "html":
+			return reports.WriteCompareHTML(w, c)
+		}
+		return reports.WriteCompareTerminal(w, c)
+	})
 	if err != nil || !gf.active() {
 		return err
 	}

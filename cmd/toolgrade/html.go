@@ -1,10 +1,7 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/toolgrade/toolgrade/harness/compare"
 	"github.com/toolgrade/toolgrade/harness/store"
@@ -25,24 +22,9 @@ func writeHTMLReport(run *store.Reader, path string, stdout, warn io.Writer) err
 		return err
 	}
 	if path == "-" {
-		return h.Write(stdout)
+		path = ""
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".report-*.html")
-	if err != nil {
-		return fmt.Errorf("html report: %w", err)
-	}
-	defer os.Remove(f.Name())
-	if err := h.Write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("html report %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("html report %s: %w", path, err)
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return writeOutput(path, stdout, h.Write)
 }
 
 // variantComparisons pairs every variant of the run with the base; nil

@@ -75,3 +75,34 @@ func TestReportWritesHTML(t *testing.T) {
 		t.Errorf("report --format html printed %d bytes (err %v), want the page alone", len(r.stdout), r.err)
 	}
 }
+
+// TestCompareWritesHTML: `compare --format html -o FILE` writes one
+// self-contained page of the paired comparison, and nothing to stdout.
+func TestCompareWritesHTML(t *testing.T) {
+	_, url := fakeOllama(t, nil)
+	dir := filepath.Join(t.TempDir(), "run")
+	if r := runCLI(t, context.Background(), "run", docsSuite(t), "--out", dir, "--ollama", url); r.code != exitOK {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
+	out := filepath.Join(t.TempDir(), "cmp.html")
+	r := runCLI(t, context.Background(), "compare", dir, "--models", "scripted-good,scripted-weak", "--format", "html", "-o", out)
+	if r.err != nil || r.stdout != "" {
+		t.Fatalf("compare --format html: %v\nstdout:\n%s\nstderr:\n%s", r.err, r.stdout, r.stderr)
+	}
+	page, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<!DOCTYPE html>", "scripted-good", "scripted-weak", `"mode":"models"`} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	// The SVG namespace is a name, not a request.
+	if rest := strings.ReplaceAll(string(page), "http://www.w3.org/2000/svg", ""); strings.Contains(rest, "http://") || strings.Contains(rest, "https://") {
+		t.Error("the page refers to the network")
+	}
+	if r := runCLI(t, context.Background(), "compare", dir, "--models", "scripted-good,scripted-weak", "--format", "pdf"); r.code != exitUsage {
+		t.Errorf("--format pdf: exit %d", r.code)
+	}
+}

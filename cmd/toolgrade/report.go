@@ -108,11 +108,11 @@ func writeOutput(path string, stdout io.Writer, write func(io.Writer) error) err
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("report: -o %s: %w", path, err)
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	err = write(f)
 	if cerr := f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("report: -o %s: %w", path, cerr)
+		err = fmt.Errorf("writing %s: %w", path, cerr)
 	}
 	if err == nil {
 		// CreateTemp makes the file 0600; a report is for others to read.
