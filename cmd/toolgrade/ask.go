@@ -93,6 +93,11 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if n, ok := mf.options["num_ctx"].(int64); ok && n > 0 {
 		numCtx = int(n)
 	}
+	if numCtx == 0 {
+		// Most library models set no num_ctx, and Ollama picks one at load:
+		// the loaded model says which. Unknown, no warning is possible.
+		numCtx, _ = llm.LoadedContext(ctx, ol.client, *model)
+	}
 	truncated := score.Truncated(t, numCtx)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)

@@ -1,9 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	neturl "net/url"
 	"strings"
 	"testing"
 
@@ -175,5 +181,55 @@ func TestAskWarnsWhenAPromptReachedNumCtx(t *testing.T) {
 	text := runCLI(t, context.Background(), "ask", "--servers", cfg, "--model", "scripted-good", "--ollama", url, "-o", "num_ctx=40", "Can I bring my dog?")
 	if !strings.Contains(text.stderr, want) || strings.Contains(text.stdout, "warning") {
 		t.Errorf("text ask: stdout\n%s\nstderr\n%s", text.stdout, text.stderr)
+	}
+}
+
+// showWithoutNumCtx serves Ollama at target, except that /api/show lists
+// no num_ctx parameter, as for most library models: Ollama picks the
+// context when it loads the model, and only /api/ps says which.
+func showWithoutNumCtx(t *testing.T, target string) string {
+	t.Helper()
+	u, err := neturl.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	proxy.ModifyResponse = func(r *http.Response) error {
+		if r.Request.URL.Path != "/api/show" || r.StatusCode != http.StatusOK {
+			return nil
+		}
+		var show map[string]any
+		if err := json.NewDecoder(r.Body).Decode(&show); err != nil {
+			return err
+		}
+		r.Body.Close()
+		delete(show, "parameters")
+		b, _ := json.Marshal(show)
+		r.Body = io.NopCloser(bytes.NewReader(b))
+		r.ContentLength = int64(len(b))
+		r.Header.Set("Content-Length", fmt.Sprint(len(b)))
+		return nil
+	}
+	srv := httptest.NewServer(proxy)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// Without num_ctx in /api/show, tools and ask take the context the model
+// was loaded with from /api/ps, so they still compare and warn.
+func TestNumCtxFromTheLoadedModel(t *testing.T) {
+	_, target := fakeOllama(t, &fakeollama.Script{Models: []fakeollama.Model{{Name: "tiny-ctx", NumCtx: 64}}})
+	url := showWithoutNumCtx(t, target)
+	cfg := serversFile(t, "docs")
+	out, _ := toolsJSON(t, "--servers", cfg, "--model", "tiny-ctx", "--ollama", url)
+	if p := out.Prompt; p.NumCtx != 64 || p.Fits {
+		t.Errorf("prompt %+v: want num_ctx 64 from /api/ps, not fitting", p)
+	}
+	r := runCLI(t, context.Background(), "ask", "--servers", cfg, "--model", "tiny-ctx", "--ollama", url, "Can I bring my dog?")
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "toolgrade: warning: a prompt reached num_ctx 64") {
+		t.Errorf("stderr:\n%s", r.stderr)
 	}
 }

@@ -67,7 +67,7 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	var size *promptSize
 	if ol != nil {
-		req := llm.MeasureRequest{Model: *model, Tools: shown, Options: options, NumCtx: info.NumCtx}
+		req := llm.MeasureRequest{Model: *model, Tools: shown, Options: options, NumCtx: info.NumCtx, Running: ol.client}
 		if v := vt.variant; v != nil {
 			req.System = v.System
 		}

@@ -48,6 +48,16 @@ type MeasureRequest struct {
 	// NumCtx is the model's own context size, used when Options has no
 	// num_ctx; 0: unknown.
 	NumCtx int
+	// Running, when set and the context size is still unknown, is asked
+	// (/api/ps) for the context the model was loaded with: most library
+	// models set no num_ctx, so /api/show does not say, and Ollama picks one
+	// at load. *api.Client is one; nil leaves it unknown.
+	Running RunningLister
+}
+
+// RunningLister lists the loaded models, as /api/ps does.
+type RunningLister interface {
+	ListRunning(ctx context.Context) (*api.ProcessResponse, error)
 }
 
 // MeasureTools measures how many prompt tokens req.Tools take on req.Model:
@@ -66,7 +76,26 @@ func MeasureTools(ctx context.Context, c bridge.Chatter, req MeasureRequest) (Pr
 	if size.WithoutTools, err = promptCount(ctx, c, req, nil); err != nil {
 		return size, err
 	}
-	return size, nil
+	if size.NumCtx == 0 && req.Running != nil {
+		size.NumCtx, err = LoadedContext(ctx, req.Running, req.Model)
+	}
+	return size, err
+}
+
+// LoadedContext is the context length /api/ps reports for model, the one
+// Ollama loaded it with; 0 when the model is not listed (it may already be
+// unloaded) or Ollama does not say.
+func LoadedContext(ctx context.Context, l RunningLister, model string) (int, error) {
+	ps, err := l.ListRunning(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("asking Ollama which context %q was loaded with: %w", model, unwrapURL(err))
+	}
+	for _, m := range ps.Models {
+		if SameModel(m.Name, model) || SameModel(m.Model, model) {
+			return m.ContextLength, nil
+		}
+	}
+	return 0, nil
 }
 
 // promptCount sends one measuring request and returns its prompt_eval_count.

@@ -97,3 +97,18 @@ func TestMeasureToolsUnknownModel(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+// A model whose /api/show gives no num_ctx: the context it was loaded with
+// comes from /api/ps.
+func TestMeasureToolsReadsTheLoadedContext(t *testing.T) {
+	_, base := rig.Ollama(t, nil, &fakeollama.Options{})
+	c := NewClient(base)
+	size, err := MeasureTools(context.Background(), c, MeasureRequest{Model: "scripted-good", Tools: bigTools(1, 4), Running: c})
+	if err != nil || size.NumCtx != 8192 {
+		t.Errorf("%+v, %v: want num_ctx 8192 from /api/ps", size, err)
+	}
+	size, err = MeasureTools(context.Background(), c, MeasureRequest{Model: "scripted-good", Tools: bigTools(1, 4)})
+	if err != nil || size.NumCtx != 0 || !size.Fits() {
+		t.Errorf("%+v, %v: want num_ctx unknown, fitting", size, err)
+	}
+}
