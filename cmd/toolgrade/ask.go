@@ -14,6 +14,7 @@ import (
 	"github.com/toolgrade/toolgrade/harness/bridge"
 	"github.com/toolgrade/toolgrade/harness/llm"
 	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/harness/score"
 	"github.com/toolgrade/toolgrade/harness/servers"
 	"github.com/toolgrade/toolgrade/reports"
 )
@@ -65,7 +66,8 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
-	if _, err := ol.models.Check(ctx, *model); err != nil {
+	info, err := ol.models.Check(ctx, *model)
+	if err != nil {
 		return asInfra(err)
 	}
 	cat, err := connectServers(ctx, cfg, &sf, stderr)
@@ -86,14 +88,34 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		MaxRounds: mf.maxRounds,
 		NoExecute: *noExecute,
 	})
+	// As run does: the context is -o num_ctx when given, else the model's.
+	numCtx := info.NumCtx
+	if n, ok := mf.options["num_ctx"].(int64); ok && n > 0 {
+		numCtx = int(n)
+	}
+	if numCtx == 0 {
+		// Most library models set no num_ctx, and Ollama picks one at load:
+		// the loaded model says which. Unknown, no warning is possible.
+		numCtx, _ = llm.LoadedContext(ctx, ol.client, *model)
+	}
+	truncated := score.Truncated(t, numCtx)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(t); err != nil {
+		// The transcript's own fields, and the flag a trial's record carries.
+		out := struct {
+			*record.Transcript
+			Truncated bool `json:"truncated"`
+			NumCtx    int  `json:"num_ctx,omitempty"`
+		}{t, truncated, numCtx}
+		if err := enc.Encode(out); err != nil {
 			return err
 		}
 	} else {
 		printConversation(stdout, t)
+	}
+	if truncated {
+		fmt.Fprintf(stderr, "toolgrade: warning: a prompt reached num_ctx %d: Ollama cut it, and the tools may have been lost; raise num_ctx (-o num_ctx=N)\n", numCtx)
 	}
 	if runErr != nil {
 		return asInfra(fmt.Errorf("the conversation stopped: %w", runErr))

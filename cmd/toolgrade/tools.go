@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade/harness/bridge"
+	"github.com/toolgrade/toolgrade/harness/llm"
 	"github.com/toolgrade/toolgrade/harness/servers"
 	"github.com/toolgrade/toolgrade/reports"
 )
@@ -19,6 +20,12 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	asJSON := fs.Bool("json", false, "print the tools exactly as sent to Ollama, as JSON")
 	suitePath := fs.String("suite", "", "the suite `FILE` whose variants --variant names (its servers, when --servers is not given)")
 	variant := fs.String("variant", "", "show the catalog this variant of --suite sends (default: base, the servers' own)")
+	model := fs.String("model", "", "measure the catalog's prompt tokens on Ollama model `NAME` (default: estimate them at 4 bytes a token)")
+	ollamaURL := fs.String("ollama", "", "Ollama `URL` for --model (default: OLLAMA_HOST, else http://127.0.0.1:11434)")
+	var options optionList
+	fs.Var(&options, "o", "model option `key=value` for --model's requests (num_ctx sets the context to compare with); repeatable")
+	var ot ollamaTimeouts
+	ot.register(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -26,9 +33,23 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if len(pos) > 0 {
 		return usageErrorf("tools: unexpected argument %q", pos[0])
 	}
+	if *model == "" && (*ollamaURL != "" || len(options) > 0) {
+		return usageErrorf("tools: --ollama and -o measure tokens on a model: give --model NAME too")
+	}
 	vt, err := loadVariantTools(*suitePath, *variant, sf.file)
 	if err != nil {
 		return err
+	}
+	// Ollama and the model are checked before any server starts, as ask does.
+	var ol *ollamaConn
+	var info *llm.Model
+	if *model != "" {
+		if ol, err = dialOllama(ctx, *ollamaURL, &ot); err != nil {
+			return err
+		}
+		if info, err = ol.models.Check(ctx, *model); err != nil {
+			return asInfra(err)
+		}
 	}
 	cat, err := connectServers(ctx, vt.cfg, &sf, stderr)
 	if err != nil {
@@ -44,8 +65,35 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err != nil {
 		return err
 	}
+	var size *promptSize
+	if ol != nil {
+		req := llm.MeasureRequest{Model: *model, Tools: shown, Options: options, NumCtx: info.NumCtx, Running: ol.client}
+		if v := vt.variant; v != nil {
+			req.System = v.System
+		}
+		measured, err := llm.MeasureTools(ctx, ol.chat, req)
+		if err != nil {
+			return asInfra(err)
+		}
+		size = newPromptSize(*model, measured)
+	}
 	if *asJSON {
-		_, err := fmt.Fprintf(stdout, "%s\n", toolJSON)
+		if size == nil {
+			// Without --model the output stays the tools exactly as sent.
+			_, err := fmt.Fprintf(stdout, "%s\n", toolJSON)
+			return err
+		}
+		for _, w := range size.warnings() {
+			fmt.Fprintf(stderr, "toolgrade: warning: %s\n", w)
+		}
+		b, err := json.MarshalIndent(struct {
+			Tools  json.RawMessage `json:"tools"`
+			Prompt *promptSize     `json:"prompt"`
+		}{toolJSON, size}, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "%s\n", b)
 		return err
 	}
 	// reports.Table escapes the cells: names and descriptions are the servers'.
@@ -59,8 +107,15 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err := reports.Table(stdout, []string{"Tool", "Server", "Parameters (* required)", "Bytes", "Description"}, rows); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d tools, %d bytes of tool JSON sent with every request, about %d tokens\n",
-		len(rows), len(toolJSON), estimateTokens(len(toolJSON)))
+	if size == nil {
+		fmt.Fprintf(stdout, "%d tools, %d bytes of tool JSON sent with every request, about %d tokens (an estimate at 4 bytes a token; --model NAME measures them)\n",
+			len(rows), len(toolJSON), estimateTokens(len(toolJSON)))
+	} else {
+		fmt.Fprintf(stdout, "%d tools, %d bytes of tool JSON sent with every request, %s\n", len(rows), len(toolJSON), size.summary())
+		for _, w := range size.warnings() {
+			fmt.Fprintf(stdout, "warning: %s\n", w)
+		}
+	}
 	if v := vt.variant; v != nil && v.System != "" {
 		fmt.Fprintln(stdout, reports.Printable("system prompt of variant "+v.Name+": "+clip(v.System, 200)))
 	}
@@ -123,4 +178,57 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n-1]) + "…"
+}
+
+// promptSize is the measured prompt size of the catalog on one model, as
+// `tools --model` prints it and --json carries it.
+type promptSize struct {
+	Model string `json:"model"`
+	// Tokens is the tools' share of the prompt: WithTools − WithoutTools.
+	Tokens       int `json:"tokens"`
+	WithTools    int `json:"with_tools"`
+	WithoutTools int `json:"without_tools"`
+	// NumCtx is the context the requests ran with; 0: Ollama did not say.
+	NumCtx int `json:"num_ctx"`
+	// Fits is false when the prompt with the tools reached num_ctx: Ollama
+	// cut it, and Tokens is a lower bound.
+	Fits bool `json:"fits"`
+	// OverHalf: the tools take more than half of num_ctx.
+	OverHalf bool `json:"over_half"`
+}
+
+func newPromptSize(model string, m llm.PromptSize) *promptSize {
+	return &promptSize{
+		Model: model, Tokens: m.Tools(), WithTools: m.WithTools, WithoutTools: m.WithoutTools,
+		NumCtx: m.NumCtx, Fits: m.Fits(), OverHalf: m.NumCtx > 0 && 2*m.Tools() > m.NumCtx,
+	}
+}
+
+// summary is the end of the size line: the measured tokens beside num_ctx.
+func (p *promptSize) summary() string {
+	s := fmt.Sprintf("%d tokens on %s (measured: a minimal prompt counts %d with them, %d without)",
+		p.Tokens, p.Model, p.WithTools, p.WithoutTools)
+	if !p.Fits {
+		s = fmt.Sprintf("at least %d tokens on %s (measured: a minimal prompt counts %d with them, %d without)",
+			p.Tokens, p.Model, p.WithTools, p.WithoutTools)
+	}
+	if p.NumCtx == 0 {
+		return s + "; num_ctx unknown (Ollama did not report it; -o num_ctx=N sets it)"
+	}
+	return s + fmt.Sprintf("; num_ctx %d", p.NumCtx)
+}
+
+// warnings say when the tools leave too little of the context, or none.
+func (p *promptSize) warnings() []string {
+	switch {
+	case !p.Fits:
+		return []string{fmt.Sprintf("the tools do not fit: with them a minimal prompt reached num_ctx %d on %s, so Ollama cuts it "+
+			"and the model does not see the whole catalog; raise num_ctx (-o num_ctx=N, or the suite's options) or offer fewer tools",
+			p.NumCtx, p.Model)}
+	case p.OverHalf:
+		return []string{fmt.Sprintf("the tools take %d of the %d tokens of num_ctx on %s (%d%%), more than half: "+
+			"little is left for the conversation and the tool results before Ollama cuts the prompt",
+			p.Tokens, p.NumCtx, p.Model, 100*p.Tokens/p.NumCtx)}
+	}
+	return nil
 }

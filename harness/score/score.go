@@ -95,13 +95,7 @@ func Score(t *record.Transcript, e *suite.Expect, opts Options) record.Score {
 			}
 		}
 	}
-	if opts.NumCtx > 0 {
-		for _, r := range t.Rounds {
-			if r.Metrics.PromptEvalCount >= opts.NumCtx {
-				s.Truncated = true
-			}
-		}
-	}
+	s.Truncated = Truncated(t, opts.NumCtx)
 	sc := &scorer{t: t, e: e, opts: opts, calls: calls, execs: execs}
 	s.Outcome, s.Detail = sc.verdict(&s)
 	if s.Outcome != record.OutcomeInfraError {
@@ -584,4 +578,19 @@ func excerpt(s string) string {
 		return string(r[:max]) + "…"
 	}
 	return s
+}
+
+// Truncated reports whether a prompt of t reached numCtx, so that Ollama cut
+// it and the model may not have seen the tools; numCtx 0 (unknown) never
+// does. ask warns with it, as Score marks a trial.
+func Truncated(t *record.Transcript, numCtx int) bool {
+	if numCtx <= 0 {
+		return false
+	}
+	for _, r := range t.Rounds {
+		if r.Metrics.PromptEvalCount >= numCtx {
+			return true
+		}
+	}
+	return false
 }
