@@ -102,3 +102,10 @@ func (o *Ollama) Unload(ctx context.Context, model string) error {
 	return o.chatter().Chat(ctx, &api.ChatRequest{Model: model, Messages: []api.Message{}, Stream: &stream, KeepAlive: &api.Duration{}},
 		func(api.ChatResponse) error { return nil })
 }
+
+// LoadedContext returns the context length Ollama loaded model with (from
+// /api/ps), or 0 when it does not say: most library models set no num_ctx
+// of their own, so /api/show alone cannot tell when a prompt was cut.
+func (o *Ollama) LoadedContext(ctx context.Context, model string) (int, error) {
+	return LoadedContext(ctx, o.Client, model)
+}

@@ -32,6 +32,13 @@ type Models interface {
 	Ping(ctx context.Context) error
 }
 
+// ContextLoader is a Models that can say the context length a loaded model
+// runs with (*llm.Ollama reads /api/ps). The runner asks it after the
+// warm-up when the model's details name no num_ctx.
+type ContextLoader interface {
+	LoadedContext(ctx context.Context, model string) (int, error)
+}
+
 // Config is one run: which cases, models, repeats and how many at once.
 type Config struct {
 	Suite *suite.Suite
@@ -163,6 +170,16 @@ func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
 			return infos[:i], fmt.Errorf("loading %s: %w", info.Name, err)
 		}
 		info.Load = load
+		if info.NumCtx == 0 {
+			// The model sets no num_ctx: the context it was loaded with is
+			// what a prompt is cut at. Best effort; 0 leaves truncation
+			// undetected, as before.
+			if lc, ok := r.Models.(ContextLoader); ok {
+				if n, err := lc.LoadedContext(ctx, info.Name); err == nil {
+					info.NumCtx = n
+				}
+			}
+		}
 		if r.OnModel != nil {
 			r.OnModel(*info)
 		}

@@ -305,3 +305,23 @@ func models(t testing.TB, r *testRig, names ...string) []record.Model {
 	}
 	return m
 }
+
+// TestTheLoadedContextStandsInForAMissingNumCtx: a model whose details name
+// no num_ctx (most library models) is judged against the context Ollama
+// loaded it with, read from /api/ps after the warm-up, so a prompt cut
+// there is flagged.
+func TestTheLoadedContextStandsInForAMissingNumCtx(t *testing.T) {
+	r := newRig(t, nil, nil, nil, "docs")
+	s := loadSuite(t, "../../cases/docs.yaml", r.cat)
+	ms := models(t, r, "scripted-good")
+	want := ms[0].NumCtx
+	ms[0].NumCtx = 0 // as /api/show reads for a model without num_ctx
+	var got []record.Model
+	r.runner.OnModel = func(m record.Model) { got = append(got, m) }
+	if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: ms}); err != nil {
+		t.Fatal(err)
+	}
+	if want == 0 || len(got) != 1 || got[0].NumCtx != want {
+		t.Errorf("the model ran with num_ctx %v, want the loaded context %d", got, want)
+	}
+}
