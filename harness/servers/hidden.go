@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -79,6 +80,13 @@ func visibleSchema(p api.ToolFunctionParameters) map[string]any {
 func hiddenConstraints(full, visible map[string]any) []Hidden {
 	var out []Hidden
 	walkHidden(full, visible, nil, "", &out)
+	// By place, so a property's constraints read together.
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Path != out[j].Path {
+			return out[i].Path < out[j].Path
+		}
+		return out[i].Keyword < out[j].Keyword
+	})
 	return out
 }
 
@@ -184,6 +192,16 @@ func walkHidden(full, vis map[string]any, at []string, inst string, out *[]Hidde
 				continue // rewritten as a one-value enum
 			}
 			add(inst, k, v)
+		case "additionalProperties":
+			if b, ok := v.(bool); ok && b {
+				continue // the default: anything goes
+			}
+			if m, ok := v.(map[string]any); ok && len(m) == 0 {
+				continue
+			}
+			if !has || !reflect.DeepEqual(v, vv) {
+				add(inst, k, v)
+			}
 		case "type":
 			if !sameType(v, vv) {
 				add(inst, k, v)
