@@ -190,3 +190,62 @@ func TestCheckArgsHidden(t *testing.T) {
 		t.Errorf("valid arguments: %v", err)
 	}
 }
+
+// TestHintTextGolden renders the schema hint of every property of the real
+// tools that has one, in the documented form, against a golden file.
+func TestHintTextGolden(t *testing.T) {
+	tools := realTools(t)
+	var b strings.Builder
+	for _, name := range sortedKeys(anyMap(tools)) {
+		tool := tools[name]
+		seen := map[string]bool{}
+		for _, h := range tool.Hidden {
+			path := h.Path
+			if h.Keyword == "required" {
+				if i := strings.LastIndex(path, "."); i >= 0 {
+					path = path[:i]
+				}
+			}
+			if seen[path] {
+				continue
+			}
+			seen[path] = true
+			if hint := HintText(tool.Hidden, path); hint != "" {
+				fmt.Fprintf(&b, "%s %s: %s\n", name, path, hint)
+			}
+		}
+	}
+	golden(t, "hidden/hints.golden", b.String())
+}
+
+func TestHintText(t *testing.T) {
+	hidden := []Hidden{
+		{Path: "config.features", Keyword: "required", Value: "features"},
+		{Path: "config.fileSizeLimit", Keyword: "required", Value: "fileSizeLimit"},
+		{Path: "config", Keyword: "additionalProperties", Value: false},
+		{Path: "output", Keyword: "default", Value: "yaml"},
+		{Path: "output", Keyword: "format", Value: "json"},
+		{Path: "n", Keyword: "maximum", Value: float64(maxSafeInteger)},
+		{Path: "n", Keyword: "minimum", Value: float64(1)},
+		{Path: "labels", Keyword: "additionalProperties", Value: map[string]any{"type": "string"}},
+		{Path: "", Keyword: "additionalProperties", Value: false},
+		{Path: "id", Keyword: "format", Value: "uuid"},
+		{Path: "id", Keyword: "pattern", Value: "^[a-f0-9-]+$"},
+	}
+	for path, want := range map[string]string{
+		"config": "Required: features, fileSizeLimit. No other keys.",
+		"output": `Default: "yaml". Format: JSON text.`,
+		"n":      "Minimum: 1.", // 2^53-1 says nothing
+		"labels": `Map values: {"type":"string"}.`,
+		"id":     "Format: uuid. Pattern: ^[a-f0-9-]+$.",
+		"":       "",
+		"other":  "",
+	} {
+		if got := HintText(hidden, path); got != want {
+			t.Errorf("HintText(%q) = %q, want %q", path, got, want)
+		}
+	}
+	if got := WithHint("The output format.", "Default: \"yaml\"."); got != `The output format. Default: "yaml".` {
+		t.Errorf("WithHint = %q", got)
+	}
+}
