@@ -1,6 +1,7 @@
 package record
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -49,5 +50,27 @@ func TestJudge(t *testing.T) {
 		if got := Judge(&tt.tr); got != tt.want {
 			t.Errorf("%s:\n got %+v\nwant %+v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestJudgeReadsFormat11Lines reads a trial line written by format 1.1
+// (no calls_valid_visible, no hidden_only) with an invalid call: it reads
+// without warnings, and validity as shown is validity.
+func TestJudgeReadsFormat11Lines(t *testing.T) {
+	line := `{"format":"1.1","model":"m","case":"c","repeat":0,"seed":1,"attempts":1,"start":"2026-12-01T08:36:12Z",` +
+		`"transcript":{"model":"m","rounds":[{"index":1,"response":{"tool_calls":[{"name":"search","arguments":{"q":1}}]},` +
+		`"executions":[{"name":"search","server":"docs","tool":"search","arguments":{"q":1},"result":"error","is_error":true,"error_kind":"invalid_args","error":"missing query","duration_ns":1}]}]},` +
+		`"score":{"outcome":"invalid_args","call_expected":true,"tool_correct":true,"args_correct":false,"calls_known":1,"calls_valid":0,"rounds":1,"round_limit":false}}` + "\n"
+	r := NewReader(strings.NewReader(line), "trials.jsonl")
+	if !r.Scan() {
+		t.Fatalf("no trial: %v %v", r.Err(), r.Warnings)
+	}
+	tr := r.Trial()
+	if len(r.Warnings) > 0 || tr.Transcript.Executions()[0].HiddenOnly {
+		t.Fatalf("warnings %v, execution %+v", r.Warnings, tr.Transcript.Executions()[0])
+	}
+	j := Judge(tr)
+	if j.ArgValidity != (Judgement{true, false}) || j.ArgValidityShown != j.ArgValidity || j.ValidVisibleCalls != 0 {
+		t.Errorf("judged %+v", j)
 	}
 }
