@@ -82,6 +82,9 @@ func mdModels(b *strings.Builder, s *Summary, variants bool) {
 		if m.Infra > 0 {
 			fmt.Fprintf(b, "- %s: %d infrastructure errors\n", mdText(m.Label(variants)), m.Infra)
 		}
+		if line := shownValidity(m); line != "" {
+			fmt.Fprintf(b, "- %s: %s\n", mdText(m.Label(variants)), mdText(line))
+		}
 		if m.PassAtK != nil {
 			fmt.Fprintf(b, "- %s: pass@%d %.1f%%, pass^%d %.1f%%; cases: %d stable-pass, %d stable-fail, %d flaky\n",
 				mdText(m.Label(variants)), m.K, 100**m.PassAtK, m.K, 100**m.PassHatK, m.Stable, m.Failing, len(m.Flaky))

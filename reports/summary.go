@@ -58,9 +58,12 @@ type ModelSummary struct {
 	Pass        stats.Rate `json:"pass"`
 	Selection   stats.Rate `json:"tool_selection"`
 	ArgValidity stats.Rate `json:"arg_validity"`
-	ArgAccuracy stats.Rate `json:"arg_accuracy"`
-	Irrelevance stats.Rate `json:"irrelevance"`
-	RoundLimit  stats.Rate `json:"round_limit"`
+	// ArgValidityShown is validity against the schema the model was shown:
+	// calls that broke only constraints it was not shown count as valid.
+	ArgValidityShown stats.Rate `json:"arg_validity_shown"`
+	ArgAccuracy      stats.Rate `json:"arg_accuracy"`
+	Irrelevance      stats.Rate `json:"irrelevance"`
+	RoundLimit       stats.Rate `json:"round_limit"`
 
 	RoundsMean float64     `json:"rounds_mean"`
 	Rounds     map[int]int `json:"rounds"`
@@ -206,6 +209,7 @@ type modelAcc struct {
 	pass, selK, selN   int
 	argAccK, argAccN   int
 	validK, validN     int
+	validShownK        int
 	irrK, irrN, limitK int
 	rounds             stats.Counts
 	trialLat, roundLat stats.Histogram
@@ -296,6 +300,7 @@ func (s *Summarizer) Add(t *record.Trial) {
 	count(j.RoundLimit, &m.limitK, &limitN)
 	m.validN += j.KnownCalls
 	m.validK += j.ValidCalls
+	m.validShownK += j.ValidVisibleCalls
 	if sc.Truncated {
 		m.s.Truncated++
 	}
@@ -383,6 +388,7 @@ func (s *Summarizer) summarize(m *modelAcc) ModelSummary {
 	ms.Selection = newRate(m.selK, m.selN)
 	ms.ArgAccuracy = newRate(m.argAccK, m.argAccN)
 	ms.ArgValidity = newRate(m.validK, m.validN)
+	ms.ArgValidityShown = newRate(m.validShownK, m.validN)
 	ms.Irrelevance = newRate(m.irrK, m.irrN)
 	ms.RoundLimit = newRate(m.limitK, ms.Scored)
 	ms.RoundsMean = m.rounds.Mean()

@@ -36,6 +36,11 @@ func WriteTerminal(w io.Writer, s *Summary) error {
 			count(m.PromptTokens), count(m.EvalTokens), secs(m.WarmupSeconds))
 	}
 	for _, m := range s.Models {
+		if line := shownValidity(m); line != "" {
+			fmt.Fprintf(w, "%s: %s\n", Printable(m.Label(variants)), line)
+		}
+	}
+	for _, m := range s.Models {
 		if m.PassAtK != nil {
 			fmt.Fprintf(w, "%s: pass@%d %.1f%%, pass^%d %.1f%%; cases: %d stable-pass, %d stable-fail, %d flaky\n",
 				Printable(m.Label(variants)), m.K, 100**m.PassAtK, m.K, 100**m.PassHatK, m.Stable, m.Failing, len(m.Flaky))
@@ -141,4 +146,21 @@ func roundsDist(d map[int]int) string {
 		parts[i] = fmt.Sprintf("%d:%d", k, d[k])
 	}
 	return strings.Join(parts, " ")
+}
+
+// shownValidity says how validity reads against the schema the model was
+// shown, when that differs from validity against the full schema; "" when
+// no call broke only hidden constraints, which keeps reports of such runs
+// as they were.
+func shownValidity(m ModelSummary) string {
+	hidden := m.ArgValidityShown.K - m.ArgValidity.K
+	if hidden <= 0 {
+		return ""
+	}
+	calls := "calls"
+	if hidden == 1 {
+		calls = "call"
+	}
+	return fmt.Sprintf("arg validity (as shown) %s, arg validity %s: %d %s broke only constraints the model was not shown",
+		m.ArgValidityShown.Percent(), m.ArgValidity.Percent(), hidden, calls)
 }

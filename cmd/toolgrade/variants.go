@@ -120,6 +120,7 @@ func connectVariants(ctx context.Context, s *suite.Suite, cat *servers.Catalog, 
 	for _, name := range names {
 		v := runner.Variant{Name: name, Tools: tools, Catalog: cat}
 		var sv *suite.Variant
+		hidden := cat // the catalog whose hidden constraints hints name
 		if name != "" {
 			sv = s.Variant(name)
 			v.Suite = sv
@@ -142,7 +143,7 @@ func connectVariants(ctx context.Context, s *suite.Suite, cat *servers.Catalog, 
 					return fail(asUsage(err))
 				}
 				if vc != cat {
-					v.Catalog = vc
+					v.Catalog, hidden = vc, vc
 					v.Tools = &bridge.Policy{Tools: vc, Info: vc, Allow: suite.Globs(s.Defaults.AllowTools), Deny: suite.Globs(s.Defaults.DenyTools)}
 				}
 			}
@@ -153,6 +154,9 @@ func connectVariants(ctx context.Context, s *suite.Suite, cat *servers.Catalog, 
 				}
 				v.Tools = ov
 			}
+		}
+		if s.SchemaHints(sv) == suite.HintsDescription {
+			v.Tools = overlay.WithHints(v.Tools, hidden.HiddenOf)
 		}
 		rc, err := variantCatalog(name, sv, v.Tools)
 		if err != nil {
@@ -265,11 +269,18 @@ func loadVariantTools(suitePath, variant, serversFile string) (*variantTools, er
 
 // tools is the tool list the variant sends over cat, its overlays checked.
 func (vt *variantTools) tools(cat *servers.Catalog) ([]api.Tool, error) {
-	if vt.variant == nil || len(vt.variant.Tools) == 0 {
-		return cat.OllamaTools(), nil
+	tools := cat.OllamaTools()
+	if vt.variant != nil && len(vt.variant.Tools) > 0 {
+		if err := vt.suite.CheckOverlays(vt.variant, cat); err != nil {
+			return nil, asUsage(err)
+		}
+		var err error
+		if tools, err = overlay.Apply(tools, vt.variant.Tools); err != nil {
+			return nil, err
+		}
 	}
-	if err := vt.suite.CheckOverlays(vt.variant, cat); err != nil {
-		return nil, asUsage(err)
+	if vt.suite != nil && vt.suite.SchemaHints(vt.variant) == suite.HintsDescription {
+		tools = overlay.Hints(tools, cat.HiddenOf)
 	}
-	return overlay.Apply(cat.OllamaTools(), vt.variant.Tools)
+	return tools, nil
 }

@@ -3,6 +3,7 @@ package bridge
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 
@@ -89,6 +90,7 @@ func (p *Policy) Call(ctx context.Context, name string, args json.RawMessage, ca
 				Arguments: record.Args(args),
 				Result:    fmt.Sprintf("error: invalid arguments for tool %s: %v", info.Exposed, err),
 				IsError:   true, ErrorKind: record.ExecInvalidArgs, Error: err.Error(),
+				HiddenOnly: hiddenOnly(err),
 			}
 		}
 	}
@@ -98,6 +100,14 @@ func (p *Policy) Call(ctx context.Context, name string, args json.RawMessage, ca
 		Result:    fmt.Sprintf("error: tool %s was not run: %s", info.Exposed, why),
 		IsError:   true, ErrorKind: record.ExecBlocked, Error: why,
 	}
+}
+
+// hiddenOnly reports whether a validation error comes only from constraints
+// the model was not shown (the catalog's errors say so by a HiddenOnly
+// method).
+func hiddenOnly(err error) bool {
+	var h interface{ HiddenOnly() bool }
+	return errors.As(err, &h) && h.HiddenOnly()
 }
 
 // argsValidator is the optional part of Tools a Policy uses to check the

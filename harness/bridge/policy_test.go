@@ -274,3 +274,23 @@ func TestPolicyUnmatchedPatterns(t *testing.T) {
 		t.Errorf("Unmatched = %q, want %q", got, want)
 	}
 }
+
+// TestPolicyBlockedHiddenOnly: a blocked call whose arguments break only a
+// constraint the model was not shown (the top-level additionalProperties:
+// false of a go-sdk schema) is answered as invalid_args marked HiddenOnly;
+// one that breaks a shown type is not marked.
+func TestPolicyBlockedHiddenOnly(t *testing.T) {
+	cat, n := notesCatalog(t)
+	p := &bridge.Policy{Tools: cat, Info: cat}
+	ex := p.Call(context.Background(), "write_note", []byte(`{"text":"hi","extra":1}`), "c1")
+	if ex.ErrorKind != record.ExecInvalidArgs || !ex.HiddenOnly || !strings.Contains(ex.Error, "additionalProperties: false") {
+		t.Errorf("extra key: %+v", ex)
+	}
+	ex = p.Call(context.Background(), "write_note", []byte(`{"text":5}`), "c2")
+	if ex.ErrorKind != record.ExecInvalidArgs || ex.HiddenOnly {
+		t.Errorf("wrong type: %+v", ex)
+	}
+	if n.count("write_note") != 0 {
+		t.Error("a blocked call reached the server")
+	}
+}

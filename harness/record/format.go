@@ -15,7 +15,11 @@ import (
 // 1.1 added score.irrelevance_ok and score.round_limit to trial lines: the
 // scorer's own judgements, which 1.0 readers derived from the outcome and
 // the transcript (record.Judge still does, for 1.0 lines).
-const Format = "1.1"
+//
+// 1.2 added the hidden_constraint outcome, score.calls_valid_visible and
+// hidden_only on executions; 1.1 lines read as having no hidden-only
+// failures, their visible validity equal to their validity.
+const Format = "1.2"
 
 // FormatMajor is the major version of Format: the newest this build reads.
 const FormatMajor = 1

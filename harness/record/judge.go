@@ -26,9 +26,15 @@ type Judgements struct {
 	// passed the tool's schema. Reports count validity per call
 	// (ValidCalls of KnownCalls); comparisons pair trials, so they use this.
 	ArgValidity Judgement `json:"arg_validity"`
-	// KnownCalls and ValidCalls are the call-level counts behind validity.
-	KnownCalls int `json:"calls_known"`
-	ValidCalls int `json:"calls_valid"`
+	// ArgValidityShown is ArgValidity against the schema the model was
+	// shown: ok when every call to a known tool passed it, even if some
+	// broke constraints it was not shown (hidden_constraint).
+	ArgValidityShown Judgement `json:"arg_validity_shown"`
+	// KnownCalls and ValidCalls are the call-level counts behind validity,
+	// ValidVisibleCalls the count behind validity as shown.
+	KnownCalls        int `json:"calls_known"`
+	ValidCalls        int `json:"calls_valid"`
+	ValidVisibleCalls int `json:"calls_valid_visible"`
 	// Irrelevance is defined for no-tool cases; ok when the model called
 	// no tool (pass, wrong_answer or empty_answer: what it said is judged
 	// apart).
@@ -54,7 +60,11 @@ func Judge(t *Trial) Judgements {
 		Pass:       Judgement{true, sc.Outcome == OutcomePass},
 		KnownCalls: sc.CallsToKnownTools,
 		ValidCalls: sc.ValidCalls,
-		Truncated:  sc.Truncated,
+		// A call valid against the full schema is valid against the
+		// visible one, which only drops constraints; before format 1.2
+		// the count is absent and this makes it ValidCalls.
+		ValidVisibleCalls: max(sc.ValidVisibleCalls, sc.ValidCalls),
+		Truncated:         sc.Truncated,
 	}
 	if sc.CallExpected {
 		m.Selection = Judgement{true, sc.ToolCorrect}
@@ -66,6 +76,7 @@ func Judge(t *Trial) Judgements {
 	}
 	if sc.CallsToKnownTools > 0 {
 		m.ArgValidity = Judgement{true, sc.ValidCalls == sc.CallsToKnownTools}
+		m.ArgValidityShown = Judgement{true, m.ValidVisibleCalls == sc.CallsToKnownTools}
 	}
 	m.RoundLimit = Judgement{true, roundLimit(t)}
 	return m

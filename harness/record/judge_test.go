@@ -1,6 +1,7 @@
 package record
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -14,17 +15,23 @@ func TestJudge(t *testing.T) {
 	}{
 		{"infra", Trial{Score: Score{Outcome: OutcomeInfraError, CallExpected: true}}, Judgements{Infra: true}},
 		{"pass with calls", Trial{Score: Score{Outcome: OutcomePass, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, CallsToKnownTools: 2, ValidCalls: 2}},
-			Judgements{Pass: y, Selection: y, ArgAccuracy: y, ArgValidity: y, KnownCalls: 2, ValidCalls: 2, RoundLimit: n}},
+			Judgements{Pass: y, Selection: y, ArgAccuracy: y, ArgValidity: y, ArgValidityShown: y, KnownCalls: 2, ValidCalls: 2, ValidVisibleCalls: 2, RoundLimit: n}},
 		{"wrong tool", Trial{Score: Score{Outcome: OutcomeWrongTool, CallExpected: true, CallsToKnownTools: 1, ValidCalls: 1}},
-			Judgements{Pass: n, Selection: n, ArgAccuracy: u, ArgValidity: y, KnownCalls: 1, ValidCalls: 1, RoundLimit: n}},
+			Judgements{Pass: n, Selection: n, ArgAccuracy: u, ArgValidity: y, ArgValidityShown: y, KnownCalls: 1, ValidCalls: 1, ValidVisibleCalls: 1, RoundLimit: n}},
 		{"one invalid call of two", Trial{Score: Score{Outcome: OutcomeInvalidArgs, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 2, ValidCalls: 1}},
-			Judgements{Pass: n, Selection: y, ArgAccuracy: n, ArgValidity: n, KnownCalls: 2, ValidCalls: 1, RoundLimit: n}},
+			Judgements{Pass: n, Selection: y, ArgAccuracy: n, ArgValidity: n, ArgValidityShown: n, KnownCalls: 2, ValidCalls: 1, ValidVisibleCalls: 1, RoundLimit: n}},
+		{"hidden constraint", Trial{Score: Score{Outcome: OutcomeHiddenConstraint, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 2, ValidCalls: 1, ValidVisibleCalls: 2}},
+			Judgements{Pass: n, Selection: y, ArgAccuracy: n, ArgValidity: n, ArgValidityShown: y, KnownCalls: 2, ValidCalls: 1, ValidVisibleCalls: 2, RoundLimit: n}},
+		// Before format 1.2 calls_valid_visible is absent: validity as
+		// shown is validity.
+		{"1.1 trial without visible count", Trial{Score: Score{Outcome: OutcomeInvalidArgs, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 2, ValidCalls: 1}},
+			Judgements{Pass: n, Selection: y, ArgAccuracy: n, ArgValidity: n, ArgValidityShown: n, KnownCalls: 2, ValidCalls: 1, ValidVisibleCalls: 1, RoundLimit: n}},
 		{"no tool, wrong answer", Trial{Score: Score{Outcome: OutcomeWrongAnswer}},
 			Judgements{Pass: n, Irrelevance: y, RoundLimit: n}},
 		{"no tool, empty answer", Trial{Score: Score{Outcome: OutcomeEmptyAnswer}},
 			Judgements{Pass: n, Irrelevance: y, RoundLimit: n}},
 		{"no tool, unexpected call", Trial{Score: Score{Outcome: OutcomeUnexpectedCall, CallsToKnownTools: 1, ValidCalls: 1}},
-			Judgements{Pass: n, Irrelevance: n, ArgValidity: y, KnownCalls: 1, ValidCalls: 1, RoundLimit: n}},
+			Judgements{Pass: n, Irrelevance: n, ArgValidity: y, ArgValidityShown: y, KnownCalls: 1, ValidCalls: 1, ValidVisibleCalls: 1, RoundLimit: n}},
 		{"round limit outcome", Trial{Score: Score{Outcome: OutcomeRoundLimit, CallExpected: true, ToolCorrect: true, ArgsCorrect: true}},
 			Judgements{Pass: n, Selection: y, ArgAccuracy: y, RoundLimit: y}},
 		{"round limit hit, passed", Trial{Score: Score{Outcome: OutcomePass, Truncated: true}, Transcript: &Transcript{RoundLimitHit: true}},
@@ -43,5 +50,27 @@ func TestJudge(t *testing.T) {
 		if got := Judge(&tt.tr); got != tt.want {
 			t.Errorf("%s:\n got %+v\nwant %+v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestJudgeReadsFormat11Lines reads a trial line written by format 1.1
+// (no calls_valid_visible, no hidden_only) with an invalid call: it reads
+// without warnings, and validity as shown is validity.
+func TestJudgeReadsFormat11Lines(t *testing.T) {
+	line := `{"format":"1.1","model":"m","case":"c","repeat":0,"seed":1,"attempts":1,"start":"2026-12-01T08:36:12Z",` +
+		`"transcript":{"model":"m","rounds":[{"index":1,"response":{"tool_calls":[{"name":"search","arguments":{"q":1}}]},` +
+		`"executions":[{"name":"search","server":"docs","tool":"search","arguments":{"q":1},"result":"error","is_error":true,"error_kind":"invalid_args","error":"missing query","duration_ns":1}]}]},` +
+		`"score":{"outcome":"invalid_args","call_expected":true,"tool_correct":true,"args_correct":false,"calls_known":1,"calls_valid":0,"rounds":1,"round_limit":false}}` + "\n"
+	r := NewReader(strings.NewReader(line), "trials.jsonl")
+	if !r.Scan() {
+		t.Fatalf("no trial: %v %v", r.Err(), r.Warnings)
+	}
+	tr := r.Trial()
+	if len(r.Warnings) > 0 || tr.Transcript.Executions()[0].HiddenOnly {
+		t.Fatalf("warnings %v, execution %+v", r.Warnings, tr.Transcript.Executions()[0])
+	}
+	j := Judge(tr)
+	if j.ArgValidity != (Judgement{true, false}) || j.ArgValidityShown != j.ArgValidity || j.ValidVisibleCalls != 0 {
+		t.Errorf("judged %+v", j)
 	}
 }

@@ -160,8 +160,13 @@ type Execution struct {
 	// ErrorKind is one of the Exec* constants when IsError is set.
 	ErrorKind string `json:"error_kind,omitempty"`
 	// Error is the detail behind ErrorKind (validator message, transport error).
-	Error    string        `json:"error,omitempty"`
-	Duration time.Duration `json:"duration_ns"`
+	Error string `json:"error,omitempty"`
+	// HiddenOnly is set with ErrorKind invalid_args when the arguments
+	// passed the schema the model was shown and failed only constraints it
+	// was not (a nested required, a format, a bound); Error names them.
+	// Absent before format 1.2.
+	HiddenOnly bool          `json:"hidden_only,omitempty"`
+	Duration   time.Duration `json:"duration_ns"`
 }
 
 // Execution error kinds. The first three are outcomes of the model's choice;
@@ -169,7 +174,7 @@ type Execution struct {
 // server, which scoring keeps apart.
 const (
 	ExecUnknownTool   = "unknown_tool"   // the name matched no tool in the catalog
-	ExecInvalidArgs   = "invalid_args"   // the arguments failed the tool's input schema
+	ExecInvalidArgs   = "invalid_args"   // the arguments failed the tool's input schema (HiddenOnly: only what the model was not shown)
 	ExecToolError     = "tool_error"     // the server ran the tool and it returned isError
 	ExecBlocked       = "blocked"        // the tool policy kept the call from running (Error says why); the model was told
 	ExecTimeout       = "timeout"        // the call ran past the per-call timeout

@@ -55,6 +55,11 @@ type Score struct {
 	// the catalog, and those whose arguments passed its schema (validity).
 	CallsToKnownTools int `json:"calls_known"`
 	ValidCalls        int `json:"calls_valid"`
+	// ValidVisibleCalls counts the calls to known tools whose arguments
+	// passed the schema the model was shown (the Ollama parameters): the
+	// valid calls and those that failed only hidden constraints. 0 before
+	// format 1.2; Judge reads it as at least ValidCalls.
+	ValidVisibleCalls int `json:"calls_valid_visible,omitempty"`
 	// Rounds is how many requests the conversation used.
 	Rounds int `json:"rounds"`
 	// Truncated: a prompt reached num_ctx, so Ollama cut it and the tools
@@ -83,6 +88,9 @@ const (
 	OutcomeEmptyAnswer      = "empty_answer"
 	OutcomeUnexpectedCall   = "unexpected_call"
 	OutcomeInvalidArgs      = "invalid_args"
+	// OutcomeHiddenConstraint: the arguments fit the schema the model was
+	// shown and broke only constraints it was not (Detail names them).
+	OutcomeHiddenConstraint = "hidden_constraint"
 	OutcomeWrongArgs        = "wrong_args"
 	OutcomeMissingCall      = "missing_call"
 	OutcomeExtraCall        = "extra_call"
@@ -94,6 +102,6 @@ const (
 // Outcomes lists every outcome in report order.
 var Outcomes = []string{
 	OutcomePass, OutcomeWrongTool, OutcomeHallucinatedTool, OutcomeNoCall, OutcomeCallInText,
-	OutcomeEmptyAnswer, OutcomeUnexpectedCall, OutcomeInvalidArgs, OutcomeWrongArgs,
+	OutcomeEmptyAnswer, OutcomeUnexpectedCall, OutcomeHiddenConstraint, OutcomeInvalidArgs, OutcomeWrongArgs,
 	OutcomeMissingCall, OutcomeExtraCall, OutcomeRoundLimit, OutcomeWrongAnswer, OutcomeInfraError,
 }

@@ -80,8 +80,18 @@ func (docsTools) ValidateArgs(exposed string, args json.RawMessage) error {
 	if _, ok := a["query"].(string); exposed == "search" && !ok {
 		return fmt.Errorf("query must be a string")
 	}
+	if k, ok := a["top_k"].(float64); exposed == "search" && ok && k > 20 {
+		return hiddenErr("top_k: maximum 20 (not shown to the model)")
+	}
 	return nil
 }
+
+// hiddenErr is a validation error of constraints the model was not shown,
+// marked as the catalog marks them.
+type hiddenErr string
+
+func (e hiddenErr) Error() string    { return string(e) }
+func (e hiddenErr) HiddenOnly() bool { return true }
 
 func TestScoreNotExecutedWithTheCatalog(t *testing.T) {
 	opts := Options{Tools: docsTools{}}
@@ -89,6 +99,7 @@ func TestScoreNotExecutedWithTheCatalog(t *testing.T) {
 		{name: "pass", expect: toolForm, t: firstResponse("", searchDog), opts: opts, want: record.OutcomePass},
 		{name: "hallucinated tool", expect: toolForm, t: firstResponse("", tc{name: "get_weather", args: `{}`}), opts: opts, want: record.OutcomeHallucinatedTool, wantDetail: `"get_weather" is not a tool`},
 		{name: "invalid args", expect: toolForm, t: firstResponse("", tc{name: "search", args: `{"query": 5}`}), opts: opts, want: record.OutcomeInvalidArgs, wantDetail: "search: query must be a string"},
+		{name: "hidden constraint", expect: toolForm, t: firstResponse("", tc{name: "search", args: `{"query": "dog", "top_k": 50}`}), opts: opts, want: record.OutcomeHiddenConstraint, wantDetail: "search: top_k: maximum 20"},
 		{name: "hallucinated second call", expect: callsForm, t: firstResponse("", hours, tc{name: "get_menu", args: `{}`}), opts: opts, want: record.OutcomeHallucinatedTool, wantDetail: "call 2"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ package score
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -55,7 +56,9 @@ func OptionsFor(d *suite.Defaults) Options {
 // cases unexpected_call, call_in_text, empty_answer, wrong_answer; for cases
 // expecting calls, when no call was made call_in_text, empty_answer, no_call;
 // then hallucinated_tool or wrong_tool for the first call, then for the
-// expected calls hallucinated_tool or wrong_tool, invalid_args, wrong_args,
+// expected calls hallucinated_tool or wrong_tool, invalid_args,
+// hidden_constraint (arguments that broke only constraints the model was not
+// shown, Execution.HiddenOnly), wrong_args,
 // missing_call, then round_limit, extra_call (calls: form only), and last
 // empty_answer, wrong_answer; else pass.
 //
@@ -93,6 +96,9 @@ func Score(t *record.Transcript, e *suite.Expect, opts Options) record.Score {
 			if x.ErrorKind != record.ExecInvalidArgs {
 				s.ValidCalls++
 			}
+			if x.ErrorKind != record.ExecInvalidArgs || x.HiddenOnly {
+				s.ValidVisibleCalls++
+			}
 		}
 	}
 	s.Truncated = Truncated(t, opts.NumCtx)
@@ -125,11 +131,20 @@ func checkCalls(calls []record.ToolCall, tools Catalog) []record.Execution {
 			x.Tool = exposed
 			if err := tools.ValidateArgs(exposed, c.Arguments); err != nil {
 				x.IsError, x.ErrorKind, x.Error = true, record.ExecInvalidArgs, err.Error()
+				x.HiddenOnly = hiddenOnly(err)
 			}
 		}
 		execs[i] = x
 	}
 	return execs
+}
+
+// hiddenOnly reports whether a validation error comes only from constraints
+// the model was not shown (the catalog's errors say so by a HiddenOnly
+// method).
+func hiddenOnly(err error) bool {
+	var h interface{ HiddenOnly() bool }
+	return errors.As(err, &h) && h.HiddenOnly()
 }
 
 // scorer holds one trial being scored.
@@ -256,9 +271,16 @@ func (sc *scorer) verdict(s *record.Score) (outcome, detail string) {
 		}
 		return record.OutcomeWrongTool, fmt.Sprintf("call %d: got %q, want %s", i+1, sc.calls[i].Name, wantNames(unpaired))
 	}
+	// A call that broke what the model was shown is its own mistake, and
+	// outranks one that broke only what it was not.
+	for _, p := range ps {
+		if x := sc.exec(p.call); x.ErrorKind == record.ExecInvalidArgs && !x.HiddenOnly {
+			return record.OutcomeInvalidArgs, fmt.Sprintf("%s: %s", sc.calls[p.call].Name, x.Error)
+		}
+	}
 	for _, p := range ps {
 		if x := sc.exec(p.call); x.ErrorKind == record.ExecInvalidArgs {
-			return record.OutcomeInvalidArgs, fmt.Sprintf("%s: %s", sc.calls[p.call].Name, x.Error)
+			return record.OutcomeHiddenConstraint, fmt.Sprintf("%s: %s", sc.calls[p.call].Name, x.Error)
 		}
 	}
 	for _, p := range ps {

@@ -27,6 +27,7 @@ func expect(t *testing.T, src string) *suite.Expect {
 type tc struct {
 	name, args, kind string
 	err              string
+	hidden           bool // invalid only on constraints the model was not shown
 }
 
 // conv builds a transcript: one round per group of calls (the calls of a
@@ -39,7 +40,7 @@ func conv(answer string, groups ...[]tc) *record.Transcript {
 		for i, c := range g {
 			id := fmt.Sprintf("call_%d_%d", r.Index, i)
 			r.Response.ToolCalls = append(r.Response.ToolCalls, record.ToolCall{ID: id, Index: i, Name: c.name, Arguments: json.RawMessage(c.args)})
-			x := record.Execution{CallID: id, Name: c.name, Arguments: json.RawMessage(c.args), ErrorKind: c.kind, IsError: c.kind != "", Error: c.err}
+			x := record.Execution{CallID: id, Name: c.name, Arguments: json.RawMessage(c.args), ErrorKind: c.kind, IsError: c.kind != "", Error: c.err, HiddenOnly: c.hidden}
 			if c.kind != record.ExecUnknownTool {
 				x.Server, x.Tool = "docs", c.name
 			}
@@ -67,6 +68,7 @@ var (
 	list       = tc{name: "list_documents", args: `{}`}
 	weather    = tc{name: "get_weather", args: `{"city": "Paris"}`, kind: record.ExecUnknownTool}
 	badArgs    = tc{name: "search", args: `{"query": 5}`, kind: record.ExecInvalidArgs, err: `validating /properties/query: type: 5 has type "integer", want "string"`}
+	hiddenArgs = tc{name: "search", args: `{"query": "dog", "filter": {}}`, kind: record.ExecInvalidArgs, hidden: true, err: `filter.lang: required (nested required, not shown to the model)`}
 	timeout    = tc{name: "search", args: `{"query": "dog"}`, kind: record.ExecTimeout, err: "context deadline exceeded"}
 	toolFailed = tc{name: "search", args: `{"query": "dog"}`, kind: record.ExecToolError, err: "no index"}
 )
@@ -147,6 +149,10 @@ func outcomeTests() []outcomeTest {
 
 		// arguments
 		{name: "invalid args", expect: toolForm, t: conv(terrace, one(badArgs)), want: record.OutcomeInvalidArgs, wantDetail: `search: validating /properties/query`},
+		// hidden_constraint
+		{name: "hidden constraint", expect: toolForm, t: conv(terrace, one(hiddenArgs)), want: record.OutcomeHiddenConstraint, wantDetail: `search: filter.lang: required (nested required, not shown to the model)`},
+		{name: "invalid args beat a hidden constraint", expect: callsForm, t: conv("ok", one(tc{name: "get_document", args: `{"name": "hours.txt", "x": 1}`, kind: record.ExecInvalidArgs, hidden: true, err: "hidden"}, tc{name: "get_document", args: `{"name": 5}`, kind: record.ExecInvalidArgs, err: "shown"})), want: record.OutcomeInvalidArgs, wantDetail: "shown"},
+		{name: "hidden constraint beats wrong args of another call", expect: `{calls: [{tool: get_document, args: {name: x}}, {tool: search}]}`, t: conv("ok", one(hours, hiddenArgs)), want: record.OutcomeHiddenConstraint},
 		{name: "invalid args beat wrong args of another call", expect: `{calls: [{tool: get_document, args: {name: x}}, {tool: search}]}`, t: conv("ok", one(hours, badArgs)), want: record.OutcomeInvalidArgs},
 		{name: "wrong args", expect: toolForm, t: conv(terrace, one(searchCat)), want: record.OutcomeWrongArgs, wantDetail: `query: cats does not contain dog`},
 		{name: "wrong args missing key", expect: toolForm, t: conv(terrace, one(tc{name: "search", args: `{"query": "dog"}`})), want: record.OutcomeWrongArgs, wantDetail: "top_k: missing"},
@@ -248,19 +254,23 @@ func TestScoreFields(t *testing.T) {
 	}{
 		{
 			name: "pass", expect: toolForm, t: conv(terrace, one(searchDog)),
-			want: record.Score{Outcome: record.OutcomePass, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, CallsToKnownTools: 1, ValidCalls: 1, Rounds: 2, RoundLimit: no},
+			want: record.Score{Outcome: record.OutcomePass, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, CallsToKnownTools: 1, ValidCalls: 1, ValidVisibleCalls: 1, Rounds: 2, RoundLimit: no},
 		},
 		{
 			name: "wrong args", expect: toolForm, t: conv(terrace, one(searchCat)),
-			want: record.Score{Outcome: record.OutcomeWrongArgs, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 1, ValidCalls: 1, Rounds: 2, RoundLimit: no},
+			want: record.Score{Outcome: record.OutcomeWrongArgs, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 1, ValidCalls: 1, ValidVisibleCalls: 1, Rounds: 2, RoundLimit: no},
 		},
 		{
 			name: "invalid then hallucinated", expect: toolForm, t: conv(terrace, one(badArgs), one(weather, searchDog)),
-			want: record.Score{Outcome: record.OutcomeInvalidArgs, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 2, ValidCalls: 1, Rounds: 3, RoundLimit: no},
+			want: record.Score{Outcome: record.OutcomeInvalidArgs, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 2, ValidCalls: 1, ValidVisibleCalls: 1, Rounds: 3, RoundLimit: no},
+		},
+		{
+			name: "hidden constraint counts as valid as shown", expect: toolForm, t: conv(terrace, one(hiddenArgs), one(searchDog)),
+			want: record.Score{Outcome: record.OutcomeHiddenConstraint, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 2, ValidCalls: 1, ValidVisibleCalls: 2, Rounds: 3, RoundLimit: no},
 		},
 		{
 			name: "hallucinated", expect: toolForm, t: conv(terrace, one(weather)),
-			want: record.Score{Outcome: record.OutcomeHallucinatedTool, CallExpected: true, CallsToKnownTools: 0, ValidCalls: 0, Rounds: 2, RoundLimit: no},
+			want: record.Score{Outcome: record.OutcomeHallucinatedTool, CallExpected: true, CallsToKnownTools: 0, ValidCalls: 0, ValidVisibleCalls: 0, Rounds: 2, RoundLimit: no},
 		},
 		{
 			name: "no tool abstains", expect: noTool, t: conv("Paris."),
@@ -268,11 +278,11 @@ func TestScoreFields(t *testing.T) {
 		},
 		{
 			name: "no tool calls", expect: noTool, t: conv("Paris.", one(list)),
-			want: record.Score{Outcome: record.OutcomeUnexpectedCall, CallsToKnownTools: 1, ValidCalls: 1, Rounds: 2, IrrelevanceOK: no, RoundLimit: no},
+			want: record.Score{Outcome: record.OutcomeUnexpectedCall, CallsToKnownTools: 1, ValidCalls: 1, ValidVisibleCalls: 1, Rounds: 2, IrrelevanceOK: no, RoundLimit: no},
 		},
 		{
 			name: "wrong tool later keeps args of the right ones", expect: `{calls: [{tool: get_document, args: {name: hours.txt}}, {tool: search}]}`, t: conv("ok", one(hours, list)),
-			want: record.Score{Outcome: record.OutcomeWrongTool, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, CallsToKnownTools: 2, ValidCalls: 2, Rounds: 2, RoundLimit: no},
+			want: record.Score{Outcome: record.OutcomeWrongTool, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, CallsToKnownTools: 2, ValidCalls: 2, ValidVisibleCalls: 2, Rounds: 2, RoundLimit: no},
 		},
 	}
 	for _, tt := range tests {

@@ -65,6 +65,7 @@ func (c *Catalog) Call(ctx context.Context, name string, args json.RawMessage, c
 
 	send, err := t.checkArgs(args)
 	if err != nil {
+		ex.HiddenOnly = IsHiddenOnly(err)
 		return fail(record.ExecInvalidArgs,
 			fmt.Sprintf("error: invalid arguments for tool %s: %v", t.Exposed, err), err.Error())
 	}
@@ -157,7 +158,7 @@ func (t *Tool) checkArgs(args json.RawMessage) (json.RawMessage, error) {
 	}
 	if t.resolved != nil {
 		if err := t.resolved.Validate(instance); err != nil {
-			return nil, err
+			return nil, checkHidden(err, t.visible, t.visibleMap, t.Hidden, instance)
 		}
 	}
 	return send, nil

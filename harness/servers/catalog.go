@@ -39,9 +39,18 @@ type Tool struct {
 	// A tool policy reads them (see bridge.Policy); do not modify them.
 	Annotations *mcp.ToolAnnotations
 
-	resolved  *jsonschema.Resolved
-	partial   *jsonschema.Resolved // resolved without the top-level required list
-	schemaErr error
+	// Hidden lists the constraints of the input schema the model is not
+	// shown (see Hidden), computed once at conversion; nil when every one
+	// reaches it.
+	Hidden []Hidden
+
+	resolved *jsonschema.Resolved
+	// visible is the schema of what the model is shown (the Ollama
+	// parameters as JSON Schema), visibleMap its decoded form.
+	visible    *jsonschema.Resolved
+	visibleMap map[string]any
+	partial    *jsonschema.Resolved // resolved without the top-level required list
+	schemaErr  error
 }
 
 // Catalog is the set of tools from every connected server, in the order and

@@ -43,6 +43,10 @@ func convertTool(server string, t *mcp.Tool, exposed string) *Tool {
 	} else {
 		tool.partial, _ = resolveForValidation(withoutRequired(original), withoutRequired(inlined))
 	}
+	// What the model is shown, read back from the conversion's output.
+	tool.visibleMap = visibleSchema(params)
+	tool.Hidden = hiddenConstraints(inlined, tool.visibleMap)
+	tool.visible, _ = resolveMap(tool.visibleMap)
 	return tool
 }
 

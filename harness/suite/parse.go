@@ -18,7 +18,7 @@ import (
 // The keys each mapping of the format knows, in the order messages list them.
 var (
 	suiteKeys    = []string{"name", "servers", "models", "defaults", "variants", "gates", "cases"}
-	defaultsKeys = []string{"system", "max_rounds", "think", "keep_alive", "normalize_strings", "strict_args", "execute", "allow_tools", "deny_tools", "options"}
+	defaultsKeys = []string{"system", "max_rounds", "think", "keep_alive", "normalize_strings", "strict_args", "execute", "allow_tools", "deny_tools", "options", "schema_hints"}
 	caseKeys     = []string{"id", "ask", "tags", "expect", "max_rounds", "execute"}
 	messageKeys  = []string{"role", "content"}
 	expectKeys   = []string{"tool", "args", "calls", "any_order", "no_tool", "answer", "strict_args", "max_rounds"}
@@ -181,6 +181,8 @@ func (p *parser) defaults(n *yaml.Node, d *Defaults) {
 			d.DenyTools = p.toolPatterns(v, path)
 		case "options":
 			d.Options = p.options(v, path)
+		case "schema_hints":
+			d.SchemaHints, _ = p.schemaHints(v, path)
 		default:
 			p.unknownKey(f.key, "defaults", defaultsKeys, "")
 		}
@@ -228,6 +230,19 @@ func (p *parser) think(n *yaml.Node, path string) (string, bool) {
 		}
 	}
 	p.errorf(n, path, "must be true, false, low, medium or high, not %s", kindName(n))
+	return "", false
+}
+
+// schemaHints reads schema_hints: none or description.
+func (p *parser) schemaHints(n *yaml.Node, path string) (string, bool) {
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" && (n.Value == HintsNone || n.Value == HintsDescription) {
+		return n.Value, true
+	}
+	if n.Kind == yaml.ScalarNode {
+		p.errorf(n, path, "must be none or description, not %q", n.Value)
+	} else {
+		p.errorf(n, path, "must be none or description, not %s", kindName(n))
+	}
 	return "", false
 }
 

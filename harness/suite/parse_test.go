@@ -239,7 +239,7 @@ cases:
 			want: []string{
 				`s.yaml:1:1: unknown key "modles" (did you mean "models"?)`,
 				`s.yaml:2:12: defaults: unknown key "max_round" (did you mean "max_rounds"?)`,
-				`s.yaml:2:26: defaults: unknown key "wild" (known keys: system, max_rounds, think, keep_alive, normalize_strings, strict_args, execute, allow_tools, deny_tools, options)`,
+				`s.yaml:2:26: defaults: unknown key "wild" (known keys: system, max_rounds, think, keep_alive, normalize_strings, strict_args, execute, allow_tools, deny_tools, options, schema_hints)`,
 				`s.yaml:4:5: cases[0].ask: missing; give the question, or a list of messages`,
 				`s.yaml:5:5: cases[0]: unknown key "aks" (did you mean "ask"?)`,
 				`s.yaml:6:23: cases[0].expect: unknown key "arg" (did you mean "args"?)`,

@@ -109,6 +109,11 @@ type Defaults struct {
 	NormalizeStrings bool
 	// StrictArgs is the default for cases that do not set strict_args.
 	StrictArgs bool
+	// SchemaHints is defaults.schema_hints: "description" folds the
+	// constraints Ollama's tool format drops into the properties'
+	// descriptions (see servers.HintText); "" (unset, or none) sends the
+	// parameters as Ollama itself carries them.
+	SchemaHints string
 	// Execute is defaults.execute: false stops every trial at the model's
 	// first response and runs none of its calls (see Case.NoExecute); nil when
 	// unset, which executes.
@@ -124,6 +129,26 @@ type Defaults struct {
 	// num_ctx, ...): integers are int64, other numbers float64, lists []any;
 	// nil when none. seed is the base seed: repeat i runs with seed+i.
 	Options map[string]any
+}
+
+// Schema hint values as a suite writes them.
+const (
+	HintsNone        = "none"
+	HintsDescription = "description"
+)
+
+// SchemaHints returns the schema hints a trial of variant v (nil: the
+// base) runs with: the variant's own schema_hints, else the suite's;
+// "description" or "" for none.
+func (s *Suite) SchemaHints(v *Variant) string {
+	h := s.Defaults.SchemaHints
+	if v != nil && v.SchemaHints != "" {
+		h = v.SchemaHints
+	}
+	if h == HintsNone {
+		return ""
+	}
+	return h
 }
 
 // Seed returns the base seed from options, if one is set.

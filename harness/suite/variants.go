@@ -15,7 +15,7 @@ const BaseVariant = "base"
 
 // The keys of a variant, of one tool's overlay.
 var (
-	variantKeys     = []string{"name", "system", "tools", "servers"}
+	variantKeys     = []string{"name", "system", "tools", "servers", "schema_hints"}
 	toolOverlayKeys = []string{"description", "params"}
 )
 
@@ -37,6 +37,10 @@ type Variant struct {
 	ServersPath string
 	// Tools are the description overlays, in file order; nil when none.
 	Tools []ToolOverlay
+	// SchemaHints is the variant's schema_hints ("none" or "description"),
+	// which replaces the suite's; empty: the suite's (see
+	// Suite.SchemaHints).
+	SchemaHints string
 }
 
 // ToolOverlay replaces descriptions of one tool; everything else about the
@@ -143,6 +147,9 @@ func (p *parser) variants(n *yaml.Node, s *Suite) {
 			case "tools":
 				v.Tools = p.toolOverlays(val, fp)
 				changes = true
+			case "schema_hints":
+				v.SchemaHints, _ = p.schemaHints(val, fp)
+				changes = true
 			default:
 				p.unknownKey(f.key, path, variantKeys, "")
 				changes = true
@@ -153,7 +160,7 @@ func (p *parser) variants(n *yaml.Node, s *Suite) {
 			continue
 		}
 		if !changes {
-			p.errorf(c, path, "changes nothing: give tools:, system: or servers:")
+			p.errorf(c, path, "changes nothing: give tools:, system:, servers: or schema_hints:")
 		}
 		if v.Name == "" {
 			continue

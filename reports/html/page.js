@@ -9,11 +9,11 @@
   var byKey = null;
 
   var OUTCOMES = ["pass", "wrong_tool", "hallucinated_tool", "no_call", "call_in_text", "empty_answer",
-    "unexpected_call", "invalid_args", "wrong_args", "missing_call", "extra_call", "round_limit",
+    "unexpected_call", "hidden_constraint", "invalid_args", "wrong_args", "missing_call", "extra_call", "round_limit",
     "wrong_answer", "infra_error"];
   var SVGNS = "http://www.w3.org/2000/svg";
   // Outcomes whose colour is light enough to need dark text on it.
-  var LIGHT = ["invalid_args", "wrong_args", "extra_call", "wrong_answer", "empty_answer"];
+  var LIGHT = ["hidden_constraint", "invalid_args", "wrong_args", "extra_call", "wrong_answer", "empty_answer"];
 
   // h builds an element: attrs are set with setAttribute/properties, children
   // that are strings become text nodes.
