@@ -31,6 +31,13 @@ type Tool struct {
 	// as paths like "properties.path.minLength", plus "$ref" paths that were
 	// cut because they were recursive or could not be inlined.
 	Dropped []string
+	// Drops is Dropped with the severity of each loss, in the same order;
+	// what lists warnings ranks them by it.
+	Drops []Drop
+	// Rewrites are the constructs Ollama's types cannot carry as written
+	// that were re-expressed in ones they can (oneOf as anyOf, const as a
+	// one-value enum, a simple allOf merged), in schema order.
+	Rewrites []Rewrite
 	// SchemaError is set when the input schema could not be prepared for
 	// validation; arguments to this tool then go to the server unchecked.
 	SchemaError string
@@ -42,6 +49,16 @@ type Tool struct {
 	resolved  *jsonschema.Resolved
 	partial   *jsonschema.Resolved // resolved without the top-level required list
 	schemaErr error
+}
+
+// Rewrite is one schema construct re-expressed in a form Ollama's tool types
+// carry: at Path (like "properties.parent.oneOf"), keyword From became To
+// ("anyOf", "enum", or "merged" for an allOf folded into its schema). The
+// validator still checks the schema as sent.
+type Rewrite struct {
+	Path string `json:"path"`
+	From string `json:"from"`
+	To   string `json:"to"`
 }
 
 // Catalog is the set of tools from every connected server, in the order and
@@ -117,7 +134,7 @@ func (c *Catalog) build() {
 					t.Name, server, exposed, prev.Name, prev.Server)
 				continue
 			}
-			tool := convertTool(server, t, exposed)
+			tool := convertTool(server, t, exposed, convertOpts{raw: sc.raw[t.Name], propertyOrder: c.opts.PropertyOrder})
 			tool.Annotations = t.Annotations
 			c.tools = append(c.tools, tool)
 			c.byExposed[exposed] = tool

@@ -2,6 +2,7 @@ package servers
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -58,6 +59,13 @@ type Options struct {
 	// Naming is "" or NamingAuto (plain names, prefixed only on collision) or
 	// NamingPrefixed (every tool prefixed). Zero: NamingAuto.
 	Naming string
+	// PropertyOrder is the order of each tool's properties as the model sees
+	// them: PropertyOrderServer (the order of the server's tools/list JSON)
+	// or PropertyOrderRequiredFirst (required ones first, in the order of
+	// the required list, then the rest by name). Zero: PropertyOrderServer.
+	// Where the server's order cannot be read (streamable HTTP servers), it
+	// is by name.
+	PropertyOrder string
 	// RequireAll makes a server that fails to connect an error of Connect.
 	// Zero: failed servers are skipped and reported by Catalog.Failed.
 	RequireAll bool
@@ -108,6 +116,13 @@ func (o *Options) withDefaults() (Options, error) {
 	case NamingAuto, NamingPrefixed:
 	default:
 		return r, fmt.Errorf("servers: unknown naming %q (want %q or %q)", r.Naming, NamingAuto, NamingPrefixed)
+	}
+	switch r.PropertyOrder {
+	case "":
+		r.PropertyOrder = PropertyOrderServer
+	case PropertyOrderServer, PropertyOrderRequiredFirst:
+	default:
+		return r, fmt.Errorf("servers: unknown property order %q (want %q or %q)", r.PropertyOrder, PropertyOrderServer, PropertyOrderRequiredFirst)
 	}
 	if r.MaxResultBytes == 0 {
 		r.MaxResultBytes = DefaultMaxResultBytes
@@ -195,7 +210,7 @@ func Connect(ctx context.Context, cfg *Config, opts *Options) (*Catalog, error) 
 		}
 		c.conns = append(c.conns, &server{
 			cfg: servers[i], dir: cfg.Dir, stderr: stderr, opts: &c.opts, life: life,
-			listed: sc.listed, cur: sc,
+			listed: sc.listed, raw: sc.raw, cur: sc,
 		})
 	}
 	if err := ctx.Err(); err != nil {
@@ -220,6 +235,9 @@ type serverConn struct {
 	session *mcp.ClientSession
 	// listed are the server's tools in tools/list order, before filtering.
 	listed []*mcp.Tool
+	// raw holds the inputSchema of each listed tool as the server wrote it,
+	// by tool name, for its key order; empty when it could not be captured.
+	raw map[string]json.RawMessage
 	// cleanup releases what the transport left behind once the session is
 	// closed: stray processes, the stderr writer, idle HTTP connections.
 	cleanup func()
@@ -252,6 +270,13 @@ func connectOne(ctx context.Context, s Server, dir string, stderr *stderrSink, m
 		transportCleanup()
 	}
 	stdio, _ := t.(*commandTransport)
+	// The streamable transport's connection takes session updates through
+	// an unexported method a wrapper cannot pass on, so it is not wrapped;
+	// its tools keep the decoded map's order (by name).
+	capture := &listCapture{}
+	if _, streamable := t.(*mcp.StreamableClientTransport); !streamable {
+		t = &captureTransport{t: t, cap: capture}
+	}
 	t = &lifetimeTransport{t: t, ctx: life}
 	client := mcp.NewClient(&mcp.Implementation{Name: "toolgrade", Version: "dev"}, &mcp.ClientOptions{
 		// No roots: servers such as the reference filesystem server would
@@ -287,6 +312,7 @@ func connectOne(ctx context.Context, s Server, dir string, stderr *stderrSink, m
 		cfg:       s,
 		session:   session,
 		listed:    listed,
+		raw:       capture.rawSchemas(),
 		cleanup:   cleanup,
 		stdio:     stdio,
 		watchDone: make(chan struct{}),
