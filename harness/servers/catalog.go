@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 
@@ -77,6 +78,7 @@ type Catalog struct {
 	ollama     api.Tools
 	hash       string
 	serverHash map[string]string
+	clashes    map[string][]*Tool // tool name -> the tools auto naming prefixed for it
 
 	// endLife cancels restarts in progress when the catalog closes.
 	endLife context.CancelFunc
@@ -147,6 +149,59 @@ func (c *Catalog) build() {
 		c.serverHash[server] = hashJSON(nonNil(own))
 	}
 	c.hash = hashJSON(nonNil(c.ollama))
+	if c.opts.Naming == NamingAuto {
+		c.warnClashes(owners)
+	}
+}
+
+// warnClashes says which tools auto naming prefixed because several servers
+// expose them: a suite naming them plainly no longer resolves, and the model
+// sees other names than the servers' own.
+func (c *Catalog) warnClashes(owners map[string]int) {
+	var names []string
+	for name, n := range owners {
+		if n > 1 {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	c.clashes = map[string][]*Tool{}
+	for _, name := range names {
+		var servers, exposed []string
+		for _, sc := range c.conns { // sorted by name
+			if t := c.byServer[sc.cfg.Name][name]; t != nil {
+				servers = append(servers, sc.cfg.Name)
+				exposed = append(exposed, t.Exposed)
+				c.clashes[name] = append(c.clashes[name], t)
+			}
+		}
+		if len(exposed) < 2 {
+			continue // the others were left out as duplicates, warned above
+		}
+		c.warnf("tools %q of servers %s are exposed as %s", name, andList(servers), andList(exposed))
+	}
+}
+
+// andList joins "a", "a and b", "a, b and c".
+func andList(l []string) string {
+	if len(l) < 2 {
+		return strings.Join(l, "")
+	}
+	return strings.Join(l[:len(l)-1], ", ") + " and " + l[len(l)-1]
+}
+
+// Clashes lists, in server order, the exposed names of the tools that
+// several servers expose under name, which auto naming prefixed; nil when
+// name is no such tool.
+func (c *Catalog) Clashes(name string) []string {
+	if _, exposed := c.byExposed[name]; exposed || len(c.clashes[name]) < 2 {
+		return nil
+	}
+	var out []string
+	for _, t := range c.clashes[name] {
+		out = append(out, t.Exposed)
+	}
+	return out
 }
 
 func (c *Catalog) warnf(format string, args ...any) {
@@ -240,7 +295,8 @@ func (c *Catalog) ServerHash(server string) string { return c.serverHash[server]
 func (c *Catalog) Failed() []ServerError { return append([]ServerError(nil), c.failed...) }
 
 // Warnings are problems that did not stop the catalog: tool filters naming
-// tools a server does not have, duplicate or clashing tool names.
+// tools a server does not have, duplicate or clashing tool names (a tool
+// several servers expose, which auto naming prefixed).
 func (c *Catalog) Warnings() []string { return append([]string(nil), c.warnings...) }
 
 // Close closes every session and ends the child processes. Calls made after

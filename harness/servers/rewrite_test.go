@@ -295,3 +295,27 @@ func TestCaptureOverTheWire(t *testing.T) {
 		}
 	}
 }
+
+func TestClashWarning(t *testing.T) {
+	c := fragmentCatalog(t, nil)
+	want := `tools "create_branch" of servers github and supabase are exposed as github__create_branch and supabase__create_branch`
+	if w := c.Warnings(); !slices.Contains(w, want) {
+		t.Errorf("Warnings = %q, want %q among them", w, want)
+	}
+	if got := c.Clashes("create_branch"); !reflect.DeepEqual(got, []string{"github__create_branch", "supabase__create_branch"}) {
+		t.Errorf("Clashes(create_branch) = %q", got)
+	}
+	for _, name := range []string{"update_storage_config", "github__create_branch", "nothing"} {
+		if got := c.Clashes(name); got != nil {
+			t.Errorf("Clashes(%s) = %q, want nil", name, got)
+		}
+	}
+	// Prefixed naming renames every tool by request: nothing to warn about.
+	p := fragmentCatalog(t, &Options{Naming: NamingPrefixed})
+	for _, w := range p.Warnings() {
+		t.Errorf("prefixed naming warned: %s", w)
+	}
+	if got := p.Clashes("create_branch"); got != nil {
+		t.Errorf("prefixed: Clashes = %q", got)
+	}
+}
