@@ -63,8 +63,8 @@ type Options struct {
 	// them: PropertyOrderServer (the order of the server's tools/list JSON)
 	// or PropertyOrderRequiredFirst (required ones first, in the order of
 	// the required list, then the rest by name). Zero: PropertyOrderServer.
-	// Where the server's order cannot be read (streamable HTTP servers), it
-	// is by name.
+	// The order is read from the raw tools/list JSON, which the SDK
+	// decodes into maps.
 	PropertyOrder string
 	// RequireAll makes a server that fails to connect an error of Connect.
 	// Zero: failed servers are skipped and reported by Catalog.Failed.
@@ -255,7 +255,8 @@ type serverConn struct {
 // connectOne connects one server and lists its tools; on failure it leaves
 // nothing running.
 func connectOne(ctx context.Context, s Server, dir string, stderr *stderrSink, maxFrame int) (*serverConn, error) {
-	t, transportCleanup, tail, err := transportFor(ctx, s, dir, stderr, maxFrame)
+	capture := &listCapture{}
+	t, transportCleanup, tail, err := transportFor(ctx, s, dir, stderr, maxFrame, capture)
 	if err != nil {
 		return nil, err
 	}
@@ -271,9 +272,8 @@ func connectOne(ctx context.Context, s Server, dir string, stderr *stderrSink, m
 	}
 	stdio, _ := t.(*commandTransport)
 	// The streamable transport's connection takes session updates through
-	// an unexported method a wrapper cannot pass on, so it is not wrapped;
-	// its tools keep the decoded map's order (by name).
-	capture := &listCapture{}
+	// an unexported method a wrapper cannot pass on, so it is not wrapped:
+	// its HTTP client captures the tools/list results instead.
 	if _, streamable := t.(*mcp.StreamableClientTransport); !streamable {
 		t = &captureTransport{t: t, cap: capture}
 	}
@@ -384,7 +384,7 @@ func isExpectedCloseErr(err error) bool {
 
 // transportFor builds the transport for one server, a cleanup for what it
 // leaves behind and, for a stdio server, the tail of its stderr.
-func transportFor(ctx context.Context, s Server, dir string, stderr *stderrSink, maxFrame int) (mcp.Transport, func(), *tailBuffer, error) {
+func transportFor(ctx context.Context, s Server, dir string, stderr *stderrSink, maxFrame int, capture *listCapture) (mcp.Transport, func(), *tailBuffer, error) {
 	if s.Dial != nil {
 		t, err := s.Dial(ctx)
 		if err != nil {
@@ -449,6 +449,7 @@ func transportFor(ctx context.Context, s Server, dir string, stderr *stderrSink,
 		if transport == TransportSSE {
 			return &mcp.SSEClientTransport{Endpoint: s.URL, HTTPClient: hc}, cleanup, nil, nil
 		}
+		hc.Transport = &listTee{base: hc.Transport, capture: capture}
 		return &mcp.StreamableClientTransport{
 			Endpoint:   s.URL,
 			HTTPClient: hc,

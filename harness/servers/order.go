@@ -5,7 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"reflect"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -240,5 +243,90 @@ func writeOrdered(b *bytes.Buffer, v any, order keyOrder) {
 			data = []byte("null") // decoded JSON always marshals
 		}
 		b.Write(data)
+	}
+}
+
+// listTee captures, for a streamable HTTP server, the raw result of every
+// tools/list POST: its reply is either one JSON body or an event stream. The
+// body is read through it, so a result is recorded before the SDK has seen
+// it whole.
+type listTee struct {
+	base    http.RoundTripper
+	capture *listCapture
+}
+
+func (l *listTee) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method != http.MethodPost || req.Body == nil {
+		return l.base.RoundTrip(req)
+	}
+	body, err := io.ReadAll(req.Body)
+	req.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	req = req.Clone(req.Context())
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	var call struct {
+		Method string `json:"method"`
+	}
+	resp, err := l.base.RoundTrip(req)
+	if err != nil || json.Unmarshal(body, &call) != nil || call.Method != "tools/list" {
+		return resp, err
+	}
+	ct := resp.Header.Get("Content-Type")
+	resp.Body = &teeBody{ReadCloser: resp.Body, capture: l.capture, stream: strings.HasPrefix(ct, "text/event-stream")}
+	return resp, nil
+}
+
+// teeBody records the JSON-RPC results in a response body as it is read.
+type teeBody struct {
+	io.ReadCloser
+	capture *listCapture
+	stream  bool // an event stream, else one JSON message
+	buf     []byte
+}
+
+func (t *teeBody) Read(p []byte) (int, error) {
+	n, err := t.ReadCloser.Read(p)
+	t.buf = append(t.buf, p[:n]...)
+	if t.stream {
+		// Complete events end with a blank line; what follows waits.
+		for {
+			norm := bytes.ReplaceAll(t.buf, []byte("\r\n"), []byte("\n"))
+			i := bytes.Index(norm, []byte("\n\n"))
+			if i < 0 {
+				break
+			}
+			t.event(norm[:i])
+			t.buf = norm[i+2:]
+		}
+	} else if err == io.EOF {
+		t.message(t.buf)
+		t.buf = nil
+	}
+	return n, err
+}
+
+func (t *teeBody) event(ev []byte) {
+	var data [][]byte
+	for _, line := range bytes.Split(ev, []byte("\n")) {
+		if d, ok := bytes.CutPrefix(line, []byte("data:")); ok {
+			data = append(data, bytes.TrimPrefix(d, []byte(" ")))
+		}
+	}
+	if len(data) > 0 {
+		t.message(bytes.Join(data, []byte("\n")))
+	}
+}
+
+func (t *teeBody) message(b []byte) {
+	var msg struct {
+		Result json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(b, &msg) == nil && len(msg.Result) > 0 {
+		t.capture.mu.Lock()
+		t.capture.pages = append(t.capture.pages, msg.Result)
+		t.capture.mu.Unlock()
 	}
 }
