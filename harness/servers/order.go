@@ -107,20 +107,25 @@ func (l *listCapture) rawSchemas() map[string]json.RawMessage {
 }
 
 // keyOrder remembers the key order of JSON objects decoded into Go maps, by
-// map identity: a map's pointer is stable for its lifetime, and every map in
-// the table is alive while a tool is converted.
-type keyOrder map[uintptr][]string
+// map identity. Each entry holds its map too, so no map in the table can be
+// freed and its address reused by another while the table lives.
+type keyOrder map[uintptr]orderEntry
+
+type orderEntry struct {
+	m    map[string]any
+	keys []string
+}
 
 func (o keyOrder) of(m map[string]any) []string {
 	if o == nil || m == nil {
 		return nil
 	}
-	return o[reflect.ValueOf(m).Pointer()]
+	return o[reflect.ValueOf(m).Pointer()].keys
 }
 
 func (o keyOrder) set(m map[string]any, keys []string) {
 	if o != nil && m != nil && keys != nil {
-		o[reflect.ValueOf(m).Pointer()] = keys
+		o[reflect.ValueOf(m).Pointer()] = orderEntry{m, keys}
 	}
 }
 
