@@ -319,3 +319,25 @@ func TestClashWarning(t *testing.T) {
 		t.Errorf("prefixed: Clashes = %q", got)
 	}
 }
+
+func TestNotionPropertyOrderBothWays(t *testing.T) {
+	// Notion lists the preferred replace_content before the deprecated
+	// insert_content; required-first-then-by-name put insert_content first.
+	for order, want := range map[string][]string{
+		PropertyOrderServer:        {"page_id", "type", "replace_content", "update_content", "insert_content", "replace_content_range"},
+		PropertyOrderRequiredFirst: {"page_id", "type", "insert_content", "replace_content", "replace_content_range", "update_content"},
+	} {
+		c := mustConnect(t, &Options{PropertyOrder: order}, fragmentServer(t, "notion", "notion@2.5.2.json"))
+		tool, ok := c.Lookup("API-update-page-markdown")
+		if !ok {
+			t.Fatal("API-update-page-markdown missing")
+		}
+		var names []string
+		for name := range tool.Ollama.Function.Parameters.Properties.All() {
+			names = append(names, name)
+		}
+		if !reflect.DeepEqual(names, want) {
+			t.Errorf("%s: properties %q, want %q", order, names, want)
+		}
+	}
+}
