@@ -35,6 +35,7 @@ type listCapture struct {
 	mu      sync.Mutex
 	pending map[jsonrpc.ID]bool
 	pages   []json.RawMessage
+	done    bool // rawSchemas was called: later listings are not kept
 }
 
 // captureTransport wraps a transport's connection in a listCapture.
@@ -55,10 +56,12 @@ func (c *captureTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 func (l *listCapture) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "tools/list" && req.ID.IsValid() {
 		l.mu.Lock()
-		if l.pending == nil {
-			l.pending = map[jsonrpc.ID]bool{}
+		if !l.done {
+			if l.pending == nil {
+				l.pending = map[jsonrpc.ID]bool{}
+			}
+			l.pending[req.ID] = true
 		}
-		l.pending[req.ID] = true
 		l.mu.Unlock()
 	}
 	return l.Connection.Write(ctx, msg)
@@ -84,7 +87,7 @@ func (l *listCapture) Read(ctx context.Context) (jsonrpc.Message, error) {
 func (l *listCapture) rawSchemas() map[string]json.RawMessage {
 	l.mu.Lock()
 	pages := l.pages
-	l.pages, l.pending = nil, nil
+	l.pages, l.pending, l.done = nil, nil, true
 	l.mu.Unlock()
 	out := map[string]json.RawMessage{}
 	for _, p := range pages {
@@ -331,7 +334,9 @@ func (t *teeBody) message(b []byte) {
 	}
 	if json.Unmarshal(b, &msg) == nil && len(msg.Result) > 0 {
 		t.capture.mu.Lock()
-		t.capture.pages = append(t.capture.pages, msg.Result)
+		if !t.capture.done {
+			t.capture.pages = append(t.capture.pages, msg.Result)
+		}
 		t.capture.mu.Unlock()
 	}
 }
