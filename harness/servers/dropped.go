@@ -10,7 +10,8 @@ type Severity string
 
 const (
 	// SeverityLost: the model is missing information that decides whether a
-	// call is valid: a oneOf or allOf that could not be rewritten, the
+	// call is valid: a oneOf or allOf that could not be rewritten, a
+	// top-level anyOf (Ollama's parameters have no anyOf), the
 	// required list of a nested object, a const, the value type of a map
 	// (additionalProperties with a schema), a format, a cut $ref.
 	SeverityLost Severity = "lost"
@@ -37,7 +38,7 @@ const maxSafeInteger = 1<<53 - 1
 // lostKeywords are the keywords whose loss is SeverityLost wherever they are
 // dropped.
 var lostKeywords = map[string]bool{
-	"oneOf": true, "allOf": true, "const": true, "format": true, "required": true,
+	"oneOf": true, "anyOf": true, "allOf": true, "const": true, "format": true, "required": true,
 	"$ref": true, "not": true, "if": true, "then": true, "else": true,
 	"patternProperties": true, "dependentRequired": true, "dependentSchemas": true,
 }

@@ -215,7 +215,7 @@ func TestRewrites(t *testing.T) {
 }
 
 func TestDropSeverity(t *testing.T) {
-	tool := convertJSON(t, `{"type":"object","additionalProperties":false,"title":"T",
+	tool := convertJSON(t, `{"type":"object","additionalProperties":false,"title":"T","anyOf":[{"required":["m"]},{"required":["n"]}],
 		"properties":{
 			"n":{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991},
 			"m":{"type":"integer","maximum":100},
@@ -227,6 +227,7 @@ func TestDropSeverity(t *testing.T) {
 			"r":{"$ref":"#"}}}`)
 	want := map[string]Severity{
 		"additionalProperties":                SeverityBenign,
+		"anyOf":                               SeverityLost,
 		"properties.c.const":                  SeverityLost,
 		"properties.f.default":                SeverityMinor,
 		"properties.f.format":                 SeverityLost,
