@@ -37,7 +37,8 @@ type Tool struct {
 	Drops []Drop
 	// Rewrites are the constructs Ollama's types cannot carry as written
 	// that were re-expressed in ones they can (oneOf as anyOf, const as a
-	// one-value enum, a simple allOf merged), in schema order.
+	// one-value enum, a simple allOf merged), in the order the conversion
+	// meets them: properties in the order the model sees them.
 	Rewrites []Rewrite
 	// SchemaError is set when the input schema could not be prepared for
 	// validation; arguments to this tool then go to the server unchecked.

@@ -385,7 +385,7 @@ func (c *converter) mergeAllOf(m map[string]any, path string) map[string]any {
 					}
 				}
 			case "description":
-				if prev, dup := out[k]; dup && prev != v {
+				if prev, dup := out[k]; dup && !reflect.DeepEqual(prev, v) {
 					return m
 				}
 				out[k] = v
