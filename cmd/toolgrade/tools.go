@@ -127,13 +127,65 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 			fmt.Fprintln(stdout, reports.Printable(fmt.Sprintf("blocked: %s: a suite does not run it: %s", info.Exposed, why)))
 		}
 	}
-	for _, t := range cat.Tools() {
-		for _, d := range t.Dropped {
-			fmt.Fprintf(stdout, "warning: %s: %s is dropped by Ollama's tool format; the model never sees it\n",
-				reports.Printable(t.Exposed), reports.Printable(d))
+	printSchemaChanges(stdout, cat.Tools())
+	return nil
+}
+
+// printSchemaChanges lists what the conversion to Ollama's tool format did
+// to each tool's schema, ranked: the rewrites that kept the meaning, then
+// the information lost (per tool), then the lesser drops (per tool), then the
+// benign ones as one summary line, since every zod-built server emits them.
+func printSchemaChanges(w io.Writer, tools []servers.Tool) {
+	line := func(format string, args ...any) {
+		fmt.Fprintln(w, reports.Printable(fmt.Sprintf(format, args...)))
+	}
+	for _, t := range tools {
+		if len(t.Rewrites) == 0 {
+			continue
+		}
+		var l []string
+		for _, r := range t.Rewrites {
+			if r.To == "merged" {
+				l = append(l, r.Path+" merged")
+			} else {
+				l = append(l, r.Path+" as "+r.To)
+			}
+		}
+		line("rewritten: %s: %s (the same constraints in a form Ollama's tool format carries)", t.Exposed, strings.Join(l, ", "))
+	}
+	bySeverity := func(t servers.Tool, s servers.Severity) []string {
+		var l []string
+		for _, d := range t.Drops {
+			if d.Severity == s {
+				l = append(l, d.Path)
+			}
+		}
+		return l
+	}
+	for _, t := range tools {
+		if l := bySeverity(t, servers.SeverityLost); len(l) > 0 {
+			line("warning: %s: information lost: Ollama's tool format drops %s; the model never sees it, the validator still checks it", t.Exposed, strings.Join(l, ", "))
 		}
 	}
-	return nil
+	for _, t := range tools {
+		if l := bySeverity(t, servers.SeverityMinor); len(l) > 0 {
+			line("warning: %s: %s dropped by Ollama's tool format; the model never sees it", t.Exposed, strings.Join(l, ", "))
+		}
+	}
+	var closed, bounds, n int
+	for _, t := range tools {
+		for _, p := range bySeverity(t, servers.SeverityBenign) {
+			n++
+			if p == "additionalProperties" {
+				closed++
+			} else {
+				bounds++
+			}
+		}
+	}
+	if n > 0 {
+		line("note: %d benign drops not listed: top-level additionalProperties: false (%d tools), integer bounds at ±(2^53−1), JavaScript's MAX_SAFE_INTEGER (%d)", n, closed, bounds)
+	}
 }
 
 // toolInfos is what a tool policy knows of every tool of the catalog.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 
@@ -31,6 +32,14 @@ type Tool struct {
 	// as paths like "properties.path.minLength", plus "$ref" paths that were
 	// cut because they were recursive or could not be inlined.
 	Dropped []string
+	// Drops is Dropped with the severity of each loss, in the same order;
+	// what lists warnings ranks them by it.
+	Drops []Drop
+	// Rewrites are the constructs Ollama's types cannot carry as written
+	// that were re-expressed in ones they can (oneOf as anyOf, const as a
+	// one-value enum, a simple allOf merged), in the order the conversion
+	// meets them: properties in the order the model sees them.
+	Rewrites []Rewrite
 	// SchemaError is set when the input schema could not be prepared for
 	// validation; arguments to this tool then go to the server unchecked.
 	SchemaError string
@@ -53,6 +62,16 @@ type Tool struct {
 	schemaErr  error
 }
 
+// Rewrite is one schema construct re-expressed in a form Ollama's tool types
+// carry: at Path (like "properties.parent.oneOf"), keyword From became To
+// ("anyOf", "enum", or "merged" for an allOf folded into its schema). The
+// validator still checks the schema as sent.
+type Rewrite struct {
+	Path string `json:"path"`
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
 // Catalog is the set of tools from every connected server, in the order and
 // under the names the model sees them, and the sessions that execute them. It
 // is safe for concurrent use.
@@ -69,6 +88,7 @@ type Catalog struct {
 	ollama     api.Tools
 	hash       string
 	serverHash map[string]string
+	clashes    map[string][]*Tool // tool name -> the tools auto naming prefixed for it
 
 	// endLife cancels restarts in progress when the catalog closes.
 	endLife context.CancelFunc
@@ -126,7 +146,7 @@ func (c *Catalog) build() {
 					t.Name, server, exposed, prev.Name, prev.Server)
 				continue
 			}
-			tool := convertTool(server, t, exposed)
+			tool := convertTool(server, t, exposed, convertOpts{raw: sc.raw[t.Name], propertyOrder: c.opts.PropertyOrder})
 			tool.Annotations = t.Annotations
 			c.tools = append(c.tools, tool)
 			c.byExposed[exposed] = tool
@@ -139,6 +159,59 @@ func (c *Catalog) build() {
 		c.serverHash[server] = hashJSON(nonNil(own))
 	}
 	c.hash = hashJSON(nonNil(c.ollama))
+	if c.opts.Naming == NamingAuto {
+		c.warnClashes(owners)
+	}
+}
+
+// warnClashes says which tools auto naming prefixed because several servers
+// expose them: a suite naming them plainly no longer resolves, and the model
+// sees other names than the servers' own.
+func (c *Catalog) warnClashes(owners map[string]int) {
+	var names []string
+	for name, n := range owners {
+		if n > 1 {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	c.clashes = map[string][]*Tool{}
+	for _, name := range names {
+		var servers, exposed []string
+		for _, sc := range c.conns { // sorted by name
+			if t := c.byServer[sc.cfg.Name][name]; t != nil {
+				servers = append(servers, sc.cfg.Name)
+				exposed = append(exposed, t.Exposed)
+				c.clashes[name] = append(c.clashes[name], t)
+			}
+		}
+		if len(exposed) < 2 {
+			continue // the others were left out as duplicates, warned above
+		}
+		c.warnf("tools %q of servers %s are exposed as %s", name, andList(servers), andList(exposed))
+	}
+}
+
+// andList joins "a", "a and b", "a, b and c".
+func andList(l []string) string {
+	if len(l) < 2 {
+		return strings.Join(l, "")
+	}
+	return strings.Join(l[:len(l)-1], ", ") + " and " + l[len(l)-1]
+}
+
+// Clashes lists, in server order, the exposed names of the tools that
+// several servers expose under name, which auto naming prefixed; nil when
+// name is no such tool.
+func (c *Catalog) Clashes(name string) []string {
+	if _, exposed := c.byExposed[name]; exposed || len(c.clashes[name]) < 2 {
+		return nil
+	}
+	var out []string
+	for _, t := range c.clashes[name] {
+		out = append(out, t.Exposed)
+	}
+	return out
 }
 
 func (c *Catalog) warnf(format string, args ...any) {
@@ -232,7 +305,8 @@ func (c *Catalog) ServerHash(server string) string { return c.serverHash[server]
 func (c *Catalog) Failed() []ServerError { return append([]ServerError(nil), c.failed...) }
 
 // Warnings are problems that did not stop the catalog: tool filters naming
-// tools a server does not have, duplicate or clashing tool names.
+// tools a server does not have, duplicate or clashing tool names (a tool
+// several servers expose, which auto naming prefixed).
 func (c *Catalog) Warnings() []string { return append([]string(nil), c.warnings...) }
 
 // Close closes every session and ends the child processes. Calls made after

@@ -131,41 +131,53 @@ func TestOllamaToolsDeterministic(t *testing.T) {
 		fakeTool{name: "search", schema: `{"type":"object","properties":{"q":{"type":"string"},"limit":{"type":"integer"},"offset":{"type":"integer"},"lang":{"type":"string"}}}`},
 	)
 	other := newMCPServer(nil, fakeTool{name: "search", schema: detSchema})
-	var first []byte
-	var firstHash string
-	for i := range 20 {
-		c, err := Connect(context.Background(), &Config{Servers: []Server{inMemory("one", srv), inMemory("two", other)}}, nil)
-		if err != nil {
+	for _, tc := range []struct {
+		order        string
+		search, plot string
+	}{
+		// The server's order, nested objects and items included.
+		{"", `{"type":"function","function":{"name":"one__search","parameters":{"type":"object","properties":{"q":{"type":"string"},"limit":{"type":"integer"},"offset":{"type":"integer"},"lang":{"type":"string"}}}}}`,
+			`{"type":"function","function":{"name":"plot","description":"Plot a point.","parameters":{"type":"object","required":["zeta","mid"],"properties":{"zeta":{"type":"string","description":"z"},"alpha":{"type":"integer"},"mid":{"type":"object","properties":{"y":{"type":"number"},"x":{"type":"number"}}},"beta":{"type":"array","items":{"type":"object","required":["y"],"properties":{"y":{"type":"number"},"x":{"type":"number"}}}},"kind":{"enum":["b","a","c"]}}}}}`},
+		// Required first in required order, then by name.
+		{PropertyOrderRequiredFirst, `{"type":"function","function":{"name":"one__search","parameters":{"type":"object","properties":{"lang":{"type":"string"},"limit":{"type":"integer"},"offset":{"type":"integer"},"q":{"type":"string"}}}}}`,
+			`{"type":"function","function":{"name":"plot","description":"Plot a point.","parameters":{"type":"object","required":["zeta","mid"],"properties":{"zeta":{"type":"string","description":"z"},"mid":{"type":"object","properties":{"y":{"type":"number"},"x":{"type":"number"}}},"alpha":{"type":"integer"},"beta":{"type":"array","items":{"properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["y"],"type":"object"}},"kind":{"enum":["b","a","c"]}}}}}`},
+	} {
+		var first []byte
+		var firstHash string
+		for i := range 20 {
+			c, err := Connect(context.Background(), &Config{Servers: []Server{inMemory("one", srv), inMemory("two", other)}}, &Options{PropertyOrder: tc.order})
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := json.Marshal(c.OllamaTools())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i == 0 {
+				first, firstHash = data, c.Hash()
+			} else if !bytes.Equal(data, first) || c.Hash() != firstHash {
+				t.Fatalf("%q: build %d differs:\n%s\nvs\n%s", tc.order, i, data, first)
+			}
+			if err := c.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var tools []json.RawMessage
+		if err := json.Unmarshal(first, &tools); err != nil {
 			t.Fatal(err)
 		}
-		data, err := json.Marshal(c.OllamaTools())
-		if err != nil {
-			t.Fatal(err)
+		if got := string(tools[1]); got != tc.search {
+			t.Errorf("%q: one__search:\n got %s\nwant %s", tc.order, got, tc.search)
 		}
-		if i == 0 {
-			first, firstHash = data, c.Hash()
-		} else if !bytes.Equal(data, first) || c.Hash() != firstHash {
-			t.Fatalf("build %d differs:\n%s\nvs\n%s", i, data, first)
+		if got := string(tools[0]); got != tc.plot {
+			t.Errorf("%q: plot:\n got %s\nwant %s", tc.order, got, tc.plot)
 		}
-		if err := c.Close(); err != nil {
-			t.Fatal(err)
+		if firstHash == "" || len(firstHash) != 64 {
+			t.Errorf("Hash = %q", firstHash)
 		}
 	}
-	// Required first in required order, then by name.
-	want := `{"type":"function","function":{"name":"one__search","parameters":{"type":"object","properties":{"lang":{"type":"string"},"limit":{"type":"integer"},"offset":{"type":"integer"},"q":{"type":"string"}}}}}`
-	var tools []json.RawMessage
-	if err := json.Unmarshal(first, &tools); err != nil {
-		t.Fatal(err)
-	}
-	if got := string(tools[1]); got != want {
-		t.Errorf("one__search:\n got %s\nwant %s", got, want)
-	}
-	wantPlot := `{"type":"function","function":{"name":"plot","description":"Plot a point.","parameters":{"type":"object","required":["zeta","mid"],"properties":{"zeta":{"type":"string","description":"z"},"mid":{"type":"object","properties":{"y":{"type":"number"},"x":{"type":"number"}}},"alpha":{"type":"integer"},"beta":{"type":"array","items":{"properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["y"],"type":"object"}},"kind":{"enum":["b","a","c"]}}}}}`
-	if got := string(tools[0]); got != wantPlot {
-		t.Errorf("plot:\n got %s\nwant %s", got, wantPlot)
-	}
-	if firstHash == "" || len(firstHash) != 64 {
-		t.Errorf("Hash = %q", firstHash)
+	if _, err := Connect(context.Background(), &Config{}, &Options{PropertyOrder: "alpha"}); err == nil || !strings.Contains(err.Error(), `unknown property order "alpha"`) {
+		t.Errorf("bad PropertyOrder: %v", err)
 	}
 }
 

@@ -2,6 +2,7 @@ package servers
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -58,6 +59,13 @@ type Options struct {
 	// Naming is "" or NamingAuto (plain names, prefixed only on collision) or
 	// NamingPrefixed (every tool prefixed). Zero: NamingAuto.
 	Naming string
+	// PropertyOrder is the order of each tool's properties as the model sees
+	// them: PropertyOrderServer (the order of the server's tools/list JSON)
+	// or PropertyOrderRequiredFirst (required ones first, in the order of
+	// the required list, then the rest by name). Zero: PropertyOrderServer.
+	// The order is read from the raw tools/list JSON, which the SDK
+	// decodes into maps.
+	PropertyOrder string
 	// RequireAll makes a server that fails to connect an error of Connect.
 	// Zero: failed servers are skipped and reported by Catalog.Failed.
 	RequireAll bool
@@ -108,6 +116,13 @@ func (o *Options) withDefaults() (Options, error) {
 	case NamingAuto, NamingPrefixed:
 	default:
 		return r, fmt.Errorf("servers: unknown naming %q (want %q or %q)", r.Naming, NamingAuto, NamingPrefixed)
+	}
+	switch r.PropertyOrder {
+	case "":
+		r.PropertyOrder = PropertyOrderServer
+	case PropertyOrderServer, PropertyOrderRequiredFirst:
+	default:
+		return r, fmt.Errorf("servers: unknown property order %q (want %q or %q)", r.PropertyOrder, PropertyOrderServer, PropertyOrderRequiredFirst)
 	}
 	if r.MaxResultBytes == 0 {
 		r.MaxResultBytes = DefaultMaxResultBytes
@@ -195,7 +210,7 @@ func Connect(ctx context.Context, cfg *Config, opts *Options) (*Catalog, error) 
 		}
 		c.conns = append(c.conns, &server{
 			cfg: servers[i], dir: cfg.Dir, stderr: stderr, opts: &c.opts, life: life,
-			listed: sc.listed, cur: sc,
+			listed: sc.listed, raw: sc.raw, cur: sc,
 		})
 	}
 	if err := ctx.Err(); err != nil {
@@ -220,6 +235,9 @@ type serverConn struct {
 	session *mcp.ClientSession
 	// listed are the server's tools in tools/list order, before filtering.
 	listed []*mcp.Tool
+	// raw holds the inputSchema of each listed tool as the server wrote it,
+	// by tool name, for its key order; empty when it could not be captured.
+	raw map[string]json.RawMessage
 	// cleanup releases what the transport left behind once the session is
 	// closed: stray processes, the stderr writer, idle HTTP connections.
 	cleanup func()
@@ -237,7 +255,8 @@ type serverConn struct {
 // connectOne connects one server and lists its tools; on failure it leaves
 // nothing running.
 func connectOne(ctx context.Context, s Server, dir string, stderr *stderrSink, maxFrame int) (*serverConn, error) {
-	t, transportCleanup, tail, err := transportFor(ctx, s, dir, stderr, maxFrame)
+	capture := &listCapture{}
+	t, transportCleanup, tail, err := transportFor(ctx, s, dir, stderr, maxFrame, capture)
 	if err != nil {
 		return nil, err
 	}
@@ -252,6 +271,12 @@ func connectOne(ctx context.Context, s Server, dir string, stderr *stderrSink, m
 		transportCleanup()
 	}
 	stdio, _ := t.(*commandTransport)
+	// The streamable transport's connection takes session updates through
+	// an unexported method a wrapper cannot pass on, so it is not wrapped:
+	// its HTTP client captures the tools/list results instead.
+	if _, streamable := t.(*mcp.StreamableClientTransport); !streamable {
+		t = &captureTransport{t: t, cap: capture}
+	}
 	t = &lifetimeTransport{t: t, ctx: life}
 	client := mcp.NewClient(&mcp.Implementation{Name: "toolgrade", Version: "dev"}, &mcp.ClientOptions{
 		// No roots: servers such as the reference filesystem server would
@@ -287,6 +312,7 @@ func connectOne(ctx context.Context, s Server, dir string, stderr *stderrSink, m
 		cfg:       s,
 		session:   session,
 		listed:    listed,
+		raw:       capture.rawSchemas(),
 		cleanup:   cleanup,
 		stdio:     stdio,
 		watchDone: make(chan struct{}),
@@ -358,7 +384,7 @@ func isExpectedCloseErr(err error) bool {
 
 // transportFor builds the transport for one server, a cleanup for what it
 // leaves behind and, for a stdio server, the tail of its stderr.
-func transportFor(ctx context.Context, s Server, dir string, stderr *stderrSink, maxFrame int) (mcp.Transport, func(), *tailBuffer, error) {
+func transportFor(ctx context.Context, s Server, dir string, stderr *stderrSink, maxFrame int, capture *listCapture) (mcp.Transport, func(), *tailBuffer, error) {
 	if s.Dial != nil {
 		t, err := s.Dial(ctx)
 		if err != nil {
@@ -423,6 +449,7 @@ func transportFor(ctx context.Context, s Server, dir string, stderr *stderrSink,
 		if transport == TransportSSE {
 			return &mcp.SSEClientTransport{Endpoint: s.URL, HTTPClient: hc}, cleanup, nil, nil
 		}
+		hc.Transport = &listTee{base: hc.Transport, capture: capture}
 		return &mcp.StreamableClientTransport{
 			Endpoint:   s.URL,
 			HTTPClient: hc,

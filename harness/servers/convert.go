@@ -2,6 +2,8 @@ package servers
 
 import (
 	"encoding/json"
+	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -9,18 +11,43 @@ import (
 	"github.com/ollama/ollama/api"
 )
 
+// convertOpts are what convertTool needs beyond the tool itself.
+type convertOpts struct {
+	// raw is the tool's inputSchema as the server wrote it; nil when unknown.
+	// Only its key order is read from it, so when it is nil properties come
+	// in name order where the server's order is asked for.
+	raw json.RawMessage
+	// propertyOrder is PropertyOrderServer or PropertyOrderRequiredFirst;
+	// "" means the server's order.
+	propertyOrder string
+}
+
 // convertTool turns an MCP tool into the catalog's Tool: the Ollama function
 // the model sees under exposed, the keywords that did not survive, and the
 // resolved schema that arguments are validated against.
-func convertTool(server string, t *mcp.Tool, exposed string) *Tool {
+func convertTool(server string, t *mcp.Tool, exposed string, o convertOpts) *Tool {
 	original := schemaMap(t.InputSchema)
+	order := keyOrder{}
+	if o.raw != nil {
+		// The same values as the SDK's map, with their key order; a schema
+		// that does not decode keeps the SDK's map (and name order).
+		if m, err := decodeOrdered(o.raw, order); err == nil && reflect.DeepEqual(m, original) {
+			original = m
+		} else {
+			order = keyOrder{}
+		}
+	}
 	raw, err := json.Marshal(original)
 	if err != nil {
 		raw = []byte(`{"type":"object"}`)
 	}
-	inlined, dropped := inlineRefs(original)
-	params, more := convertParams(inlined)
-	dropped = sortedUnique(append(dropped, more...))
+	inlined, dropped := inlineRefs(original, order)
+	c := &converter{sev: map[string]Severity{}, order: order, requiredFirst: o.propertyOrder == PropertyOrderRequiredFirst}
+	for _, d := range dropped {
+		c.sev[d] = SeverityLost // a cut $ref: the structure below is gone
+	}
+	params := c.params(inlined)
+	dropped = sortedUnique(append(dropped, c.dropped...))
 	tool := &Tool{
 		Server:      server,
 		Name:        t.Name,
@@ -35,7 +62,9 @@ func convertTool(server string, t *mcp.Tool, exposed string) *Tool {
 				Parameters:  params,
 			},
 		},
-		Dropped: dropped,
+		Dropped:  dropped,
+		Drops:    classifyDrops(dropped, c.sev),
+		Rewrites: c.rewrites,
 	}
 	tool.resolved, tool.schemaErr = resolveForValidation(original, inlined)
 	if tool.schemaErr != nil {
@@ -68,12 +97,12 @@ func schemaMap(v any) map[string]any {
 	return map[string]any{"type": "object"}
 }
 
-// convertParams maps the (inlined) top-level schema onto Ollama's
+// params maps the (inlined) top-level schema onto Ollama's
 // ToolFunctionParameters, which carries only type, required, properties and
 // items; the rest is reported as dropped.
-func convertParams(m map[string]any) (api.ToolFunctionParameters, []string) {
-	c := &converter{}
+func (c *converter) params(m map[string]any) api.ToolFunctionParameters {
 	p := api.ToolFunctionParameters{Type: "object"}
+	m = c.mergeAllOf(m, "")
 	required := stringList(m["required"])
 	for _, k := range sortedKeys(m) {
 		v := m[k]
@@ -97,33 +126,54 @@ func convertParams(m map[string]any) (api.ToolFunctionParameters, []string) {
 				c.drop(k)
 			}
 		case "items":
-			p.Items = v
+			p.Items = c.whole(v)
 		default:
-			c.drop(k)
+			c.dropKeyword(k, k, v, true)
 		}
 	}
 	if p.Properties == nil {
 		// Never null: some chat templates iterate over it.
 		p.Properties = api.NewToolPropertiesMap()
 	}
-	return p, c.dropped
+	return p
 }
 
+// converter collects what converting one tool's schema dropped and rewrote.
 type converter struct {
-	dropped []string
+	dropped  []string
+	sev      map[string]Severity // by dropped path; unset means minor
+	rewrites []Rewrite
+	// order holds the server's key order of the properties maps;
+	// requiredFirst asks for required-first order instead.
+	order         keyOrder
+	requiredFirst bool
 }
 
 func (c *converter) drop(path string) { c.dropped = append(c.dropped, path) }
 
-// props converts a properties map in a fixed order: the required names first,
-// in the order required lists them, then the rest by name. The SDK hands the
-// schema over as a Go map, so the server's own order is already lost; this
-// order is the same on every run by construction.
+// dropKeyword drops keyword key (value v) at path, ranking the loss.
+func (c *converter) dropKeyword(path, key string, v any, top bool) {
+	c.drop(path)
+	c.sev[path] = severityOf(key, v, top)
+}
+
+func (c *converter) rewrite(path, from, to string) {
+	c.rewrites = append(c.rewrites, Rewrite{Path: path, From: from, To: to})
+}
+
+// props converts a properties map in a fixed order: the server's (see
+// Options.PropertyOrder), or the required names first, in the order required
+// lists them, then the rest by name. Names the server's order does not know
+// (none, unless it was not captured) follow by name.
 func (c *converter) props(pm map[string]any, required []string, path string) *api.ToolPropertiesMap {
 	out := api.NewToolPropertiesMap()
 	seen := map[string]bool{}
 	var names []string
-	for _, r := range required {
+	first := required
+	if !c.requiredFirst {
+		first = c.order.of(pm)
+	}
+	for _, r := range first {
 		if _, ok := pm[r]; ok && !seen[r] {
 			seen[r] = true
 			names = append(names, r)
@@ -153,6 +203,7 @@ func (c *converter) props(pm map[string]any, required []string, path string) *ap
 // anyOf and properties.
 func (c *converter) prop(m map[string]any, path string) api.ToolProperty {
 	var tp api.ToolProperty
+	m = c.mergeAllOf(m, path)
 	for _, k := range sortedKeys(m) {
 		v := m[k]
 		kp := joinPath(path, k)
@@ -177,27 +228,41 @@ func (c *converter) prop(m map[string]any, path string) api.ToolProperty {
 				c.drop(kp)
 			}
 		case "enum":
+			if constFits(m) {
+				continue // the const, sorted first, narrowed it to its value
+			}
 			if l, ok := v.([]any); ok {
 				tp.Enum = l
 			} else {
 				c.drop(kp)
 			}
 		case "items":
-			tp.Items = v
+			tp.Items = c.whole(v)
 		case "anyOf":
-			l, ok := v.([]any)
-			if !ok {
-				c.drop(kp)
+			c.anyOf(&tp, v, kp)
+		case "oneOf":
+			// anyOf carries the same branches; "exactly one" becomes "at
+			// least one", which the validator still checks. With an anyOf
+			// beside it the two cannot share AnyOf, so it is dropped.
+			if _, both := m["anyOf"]; both {
+				c.dropKeyword(kp, k, v, false)
 				continue
 			}
-			for i, sub := range l {
-				sm, ok := sub.(map[string]any)
-				if !ok {
-					c.drop(joinPath(kp, strconv.Itoa(i)))
-					sm = map[string]any{}
-				}
-				tp.AnyOf = append(tp.AnyOf, c.prop(sm, joinPath(kp, strconv.Itoa(i))))
+			if _, ok := v.([]any); !ok {
+				c.dropKeyword(kp, k, v, false)
+				continue
 			}
+			c.rewrite(kp, "oneOf", "anyOf")
+			c.anyOf(&tp, v, kp)
+		case "const":
+			// enum with one value says the same; an enum beside it must
+			// allow the value, and then the const narrows it.
+			if !constFits(m) {
+				c.dropKeyword(kp, k, v, false)
+				continue
+			}
+			tp.Enum = []any{v}
+			c.rewrite(kp, "const", "enum")
 		case "properties":
 			if pm, ok := v.(map[string]any); ok {
 				tp.Properties = c.props(pm, stringList(m["required"]), kp)
@@ -206,10 +271,150 @@ func (c *converter) prop(m map[string]any, path string) api.ToolProperty {
 			}
 		default:
 			// Includes a nested "required": ToolProperty cannot carry it.
-			c.drop(kp)
+			c.dropKeyword(kp, k, v, false)
 		}
 	}
 	return tp
+}
+
+// whole is a value Ollama passes through as it is (items), in the server's
+// key order unless required-first order is asked for.
+func (c *converter) whole(v any) any {
+	if c.requiredFirst {
+		return v // name order, as encoding/json writes maps
+	}
+	return orderedJSON(v, c.order)
+}
+
+// anyOf converts the branches of an anyOf (or a oneOf rewritten to one).
+func (c *converter) anyOf(tp *api.ToolProperty, v any, kp string) {
+	l, ok := v.([]any)
+	if !ok {
+		c.drop(kp)
+		return
+	}
+	for i, sub := range l {
+		sm, ok := sub.(map[string]any)
+		if !ok {
+			c.drop(joinPath(kp, strconv.Itoa(i)))
+			sm = map[string]any{}
+		}
+		tp.AnyOf = append(tp.AnyOf, c.prop(sm, joinPath(kp, strconv.Itoa(i))))
+	}
+}
+
+// constFits reports whether m's const can become enum: [const], that is,
+// any enum beside it allows the value.
+func constFits(m map[string]any) bool {
+	v, ok := m["const"]
+	if !ok {
+		return false
+	}
+	e, has := m["enum"]
+	if !has {
+		return true
+	}
+	l, ok := e.([]any)
+	return ok && slices.ContainsFunc(l, func(x any) bool { return reflect.DeepEqual(x, v) })
+}
+
+// mergeAllOf folds a simple allOf into the schema beside it: every branch an
+// object schema of properties, required, type "object" and description only,
+// no property or description given twice differently. Anything else stays as
+// it is (and the allOf is dropped), since merging it could change its meaning.
+func (c *converter) mergeAllOf(m map[string]any, path string) map[string]any {
+	l, ok := m["allOf"].([]any)
+	if !ok {
+		return m
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if k != "allOf" {
+			out[k] = v
+		}
+	}
+	props := map[string]any{}
+	var order []string // the server's: this schema's own, then each branch's
+	if pm, ok := out["properties"].(map[string]any); ok {
+		for k, v := range pm {
+			props[k] = v
+		}
+		order = append(order, c.order.of(pm)...)
+	} else if _, has := out["properties"]; has {
+		return m
+	}
+	required := stringList(out["required"])
+	if _, has := out["required"]; has && required == nil {
+		return m
+	}
+	if t, has := out["type"]; has && t != "object" {
+		return m
+	}
+	for _, b := range l {
+		bm, ok := b.(map[string]any)
+		if !ok {
+			return m
+		}
+		for k, v := range bm {
+			switch k {
+			case "type":
+				if v != "object" {
+					return m
+				}
+				out["type"] = "object"
+			case "properties":
+				pm, ok := v.(map[string]any)
+				if !ok {
+					return m
+				}
+				for name, sub := range pm {
+					if prev, dup := props[name]; dup && !reflect.DeepEqual(prev, sub) {
+						return m
+					}
+					props[name] = sub
+				}
+				for _, name := range c.order.of(pm) {
+					if !slices.Contains(order, name) {
+						order = append(order, name)
+					}
+				}
+			case "required":
+				r := stringList(v)
+				if r == nil {
+					return m
+				}
+				for _, name := range r {
+					if !slices.Contains(required, name) {
+						required = append(required, name)
+					}
+				}
+			case "description":
+				if prev, dup := out[k]; dup && !reflect.DeepEqual(prev, v) {
+					return m
+				}
+				out[k] = v
+			default:
+				return m
+			}
+		}
+	}
+	if len(props) > 0 {
+		out["properties"] = props
+		c.order.set(props, order)
+	}
+	if len(required) > 0 {
+		out["required"] = anyList(required)
+	}
+	c.rewrite(joinPath(path, "allOf"), "allOf", "merged")
+	return out
+}
+
+func anyList(l []string) []any {
+	out := make([]any, len(l))
+	for i, s := range l {
+		out[i] = s
+	}
+	return out
 }
 
 // stringList returns v as a list of strings, or nil if it is not one.

@@ -17,7 +17,7 @@ func convertJSON(t *testing.T, schema string) *Tool {
 	if err := json.Unmarshal([]byte(schema), &m); err != nil {
 		t.Fatal(err)
 	}
-	return convertTool("s", &mcp.Tool{Name: "t", Description: "d", InputSchema: m}, "t")
+	return convertTool("s", &mcp.Tool{Name: "t", Description: "d", InputSchema: m}, "t", convertOpts{raw: json.RawMessage(schema)})
 }
 
 func paramsJSON(t *testing.T, tool *Tool) string {
@@ -64,10 +64,7 @@ func TestConvertRefsAndDropped(t *testing.T) {
 	tool := convertJSON(t, refSchema)
 	wantDropped := []string{
 		"additionalProperties",
-		"properties.choice.allOf",
-		"properties.choice.const",
 		"properties.choice.examples",
-		"properties.choice.oneOf",
 		"properties.choice.title",
 		"properties.dangling.$ref",
 		"properties.mode.default",
@@ -87,21 +84,30 @@ func TestConvertRefsAndDropped(t *testing.T) {
 	if !reflect.DeepEqual(tool.Dropped, wantDropped) {
 		t.Errorf("Dropped:\n got %q\nwant %q", tool.Dropped, wantDropped)
 	}
+	// Properties in the schema's own order, the items' keys too.
 	want := `{"type":"object","required":["path","owner"],"properties":{` +
 		`"path":{"type":"string","description":"File path"},` +
-		`"owner":{"type":"object","description":"Who owns it","properties":{"name":{"type":"string"},"address":{"type":"object","properties":{"city":{"type":"string","description":"City"}}}}},` +
-		`"choice":{},` +
-		`"dangling":{"type":"integer"},` +
-		`"data":{"enum":[{"$ref":"#/not/a/ref"}]},` +
 		`"mode":{"type":"string","enum":["r","w"]},` +
-		`"remote":{"type":"string"},` +
+		`"owner":{"type":"object","description":"Who owns it","properties":{"name":{"type":"string"},"address":{"type":"object","properties":{"city":{"type":"string","description":"City"}}}}},` +
+		`"tree":{"type":"object","properties":{"label":{"type":"string"},"children":{"type":"array","items":{"type":"object"}},"parent":{"type":"object"}}},` +
+		`"value":{"anyOf":[{"type":"string"},{"type":"number"}]},` +
+		`"choice":{"anyOf":[{"type":"string"}],"enum":["x"]},` +
 		`"self":{"type":"object"},` +
-		`"tags":{"type":["array","null"],"items":{"minLength":2,"type":"string"}},` +
-		`"tree":{"type":"object","properties":{"children":{"type":"array","items":{"type":"object"}},"label":{"type":"string"},"parent":{"type":"object"}}},` +
-		`"value":{"anyOf":[{"type":"string"},{"type":"number"}]}` +
+		`"remote":{"type":"string"},` +
+		`"dangling":{"type":"integer"},` +
+		`"tags":{"type":["array","null"],"items":{"type":"string","minLength":2}},` +
+		`"data":{"enum":[{"$ref":"#/not/a/ref"}]}` +
 		`}}`
 	if got := paramsJSON(t, tool); got != want {
 		t.Errorf("parameters:\n got %s\nwant %s", got, want)
+	}
+	wantRewrites := []Rewrite{
+		{"properties.choice.allOf", "allOf", "merged"},
+		{"properties.choice.const", "const", "enum"},
+		{"properties.choice.oneOf", "oneOf", "anyOf"},
+	}
+	if !reflect.DeepEqual(tool.Rewrites, wantRewrites) {
+		t.Errorf("Rewrites:\n got %v\nwant %v", tool.Rewrites, wantRewrites)
 	}
 	if tool.SchemaError != "" {
 		t.Errorf("SchemaError = %s", tool.SchemaError)
@@ -179,10 +185,10 @@ func TestConvertEdgeCases(t *testing.T) {
 		{"no properties", `{"type":"object"}`, `{"type":"object","properties":{}}`, nil},
 		{"root description", `{"type":"object","description":"x","properties":{"a":true}}`,
 			`{"type":"object","properties":{"a":{}}}`, []string{"description"}},
-		{"nested required order", `{"type":"object","properties":{"o":{"type":"object","required":["z","y"],"properties":{"a":{},"y":{},"z":{}}}}}`,
-			`{"type":"object","properties":{"o":{"type":"object","properties":{"z":{},"y":{},"a":{}}}}}`, []string{"properties.o.required"}},
+		{"nested required, server order", `{"type":"object","properties":{"o":{"type":"object","required":["z","y"],"properties":{"a":{},"y":{},"z":{}}}}}`,
+			`{"type":"object","properties":{"o":{"type":"object","properties":{"a":{},"y":{},"z":{}}}}}`, []string{"properties.o.required"}},
 		{"required naming a missing property", `{"type":"object","required":["ghost","b"],"properties":{"a":{},"b":{}}}`,
-			`{"type":"object","required":["ghost","b"],"properties":{"b":{},"a":{}}}`, nil},
+			`{"type":"object","required":["ghost","b"],"properties":{"a":{},"b":{}}}`, nil},
 		{"ref siblings override", `{"type":"object","properties":{"p":{"$ref":"#/$defs/P","description":"mine"}},"$defs":{"P":{"type":"string","description":"theirs"}}}`,
 			`{"type":"object","properties":{"p":{"type":"string","description":"mine"}}}`, nil},
 		{"pointer into properties", `{"type":"object","properties":{"a":{"type":"string","description":"A"},"b":{"$ref":"#/properties/a"}}}`,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -230,5 +231,42 @@ func TestRemoteReconnectAfterServerRestart(t *testing.T) {
 	}
 	if got := c.Restarts(); got["r"] != 1 {
 		t.Errorf("Restarts = %v, want r: 1", got)
+	}
+}
+
+func TestRemotePropertyOrder(t *testing.T) {
+	// Over every remote transport, paged, the server's property order
+	// survives the SDK's decoding into a map.
+	var tools []fakeTool
+	for _, name := range []string{"one", "two"} {
+		tools = append(tools, fakeTool{name: name, schema: `{"type":"object","properties":{"zz":{},"` + name + `":{},"aa":{}}}`})
+	}
+	srv := newMCPServer(&mcp.ServerOptions{PageSize: 1}, tools...)
+	get := func(*http.Request) *mcp.Server { return srv }
+	for _, tc := range []struct {
+		name, path string
+		handler    http.Handler
+	}{
+		{"streamable events", "/mcp", mcp.NewStreamableHTTPHandler(get, nil)},
+		{"streamable json", "/mcp", mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{JSONResponse: true})},
+		{"sse", "/sse", mcp.NewSSEHandler(get, nil)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := httptest.NewServer(tc.handler)
+			t.Cleanup(ts.Close)
+			c := connectConfig(t, fmt.Sprintf(`{"mcpServers": {"r": {"url": %q}}}`, ts.URL+tc.path), nil)
+			if len(c.Tools()) != 2 {
+				t.Fatalf("tools: %v", exposedNames(c))
+			}
+			for _, tool := range c.Tools() {
+				var names []string
+				for name := range tool.Ollama.Function.Parameters.Properties.All() {
+					names = append(names, name)
+				}
+				if want := []string{"zz", tool.Name, "aa"}; !reflect.DeepEqual(names, want) {
+					t.Errorf("%s: properties %q, want %q", tool.Name, names, want)
+				}
+			}
+		})
 	}
 }

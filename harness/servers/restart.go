@@ -41,6 +41,9 @@ type server struct {
 	// listed are the server's tools in tools/list order, before filtering,
 	// from the first connection; a restart must list the same.
 	listed []*mcp.Tool
+	// raw are the listed tools' input schemas as sent, by name (see
+	// serverConn.raw).
+	raw map[string]json.RawMessage
 
 	// active counts the calls that hold a session.
 	active atomic.Int32

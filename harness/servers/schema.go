@@ -42,13 +42,14 @@ type inliner struct {
 	root    map[string]any
 	budget  int
 	dropped []string
+	order   keyOrder // passed on to the copies of properties maps
 }
 
 // inlineRefs returns a copy of schema with every local $ref inlined,
 // $defs/definitions and $schema removed, and the refs it could not or would
 // not inline (remote, dangling, recursive) reported as dropped paths.
-func inlineRefs(schema map[string]any) (map[string]any, []string) {
-	in := &inliner{root: schema, budget: maxInlineRefs}
+func inlineRefs(schema map[string]any, order keyOrder) (map[string]any, []string) {
+	in := &inliner{root: schema, budget: maxInlineRefs, order: order}
 	// The root counts as being expanded, so "#" inside it is recursion.
 	out, _ := in.schema(schema, "", []string{"#"}).(map[string]any)
 	if out == nil {
@@ -74,6 +75,7 @@ func (in *inliner) schema(node any, path string, stack []string) any {
 		return node // boolean schemas and malformed values pass through
 	}
 	out := make(map[string]any, len(m))
+	var keys []string // out's key order: an inlined target's, then m's own
 	if ref, ok := m["$ref"].(string); ok {
 		target := in.lookup(ref)
 		switch {
@@ -90,6 +92,7 @@ func (in *inliner) schema(node any, path string, stack []string) any {
 				for k, v := range tm {
 					out[k] = v
 				}
+				keys = append(keys, in.order.of(tm)...)
 			}
 		}
 	}
@@ -116,6 +119,7 @@ func (in *inliner) schema(node any, path string, stack []string) any {
 				for name, sub := range sm {
 					o[name] = in.schema(sub, joinPath(joinPath(path, k), name), stack)
 				}
+				in.order.set(o, in.order.of(sm))
 				out[k] = o
 			} else {
 				out[k] = v
@@ -123,6 +127,14 @@ func (in *inliner) schema(node any, path string, stack []string) any {
 		default:
 			out[k] = v // siblings of $ref override the target's keywords
 		}
+	}
+	if in.order != nil {
+		for _, k := range in.order.of(m) {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+		in.order.set(out, keys)
 	}
 	return out
 }

@@ -27,6 +27,14 @@ type PartialValidator interface {
 	ValidatePartial(exposed string, args json.RawMessage) error
 }
 
+// ClashReporter is an optional extension of a Catalog. Clashes lists the
+// exposed names of the tools several servers expose under name (each
+// prefixed with its server), nil when name is no such tool; an unknown tool
+// error then names the choices.
+type ClashReporter interface {
+	Clashes(name string) []string
+}
+
 // Check checks the suite against the tools of the connected servers, once,
 // before any model runs: every expected tool must exist, and each expected
 // call's Exposed is set to the name the model will see (Check is not safe to
@@ -86,7 +94,7 @@ func (p *parser) checkExpectedCalls(s *Suite, c Catalog, prefix string, resolved
 			}
 			exposed, ok := c.Resolve(call.Tool)
 			if !ok {
-				p.errorAt(call.Pos, field, "%s%s", prefix, unknownTool(call.Tool, names))
+				p.errorAt(call.Pos, field, "%s%s", prefix, unknownTool(c, call.Tool, names))
 				continue
 			}
 			if checked := resolved(call, exposed, field); checked != nil {
@@ -96,10 +104,22 @@ func (p *parser) checkExpectedCalls(s *Suite, c Catalog, prefix string, resolved
 	}
 }
 
-// unknownTool words the error for a tool name the catalog does not know,
-// suggesting the nearest exposed name.
-func unknownTool(name string, names []string) string {
+// unknownTool words the error for a tool name the catalog does not know:
+// the prefixed choices when several servers expose it, else the nearest
+// exposed name.
+func unknownTool(c Catalog, name string, names []string) string {
 	msg := fmt.Sprintf("unknown tool %q", name)
+	if cr, ok := c.(ClashReporter); ok {
+		if choices := cr.Clashes(name); len(choices) > 1 {
+			n := fmt.Sprint(len(choices))
+			if len(choices) == 2 {
+				n = "two"
+			}
+			// The dotted form of the first, for suites written that way.
+			dotted := strings.Replace(choices[0], "__", ".", 1)
+			return fmt.Sprintf("%s: %s servers expose it; name one of %s (or %s)", msg, n, strings.Join(choices, ", "), dotted)
+		}
+	}
 	// Compare the bare tool part too, so docs.serch still finds search.
 	bare := name
 	if i := strings.LastIndex(bare, "."); i >= 0 {

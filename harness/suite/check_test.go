@@ -250,3 +250,28 @@ func TestCheckValidatesLiterals(t *testing.T) {
 		})
 	}
 }
+
+// clashCatalog reports that docs and fs both expose "info".
+type clashCatalog struct{ *fakeCatalog }
+
+func (c clashCatalog) Clashes(name string) []string {
+	if name == "info" {
+		return []string{"docs__info", "fs__info"}
+	}
+	return nil
+}
+
+func TestCheckNamesClashChoices(t *testing.T) {
+	s, err := Parse([]byte("cases:\n  - id: bare\n    ask: q\n    expect: {tool: info}\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `c.yaml:4:20: cases[0].expect.tool: unknown tool "info": two servers expose it; name one of docs__info, fs__info (or docs.info)`
+	if err := s.Check(clashCatalog{newFakeCatalog(t)}); err == nil || err.Error() != want {
+		t.Errorf("Check = %v\nwant %s", err, want)
+	}
+	// A catalog that cannot tell keeps the plain message.
+	if err := s.Check(newFakeCatalog(t)); err == nil || strings.Contains(err.Error(), "servers expose it") {
+		t.Errorf("Check without Clashes = %v", err)
+	}
+}

@@ -74,7 +74,7 @@ func (p *parser) checkOverlays(s *Suite, v *Variant, c Catalog) {
 		exposed, ok := c.Resolve(o.Tool)
 		t := byName[exposed]
 		if !ok || t == nil {
-			p.errorAt(o.Pos, field, "%s", unknownTool(o.Tool, names))
+			p.errorAt(o.Pos, field, "%s", unknownTool(c, o.Tool, names))
 			continue
 		}
 		if prev, dup := first[exposed]; dup {
