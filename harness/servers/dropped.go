@@ -32,7 +32,8 @@ type Drop struct {
 }
 
 // maxSafeInteger is JavaScript's Number.MAX_SAFE_INTEGER, which zod writes
-// as the bound of every unbounded int().
+// as the bound of every unbounded int(): a benign drop, and no hint worth a
+// token.
 const maxSafeInteger = 1<<53 - 1
 
 // lostKeywords are the keywords whose loss is SeverityLost wherever they are

@@ -43,14 +43,18 @@ func realTools(t *testing.T) map[string]*Tool {
 	}
 	var list []struct {
 		Source, Name string
-		InputSchema  map[string]any
+		InputSchema  json.RawMessage
 	}
 	if err := json.Unmarshal(data, &list); err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]*Tool{}
 	for _, l := range list {
-		out[l.Name] = convertTool("s", &mcp.Tool{Name: l.Name, InputSchema: l.InputSchema}, l.Name)
+		var m map[string]any
+		if err := json.Unmarshal(l.InputSchema, &m); err != nil {
+			t.Fatal(err)
+		}
+		out[l.Name] = convertTool("s", &mcp.Tool{Name: l.Name, InputSchema: m}, l.Name, convertOpts{raw: l.InputSchema})
 	}
 	return out
 }
@@ -111,15 +115,15 @@ func TestHiddenKeywords(t *testing.T) {
 		{name: "items are shown whole",
 			full: `{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string","minLength":2}}}}`,
 			want: nil},
-		{name: "const dropped",
-			full: `{"type":"object","properties":{"type":{"const":"workspace"}}}`,
+		{name: "const dropped (beside an enum that does not allow it, so not rewritten)",
+			full: `{"type":"object","properties":{"type":{"enum":["page","database"],"const":"workspace"}}}`,
 			want: []string{`type: const "workspace" (not shown to the model)`}},
 		{name: "const rewritten as enum is shown",
 			full:    `{"type":"object","properties":{"type":{"const":"workspace"}}}`,
 			visible: `{"type":"object","properties":{"type":{"enum":["workspace"]}}}`,
 			want:    nil},
-		{name: "oneOf dropped",
-			full: `{"type":"object","properties":{"p":{"oneOf":[{"type":"string"},{"type":"number"}]}}}`,
+		{name: "oneOf dropped (beside an anyOf, so not rewritten)",
+			full: `{"type":"object","properties":{"p":{"anyOf":[{"type":"string"},{"type":"number"}],"oneOf":[{"type":"string"},{"type":"number"}]}}}`,
 			want: []string{`p: oneOf [{"type":"string"},{"type":"number"}] (not shown to the model)`}},
 		{name: "oneOf rewritten as anyOf: the branches are compared",
 			full:    `{"type":"object","properties":{"p":{"oneOf":[{"type":"object","properties":{"page_id":{"type":"string","format":"uuid"}},"required":["page_id"]},{"type":"string"}]}}}`,

@@ -17,10 +17,6 @@ const (
 	HintsDescription = "description"
 )
 
-// maxSafeInteger is JavaScript's Number.MAX_SAFE_INTEGER, which zod-built
-// servers emit as the bound of every integer: no hint worth a token.
-const maxSafeInteger = 1<<53 - 1
-
 // HintText is the hint for the property at path (dotted, as in
 // Hidden.Path) made of the tool's hidden constraints, in one fixed form:
 // sentences in this order, each present only when a constraint asks it,

@@ -3,7 +3,6 @@ package servers
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,7 +13,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-var updateGolden = flag.Bool("update", false, "rewrite the golden files")
 
 // fragmentServer serves the tools of one file of testdata/fragments over an
 // in-memory transport, each input schema as the raw JSON the real server sent.
@@ -75,7 +73,7 @@ func TestFragmentsGolden(t *testing.T) {
 	}
 	got = append(got, '\n')
 	golden := filepath.Join("testdata", "golden", "fragments.json")
-	if *updateGolden {
+	if *update {
 		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
 			t.Fatal(err)
 		}
