@@ -13,7 +13,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-
 // fragmentServer serves the tools of one file of testdata/fragments over an
 // in-memory transport, each input schema as the raw JSON the real server sent.
 func fragmentServer(t *testing.T, name, file string) Server {
