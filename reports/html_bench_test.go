@@ -3,6 +3,7 @@ package reports
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/toolgrade/toolgrade/fakes/rig"
 	"io"
 	"os"
 	"path/filepath"
@@ -55,25 +56,6 @@ func benchMeta() *record.Run {
 	return r
 }
 
-// peakRSSMB is the process's peak resident set (VmHWM) in MB since
-// resetPeakRSS.
-func peakRSSMB() float64 {
-	s, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(s), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
-			return float64(kb) / 1024
-		}
-	}
-	return 0
-}
-
-// resetPeakRSS restarts VmHWM from the current RSS (Linux: clear_refs 5).
-func resetPeakRSS() { os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
-
 // BenchmarkHTML builds the HTML report of 1,000 and 100,000 trials made on
 // the fly (so only the report's own memory counts): time, peak RSS and the
 // page's size.
@@ -85,7 +67,7 @@ func BenchmarkHTML(b *testing.B) {
 				reps = 20
 			}
 			var size int64
-			resetPeakRSS()
+			rig.ResetPeakRSS()
 			for range b.N {
 				h := NewHTML(benchMeta(), &HTMLOptions{TempDir: b.TempDir()})
 				for i := range n {
@@ -97,7 +79,7 @@ func BenchmarkHTML(b *testing.B) {
 				}
 				size = cw.n
 			}
-			b.ReportMetric(peakRSSMB(), "peak-RSS-MB")
+			b.ReportMetric(rig.PeakRSSMB(), "peak-RSS-MB")
 			b.ReportMetric(float64(size)/(1<<20), "page-MB")
 		})
 	}

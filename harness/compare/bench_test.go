@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/toolgrade/toolgrade/fakes/rig"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -67,26 +68,6 @@ func benchRun(b *testing.B, dir string, n, resultBytes, side int) {
 	}
 }
 
-// peakRSS returns the process's peak resident set (VmHWM) in bytes, after
-// resetPeak cleared it.
-func peakRSS(b *testing.B) float64 {
-	s, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(s), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
-			return float64(kb) * 1024
-		}
-	}
-	return 0
-}
-
-// resetPeak starts VmHWM again from the current RSS (Linux: clear_refs 5),
-// so each measurement is its own peak, not the benchmark's data generation.
-func resetPeak() { os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
-
 // BenchmarkCompare compares two 100,000-trial runs; peak-RSS-MB is the
 // process's peak resident memory during the comparisons. The large variant
 // has tool results 8 times longer: memory must not follow the transcripts.
@@ -109,7 +90,7 @@ func BenchmarkCompare(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			resetPeak()
+			rig.ResetPeakRSS()
 			b.ResetTimer()
 			for range b.N {
 				c, _, err := Runs(base, cur, nil)
@@ -121,7 +102,7 @@ func BenchmarkCompare(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			b.ReportMetric(peakRSS(b)/(1<<20), "peak-RSS-MB")
+			b.ReportMetric(rig.PeakRSSMB(), "peak-RSS-MB")
 			b.ReportMetric(float64(st.Size())/(1<<20), "file-MB")
 		})
 	}

@@ -1,13 +1,11 @@
 package runner_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
+	"github.com/toolgrade/toolgrade/fakes/rig"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -89,14 +87,14 @@ func BenchmarkMemory100k(b *testing.B) {
 	r.runner.OnProgress = func(p runner.Progress) {
 		switch p.Done {
 		case 1000:
-			at1k = peakRSSMB(b)
+			at1k = rig.PeakRSSMB()
 		case p.Total:
-			atEnd = peakRSSMB(b)
+			atEnd = rig.PeakRSSMB()
 		}
 	}
 	b.ResetTimer()
 	for range b.N {
-		resetPeakRSS()
+		rig.ResetPeakRSS()
 		start := time.Now()
 		if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: models(b, r, "scripted-good"), Repeat: repeat, Parallel: 4}); err != nil {
 			b.Fatal(err)
@@ -107,27 +105,6 @@ func BenchmarkMemory100k(b *testing.B) {
 	b.ReportMetric(at1k, "MB-peak-RSS@1k")
 	b.ReportMetric(atEnd, "MB-peak-RSS@100k")
 }
-
-// peakRSSMB reads the process's peak resident set (VmHWM) in MB.
-func peakRSSMB(b *testing.B) float64 {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		b.Skipf("no /proc: %v", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			kb, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
-			return float64(kb) / 1024
-		}
-	}
-	return 0
-}
-
-// resetPeakRSS restarts VmHWM from the current RSS (Linux), so earlier
-// benchmarks in the same process do not count.
-func resetPeakRSS() { os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
 
 type discard struct{}
 

@@ -1,0 +1,27 @@
+package rig
+
+import (
+	"os"
+	"strconv"
+	"strings"
+)
+
+// PeakRSSMB is the process's peak resident set (VmHWM) in MB since the last
+// ResetPeakRSS, for benchmarks that report memory; 0 where /proc is missing.
+func PeakRSSMB() float64 {
+	s, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(s), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			return float64(kb) / 1024
+		}
+	}
+	return 0
+}
+
+// ResetPeakRSS restarts VmHWM from the current RSS (Linux: clear_refs 5), so
+// what earlier benchmarks of the process used does not count.
+func ResetPeakRSS() { os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
