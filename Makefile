@@ -5,7 +5,7 @@ BIN := bin/toolgrade
 SERVERS := cases/servers
 DEMO_DIR := $(CURDIR)/demo-out
 
-.PHONY: all build deps demo test fmt-check vet bench clean
+.PHONY: all build deps nodedeps sysdeps demo test fmt-check vet bench clean
 
 all: build
 
@@ -15,7 +15,29 @@ build:
 # The MCP reference servers, pinned in cases/servers/package-lock.json.
 deps: $(SERVERS)/node_modules/.package-lock.json
 
-$(SERVERS)/node_modules/.package-lock.json: $(SERVERS)/package.json $(SERVERS)/package-lock.json
+# The system programs the tests drive: node and npm (the reference servers),
+# xmllint (the JUnit report against its XSD) and Debian's chromium (the HTML
+# report in a real browser). Installed with apt-get when missing and root;
+# otherwise named, so `make test` never passes without them. The demo needs
+# only node and npm.
+NODE_PKGS := node:nodejs npm:npm
+TEST_PKGS := $(NODE_PKGS) xmllint:libxml2-utils chromium:chromium
+define install_missing
+	@missing=""; for p in $(1); do command -v "$${p%%:*}" >/dev/null || missing="$$missing $${p#*:}"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing:$$missing"; apt-get update -qq && apt-get install -y -qq $$missing; \
+	  else echo "make needs:$$missing (apt-get install$$missing)"; exit 1; fi; \
+	fi
+endef
+
+nodedeps:
+	$(call install_missing,$(NODE_PKGS))
+
+sysdeps:
+	$(call install_missing,$(TEST_PKGS))
+
+$(SERVERS)/node_modules/.package-lock.json: $(SERVERS)/package.json $(SERVERS)/package-lock.json | nodedeps
 	cd $(SERVERS) && npm ci --no-audit --no-fund --loglevel=error
 
 # The main job on the embedded default: a scripted fake Ollama, the docs fake
@@ -60,7 +82,7 @@ demo: build deps
 	curl -sS $$serve/health; echo; \
 	echo; echo '# serve log:'; tail -n +2 $(DEMO_DIR)/serve.log
 
-test: deps fmt-check vet
+test: sysdeps deps fmt-check vet
 	$(GO) test -race -count=1 ./...
 
 fmt-check:
