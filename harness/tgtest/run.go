@@ -69,7 +69,8 @@ func RunSuite[S T[S]](t S, srv *mcp.Server, s *suite.Suite, o *Options) {
 		return
 	}
 	if _, err := llm.Ping(ctx, ol.Client, ol.Base, ol.Source); err != nil {
-		msg := fmt.Sprintf("tgtest: no Ollama reachable (tried %s from %s; set OLLAMA_HOST to a running Ollama): %v", redact.URL(ol.Base.String()), ol.Source, err)
+		// The error names the URL tried, where it came from and OLLAMA_HOST.
+		msg := fmt.Sprintf("tgtest: skipped: %v", err)
 		skips := map[string]string{}
 		for _, m := range models {
 			skips[m] = msg
