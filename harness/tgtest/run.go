@@ -110,7 +110,10 @@ func RunSuite[S T[S]](t S, srv *mcp.Server, s *suite.Suite, o *Options) {
 		r.Out = w.Trials()
 	}
 	_, runErr := r.Run(ctx, runner.Config{Suite: s, Models: checked, Repeat: repeat, WaitOllama: -1})
-	if runErr != nil {
+	switch {
+	case runErr != nil && o.Timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded):
+		t.Errorf("tgtest: the run stopped: Options.Timeout (%s) ran out", o.Timeout)
+	case runErr != nil:
 		t.Errorf("tgtest: the run stopped: %v", runErr)
 	}
 	var trials []*record.Trial
