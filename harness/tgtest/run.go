@@ -139,9 +139,14 @@ func RunSuite[S T[S]](t S, srv *mcp.Server, s *suite.Suite, o *Options) {
 }
 
 // withOptions returns a copy of s with the options that are set applied to
-// its defaults and cases.
+// its defaults and cases. The cases and their expected calls are copied too:
+// Suite.Check fills in the calls' exposed names.
 func withOptions(s *suite.Suite, o *Options) *suite.Suite {
 	c := *s
+	c.Cases = append([]suite.Case(nil), s.Cases...)
+	for i := range c.Cases {
+		c.Cases[i].Expect.Calls = append([]suite.ExpectedCall(nil), c.Cases[i].Expect.Calls...)
+	}
 	if o.Think != "" {
 		c.Defaults.Think = o.Think
 	}
@@ -158,7 +163,6 @@ func withOptions(s *suite.Suite, o *Options) *suite.Suite {
 	}
 	if o.MaxRounds > 0 {
 		c.Defaults.MaxRounds = o.MaxRounds
-		c.Cases = append([]suite.Case(nil), s.Cases...)
 		for i := range c.Cases {
 			c.Cases[i].MaxRounds = o.MaxRounds
 		}

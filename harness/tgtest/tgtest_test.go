@@ -166,3 +166,36 @@ func TestTimeoutStopsAStalledRun(t *testing.T) {
 		t.Errorf("stalls: errors %q, want the missing trial", c.errors)
 	}
 }
+
+// A suite file runs too: its models and defaults apply, its cases become the
+// subtests, and the in-process server stands for the servers it would name.
+func TestRunSuiteFromYAML(t *testing.T) {
+	s, err := suite.Parse([]byte(`
+models: [small]
+defaults: {max_rounds: 3, options: {seed: 7}}
+cases:
+  - id: sum
+    ask: Please add 2 and 3.
+    expect: {tool: add, args: {a: 2, b: {number: 3}}}
+  - id: forecast
+    ask: What is the weather in Paris?
+    expect: {tool: weather, args: {city: {regex: "^Par"}}}
+`), "cases.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRecorder(t)
+	tgtest.RunSuite(r, newServer("Returns data."), s, &tgtest.Options{Fake: fakeScript(t)})
+	if len(r.fatals) > 0 || len(r.errors) > 0 {
+		t.Fatalf("the run itself failed: %v %v", r.fatals, r.errors)
+	}
+	if got := s.Cases[0].Expect.Calls[0].Exposed; got != "" {
+		t.Errorf("RunSuite changed the caller's suite: Exposed = %q", got)
+	}
+	if c := r.find("sum"); c.failed() {
+		t.Errorf("sum: %q", c.errors)
+	}
+	if c := r.find("forecast"); len(c.errors) != 1 || !strings.Contains(c.errors[0], record.OutcomeWrongTool) {
+		t.Errorf("forecast: errors %q, want wrong_tool", c.errors)
+	}
+}
