@@ -66,14 +66,14 @@ func check(t TB, key record.TrialKey, tr *record.Trial) {
 	if tr.Score.Detail != "" {
 		fmt.Fprintf(&b, ": %s", tr.Score.Detail)
 	}
-	b.WriteString(Calls(tr.Transcript))
+	b.WriteString(describe(tr.Transcript))
 	t.Errorf("%s", b.String())
 }
 
-// Calls describes what the model did in a transcript, one line for the
+// describe says what the model did in a transcript, one line for the
 // calls it made (in order) and one for its answer, each starting with a
-// newline, as check appends them to a failure.
-func Calls(tr *record.Transcript) string {
+// newline, for check to append to a failure.
+func describe(tr *record.Transcript) string {
 	if tr == nil {
 		return ""
 	}
