@@ -59,7 +59,7 @@ func CheckModel(ctx context.Context, c *api.Client, base *url.URL, model string)
 		}
 	}
 	if found == nil {
-		return nil, fmt.Errorf("model %q is not pulled on Ollama at %s\n  run: ollama pull %s", model, at, model)
+		return nil, &NotPulledError{Model: model, At: at}
 	}
 	show, err := c.Show(ctx, &api.ShowRequest{Model: model})
 	if err != nil {
@@ -123,4 +123,15 @@ func unwrapURL(err error) error {
 		return ue.Err
 	}
 	return err
+}
+
+// NotPulledError says a model is not on the Ollama asked, so callers (tgtest
+// skips) can tell it from a model that exists and cannot call tools.
+type NotPulledError struct {
+	Model string
+	At    string // the Ollama's URL, masked
+}
+
+func (e *NotPulledError) Error() string {
+	return fmt.Sprintf("model %q is not pulled on Ollama at %s\n  run: ollama pull %s", e.Model, e.At, e.Model)
 }
