@@ -25,6 +25,23 @@ type Summary struct {
 	// crashed during the run (from run.json); servers never restarted are
 	// left out.
 	ServerRestarts map[string]int `json:"server_restarts,omitempty"`
+	// StopEarly is run.json's early-stopping rule and the trials it saved;
+	// nil when the run ran every repeat.
+	StopEarly *record.RunStopEarly `json:"stop_early,omitempty"`
+	// RescoredFrom is the run whose transcripts this one judged again
+	// (`toolgrade rescore`); empty for a run that ran.
+	RescoredFrom string `json:"rescored_from,omitempty"`
+}
+
+// WithRun sets what the summary reports from run.json (server restarts,
+// early stopping, rescoring) and returns s.
+func (s *Summary) WithRun(run *record.Run) *Summary {
+	s.WithRestarts(run.Servers)
+	s.StopEarly = run.StopEarly
+	if run.Rescored != nil {
+		s.RescoredFrom = run.Rescored.From
+	}
+	return s
 }
 
 // WithRestarts sets ServerRestarts from run.json's servers and returns s.
