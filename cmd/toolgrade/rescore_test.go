@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -169,6 +170,30 @@ func TestRunStopEarlySavesTrials(t *testing.T) {
 	}
 	if !strings.Contains(r.stdout, "stop-early: 800 trials saved") {
 		t.Errorf("report does not say how many trials were saved:\n%s", r.stdout)
+	}
+	// Every case stopped early, so each states the exact interval that
+	// covers under the rule: 4/4 at 99% is [0.266, 1].
+	var sum struct {
+		Models []struct {
+			Cases []struct {
+				ID      string
+				Stopped *struct{ Level, Lo, Hi float64 } `json:"stopped_early"`
+			}
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, record.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range sum.Models {
+		for _, c := range m.Cases {
+			if s := c.Stopped; s == nil || s.Level != 0.99 || (s.Hi != 1 && s.Lo != 0) || s.Hi-s.Lo < 0.7 || s.Hi-s.Lo > 0.75 {
+				t.Errorf("case %s: stopped_early = %+v", c.ID, c.Stopped)
+			}
+		}
 	}
 	if r := runCLI(t, context.Background(), "run", "--resume", dir, "--stop-threshold", "0.6"); r.code != exitUsage {
 		t.Errorf("a resume that changes the rule: code %d, %v", r.code, r.err)
