@@ -63,18 +63,32 @@ func simulateStopped(rng *rand.Rand, s SPRT, p float64, maxN int, interval func(
 	return lo <= p && p <= hi
 }
 
-// stated is the interval toolgrade states: Clopper-Pearson at StoppedLevel
-// for a case that stopped early, Wilson 95% for one that ran every repeat
-// (whose number of trials the data did not choose).
-func stated(r Rate, stopped bool) (float64, float64) {
-	if stopped {
-		return r.ClopperPearson(StoppedLevel)
+// newStated returns the interval toolgrade states, memoized (runs end at few
+// distinct k, n): Clopper-Pearson at StoppedLevel for a case that stopped
+// early, Wilson 95% for one that ran every repeat (whose number of trials
+// the data did not choose).
+func newStated() func(Rate, bool) (float64, float64) {
+	cache := map[[3]int][2]float64{}
+	return func(r Rate, stopped bool) (float64, float64) {
+		key := [3]int{r.K, r.N, 0}
+		if stopped {
+			key[2] = 1
+		}
+		if v, ok := cache[key]; ok {
+			return v[0], v[1]
+		}
+		lo, hi := r.Wilson95()
+		if stopped {
+			lo, hi = r.ClopperPearson(StoppedLevel)
+		}
+		cache[key] = [2]float64{lo, hi}
+		return lo, hi
 	}
-	return r.Wilson95()
 }
 
 func TestStoppedIntervalCoverage(t *testing.T) {
 	rng := rand.New(rand.NewPCG(10, 20))
+	stated := newStated()
 	const runs = 4000
 	// Coverage of a 95% claim: with 4000 runs, the standard error at 0.95 is
 	// 0.0034, so a true coverage of 0.94 would fail this almost surely.
