@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/toolgrade/toolgrade/harness/record"
 )
@@ -197,5 +198,36 @@ func TestRunStopEarlySavesTrials(t *testing.T) {
 	}
 	if r := runCLI(t, context.Background(), "run", "--resume", dir, "--stop-threshold", "0.6"); r.code != exitUsage {
 		t.Errorf("a resume that changes the rule: code %d, %v", r.code, r.err)
+	}
+}
+
+// TestRescoreNoExecuteChecksCallsAgainstTheRecordedCatalog: trials run
+// without execution have no executions to say whether a call named a tool or
+// fit its schema; rescoring checks them against the catalog run.json
+// recorded, and agrees with the live catalog's verdicts on every trial. Only
+// the detail of an invalid call may differ: the recorded catalog is the
+// schema the model was shown, which lacks what Ollama's shape drops (here
+// additionalProperties: false), so the validator may name another fault.
+func TestRescoreNoExecuteChecksCallsAgainstTheRecordedCatalog(t *testing.T) {
+	_, url := fakeOllama(t, nil)
+	suite := docsSuite(t)
+	dir := filepath.Join(t.TempDir(), "run")
+	if r := runCLI(t, context.Background(), "run", suite, "--out", dir, "--ollama", url, "--no-execute"); r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	out := filepath.Join(t.TempDir(), "rescored")
+	if r := runCLI(t, context.Background(), "rescore", dir, "--suite", suite, "--out", out); r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	fresh, got := trialsByKey(t, dir), trialsByKey(t, out)
+	outcomes := map[string]bool{}
+	for k, tr := range fresh {
+		outcomes[tr.Score.Outcome] = true
+		if diff := cmp.Diff(tr.Score, got[k].Score, cmpopts.IgnoreFields(record.Score{}, "Detail")); diff != "" {
+			t.Errorf("%v: rescored score differs (-live +offline):\n%s", k, diff)
+		}
+	}
+	if !outcomes[record.OutcomeInvalidArgs] {
+		t.Errorf("no trial was invalid_args (%v): the test no longer checks offline validation", outcomes)
 	}
 }
