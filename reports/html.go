@@ -167,7 +167,7 @@ func (h *HTML) Write(w io.Writer) error {
 	if h.err != nil {
 		return h.err
 	}
-	sum := h.sum.Summary().WithRestarts(h.run.Servers)
+	sum := h.sum.Summary().WithRun(h.run)
 	data := h.overview(sum)
 	return writePage(w, data, func(w io.Writer) error {
 		if h.spool == nil {

@@ -25,6 +25,35 @@ type Summary struct {
 	// crashed during the run (from run.json); servers never restarted are
 	// left out.
 	ServerRestarts map[string]int `json:"server_restarts,omitempty"`
+	// StopEarly is run.json's early-stopping rule and the trials it saved;
+	// nil when the run ran every repeat.
+	StopEarly *record.RunStopEarly `json:"stop_early,omitempty"`
+	// RescoredFrom is the run whose transcripts this one judged again
+	// (`toolgrade rescore`); empty for a run that ran.
+	RescoredFrom string `json:"rescored_from,omitempty"`
+}
+
+// WithRun sets what the summary reports from run.json (server restarts,
+// early stopping, rescoring) and returns s.
+func (s *Summary) WithRun(run *record.Run) *Summary {
+	s.WithRestarts(run.Servers)
+	s.StopEarly = run.StopEarly
+	if se := run.StopEarly; se != nil {
+		rule := stats.SPRT{Threshold: se.Threshold, Delta: se.Delta, Alpha: se.Alpha, Beta: se.Beta}
+		for i := range s.Models {
+			for j := range s.Models[i].Cases {
+				c := &s.Models[i].Cases[j]
+				if c.Pass.N < run.Repeat && rule.Decide(c.Pass.K, c.Pass.N) != stats.Undecided {
+					lo, hi := c.Pass.ClopperPearson(stats.StoppedLevel)
+					c.Stopped = &StoppedInterval{Level: stats.StoppedLevel, Lo: lo, Hi: hi}
+				}
+			}
+		}
+	}
+	if run.Rescored != nil {
+		s.RescoredFrom = run.Rescored.From
+	}
+	return s
 }
 
 // WithRestarts sets ServerRestarts from run.json's servers and returns s.
@@ -105,6 +134,22 @@ type CaseResult struct {
 	Pass     stats.Rate     `json:"pass"`
 	Infra    int            `json:"infra_errors,omitempty"`
 	Outcomes map[string]int `json:"outcomes"`
+	// Stopped is set when --stop-early stopped the case before its last
+	// repeat: Pass's Wilson interval then undercovers (the case stopped
+	// because its run looked extreme), and Stopped holds the exact interval
+	// that covers under the stopping rule. Nil for a case that ran every
+	// repeat.
+	Stopped *StoppedInterval `json:"stopped_early,omitempty"`
+}
+
+// StoppedInterval is the interval stated for a case that stopped early: the
+// Clopper-Pearson interval at Level (stats.StoppedLevel), which covers the
+// true pass rate at least 95% of the time under the SPRT rule (checked by
+// simulation in harness/stats).
+type StoppedInterval struct {
+	Level float64 `json:"level"`
+	Lo    float64 `json:"lo"`
+	Hi    float64 `json:"hi"`
 }
 
 // TagResult is the trials of the cases that carry one tag.

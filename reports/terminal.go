@@ -54,6 +54,13 @@ func WriteTerminal(w io.Writer, s *Summary) error {
 		}
 		fmt.Fprintf(w, "server restarts: %s\n", strings.Join(parts, ", "))
 	}
+	if se := s.StopEarly; se != nil {
+		fmt.Fprintf(w, "stop-early: %d trials saved (SPRT per case, pass rate ≤ %.2f vs ≥ %.2f, α %.2f, β %.2f)\n",
+			se.TrialsSaved, max(se.Threshold-se.Delta, 0), min(se.Threshold+se.Delta, 1), se.Alpha, se.Beta)
+	}
+	if s.RescoredFrom != "" {
+		fmt.Fprintf(w, "rescored from %s: transcripts judged again, nothing rerun\n", Printable(s.RescoredFrom))
+	}
 	for _, m := range s.Models {
 		if len(m.Failures) == 0 {
 			continue

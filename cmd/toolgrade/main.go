@@ -68,6 +68,7 @@ func commands() []command {
 		{"report", "rebuild a run's reports from its files alone", runReport},
 		{"show", "print the transcripts of a run's trials, filtered by model, variant, case, repeat or outcome", runShow},
 		{"serve", "serve an Ollama-compatible proxy that adds the MCP tools to every /api/chat and runs their calls", runServe},
+		{"rescore", "judge a run's recorded transcripts again against an edited suite, offline", runRescore},
 		{"compare", "compare two runs, or two models or variants of one run, case by case with paired verdicts", runCompare},
 		{"fake-ollama", "serve a scripted fake Ollama (for demos and tests)", runFakeOllama},
 		{"fake-mcp", "serve a fake MCP server over stdio (docs, faulty)", runFakeMCP},

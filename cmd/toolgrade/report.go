@@ -135,7 +135,7 @@ func summarize(run *store.Reader, stderr io.Writer) (*reports.Summary, error) {
 	if err := eachTrial(run, stderr, sum.Add); err != nil {
 		return nil, err
 	}
-	return sum.Summary().WithRestarts(run.Run.Servers), nil
+	return sum.Summary().WithRun(run.Run), nil
 }
 
 // writeReports writes the run's summary.json and the terminal report to

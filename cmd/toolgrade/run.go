@@ -17,6 +17,7 @@ import (
 	"github.com/toolgrade/toolgrade/harness/redact"
 	"github.com/toolgrade/toolgrade/harness/runner"
 	"github.com/toolgrade/toolgrade/harness/servers"
+	"github.com/toolgrade/toolgrade/harness/stats"
 	"github.com/toolgrade/toolgrade/harness/store"
 	"github.com/toolgrade/toolgrade/harness/suite"
 )
@@ -41,6 +42,8 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	variants := fs.String("variants", "", "comma-separated variants of the suite to run; base is the servers' own catalog (default: base and every variant)")
 	junit := fs.String("junit", "", "write the JUnit XML report to `FILE` when the run ends (also when it stops early: then partial)")
 	retryInfra := fs.Bool("retry-infra", true, "wait for an unreachable Ollama, and let --resume rerun infra_error trials; false: both are final")
+	stopEarly := fs.Bool("stop-early", false, "stop repeating a case once Wald's test settles its pass rate against --stop-threshold (δ 0.2, α = β = 0.05)")
+	stopThreshold := fs.Float64("stop-threshold", stats.DefaultSPRT.Threshold, "the pass rate --stop-early judges each case against")
 	var gf gateFlags
 	gf.register(fs)
 	gf.registerRegressions(fs, true)
@@ -118,6 +121,15 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if meta != nil && (set["models"] || set["repeat"] || set["no-execute"] && *noExecute != meta.NoExecute) {
 		return usageErrorf("run: --models, --repeat and --no-execute cannot change a resumed run")
 	}
+	if meta != nil && (set["stop-early"] || set["stop-threshold"]) {
+		return usageErrorf("run: --stop-early and --stop-threshold cannot change a resumed run (it keeps its rule)")
+	}
+	if set["stop-threshold"] && !*stopEarly {
+		return usageErrorf("run: --stop-threshold needs --stop-early")
+	}
+	if *stopThreshold <= 0 || *stopThreshold >= 1 {
+		return usageErrorf("run: --stop-threshold must lie strictly between 0 and 1, not %g", *stopThreshold)
+	}
 	if *models != "" {
 		modelList = splitList(*models)
 	}
@@ -167,6 +179,10 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		fresh := newRunMeta(s, cat, redact.URL(ol.base.String()), ol.version, *repeat, *parallel)
 		fresh.Overrides = overrides
 		fresh.Catalogs = vs.catalogs
+		if *stopEarly {
+			rule := stats.SPRT{Threshold: *stopThreshold}.Filled()
+			fresh.StopEarly = &record.RunStopEarly{Threshold: rule.Threshold, Delta: rule.Delta, Alpha: rule.Alpha, Beta: rule.Beta}
+		}
 		if w, err = store.Create(dir, fresh); err != nil {
 			return runDirError(dir, err)
 		}
@@ -192,7 +208,24 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 	r.Tools, r.Catalog = policy, cat
 	r.Out = w.Trials()
-	r.OnProgress = prog.update
+	saved := map[string]int{} // per model, this session
+	r.OnProgress = func(p runner.Progress) {
+		saved[p.Model] = p.Saved
+		prog.update(p)
+	}
+	var rule *stats.SPRT
+	var outcomes map[record.TrialKey]string
+	if se := meta.StopEarly; se != nil {
+		rule = &stats.SPRT{Threshold: se.Threshold, Delta: se.Delta, Alpha: se.Alpha, Beta: se.Beta}
+		if len(done) > 0 {
+			// The evidence of the earlier sessions counts, so a resume stops
+			// the cases they settled.
+			outcomes = map[record.TrialKey]string{}
+			if _, err := store.ReadTrials(dir, func(t *record.Trial) { outcomes[t.Key()] = t.Score.Outcome }); err != nil {
+				return err
+			}
+		}
+	}
 	r.OnWait = func(left time.Duration) {
 		fmt.Fprintf(stderr, "toolgrade: Ollama at %s unreachable; waiting (%s left)...\n", ol.base, left.Round(time.Second))
 	}
@@ -211,6 +244,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	ran, runErr := r.Run(ctx, runner.Config{
 		Suite: s, Models: checked, Repeat: *repeat, Parallel: *parallel, Retries: *retries, Done: done,
 		WaitOllama: wait, NoExecute: meta.NoExecute, Variants: vs.list,
+		StopEarly: rule, Outcomes: outcomes,
 	})
 	prog.finish()
 	end := time.Now()
@@ -218,6 +252,16 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		r.AddRestarts(cat.Restarts())
 		r.Models = store.MergeModels(r.Models, ran)
 		r.End = end
+		if r.StopEarly != nil {
+			// Each session counts every unrun trial of a settled case, those
+			// an earlier session skipped too, so its count replaces theirs;
+			// a session stopped before reaching a model counts less.
+			total := 0
+			for _, n := range saved {
+				total += n
+			}
+			r.StopEarly.TrialsSaved = max(r.StopEarly.TrialsSaved, total)
+		}
 	}, stdout, stderr)
 	if *junit != "" {
 		// CI reads the file however the run ended; run.status in it says

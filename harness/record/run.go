@@ -49,6 +49,43 @@ type Run struct {
 	// Cases maps each case id to a hash of what the case asks and expects,
 	// so a comparison can tell a case edited under the same id.
 	Cases map[string]string `json:"cases,omitempty"`
+
+	// StopEarly is the early-stopping rule the run was started with
+	// (--stop-early) and what it saved; nil when every case ran every
+	// repeat. A resume keeps it.
+	StopEarly *RunStopEarly `json:"stop_early,omitempty"`
+	// Rescored is set on a run made by `toolgrade rescore`: its trials are
+	// those of another run, judged again against an edited suite.
+	Rescored *RunRescored `json:"rescored,omitempty"`
+}
+
+// RunStopEarly is the rule of `run --stop-early`: Wald's sequential test of
+// each case's pass rate, H0 p ≤ Threshold−Delta against H1 p ≥
+// Threshold+Delta, with error rates Alpha and Beta (see stats.SPRT).
+type RunStopEarly struct {
+	Threshold float64 `json:"threshold"`
+	Delta     float64 `json:"delta"`
+	Alpha     float64 `json:"alpha"`
+	Beta      float64 `json:"beta"`
+	// TrialsSaved counts the trials not run because their case was settled,
+	// over every model, variant and session.
+	TrialsSaved int `json:"trials_saved"`
+}
+
+// RunRescored says where a rescored run's trials came from.
+type RunRescored struct {
+	// From is the directory of the run whose transcripts were judged again.
+	From string `json:"rescored_from"`
+	// FromSuiteHash is the suite hash that run ran; Suite.Hash above is the
+	// edited suite's.
+	FromSuiteHash string    `json:"from_suite_hash"`
+	Time          time.Time `json:"time"`
+	// Rescored counts the trials judged again; Copied lists the cases whose
+	// conversation or catalog changed, whose trials were copied unchanged.
+	Rescored int      `json:"rescored"`
+	Copied   []string `json:"copied,omitempty"`
+	// Missing lists the cases of the edited suite the run never ran.
+	Missing []string `json:"missing,omitempty"`
 }
 
 // RunCatalog is the tool catalog one variant of a run sent with every

@@ -14,6 +14,7 @@ import (
 	"github.com/toolgrade/toolgrade/harness/bridge"
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/score"
+	"github.com/toolgrade/toolgrade/harness/stats"
 	"github.com/toolgrade/toolgrade/harness/suite"
 )
 
@@ -72,6 +73,15 @@ type Config struct {
 	// (model, variant, case, repeat) runs once, with the same seed in every
 	// variant.
 	Variants []Variant
+	// StopEarly, when set, stops repeating a (variant, case) of a model once
+	// Wald's test settles its pass rate against the threshold (see
+	// stats.SPRT): the test is applied after each repeat, to the trials that
+	// were not infra errors, and a settled case is skipped in every later
+	// repeat. Nil: every case runs every repeat.
+	StopEarly *stats.SPRT
+	// Outcomes are the outcomes of the trials in Done (resume), so that
+	// StopEarly counts the evidence of an earlier session; nil: none known.
+	Outcomes map[record.TrialKey]string
 }
 
 // Variant is one version of the tools (and system prompt) that every case of
@@ -99,6 +109,9 @@ type Progress struct {
 	Infra       int
 	Elapsed     time.Duration // since this model's trials began
 	RunThisTime int           // trials this run ran for this model
+	// Saved counts the trials of this model that --stop-early skipped
+	// because their case was settled; Total no longer counts them.
+	Saved int
 }
 
 // Runner runs trials. Chat, Tools, Models and Out are required.
@@ -236,7 +249,9 @@ func (r *Runner) runModel(ctx context.Context, cfg Config, p *pause, info *recor
 		mu       sync.Mutex
 		firstErr error
 		wg       sync.WaitGroup
+		inflight sync.WaitGroup // jobs fed and not yet finished
 	)
+	ev := newEvidence(cfg, info.Name)
 	fail := func(err error) {
 		mu.Lock()
 		if firstErr == nil {
@@ -250,39 +265,27 @@ func (r *Runner) runModel(ctx context.Context, cfg Config, p *pause, info *recor
 		go func() {
 			defer wg.Done()
 			for j := range work {
-				// While Ollama is down, no new trial starts.
-				if p.hold(ctx) != nil {
-					continue
-				}
-				t, err := r.trial(ctx, cfg, p, info, base, j)
-				if err != nil {
-					fail(err)
-					continue
-				}
-				if t == nil { // ctx ended mid-trial: dropped
-					continue
-				}
-				if err := r.Out.Write(t); err != nil {
-					fail(fmt.Errorf("writing trials: %w", err))
-					continue
-				}
-				mu.Lock()
-				prog.Done++
-				prog.RunThisTime++
-				switch t.Score.Outcome {
-				case record.OutcomeInfraError:
-					prog.Infra++
-				case record.OutcomePass:
-					prog.Pass++
-					prog.Scored++
-				default:
-					prog.Scored++
-				}
-				prog.Elapsed = now().Sub(start)
-				if r.OnProgress != nil {
-					r.OnProgress(prog)
-				}
-				mu.Unlock()
+				r.runJob(ctx, cfg, p, info, base, j, fail, func(t *record.Trial) {
+					mu.Lock()
+					ev.add(t)
+					prog.Done++
+					prog.RunThisTime++
+					switch t.Score.Outcome {
+					case record.OutcomeInfraError:
+						prog.Infra++
+					case record.OutcomePass:
+						prog.Pass++
+						prog.Scored++
+					default:
+						prog.Scored++
+					}
+					prog.Elapsed = now().Sub(start)
+					if r.OnProgress != nil {
+						r.OnProgress(prog)
+					}
+					mu.Unlock()
+				})
+				inflight.Done()
 			}
 		}()
 	}
@@ -291,15 +294,36 @@ func (r *Runner) runModel(ctx context.Context, cfg Config, p *pause, info *recor
 	// every variant (paired data) before the next repeat.
 feed:
 	for rep := range repeat {
+		if ev != nil {
+			// The test is applied between repeats, once every trial of the
+			// last one has ended, so which trials run does not depend on
+			// which trial of a repeat ends first.
+			inflight.Wait()
+			mu.Lock()
+			ev.settle()
+			mu.Unlock()
+		}
 		for vi := range variants {
 			for i := range s.Cases {
 				v := &variants[vi]
 				if done(i, rep, v) {
 					continue
 				}
+				if ev.stopped(v.Name, s.Cases[i].ID) {
+					mu.Lock()
+					prog.Saved++
+					prog.Total--
+					if r.OnProgress != nil {
+						r.OnProgress(prog)
+					}
+					mu.Unlock()
+					continue
+				}
+				inflight.Add(1)
 				select {
 				case work <- job{c: &s.Cases[i], repeat: rep, variant: v}:
 				case <-ctx.Done():
+					inflight.Done()
 					break feed
 				}
 			}
@@ -311,6 +335,28 @@ feed:
 		return firstErr
 	}
 	return ctx.Err()
+}
+
+// runJob runs one job and hands its trial, once written, to written; a
+// failure goes to fail, a trial dropped because ctx ended goes nowhere.
+func (r *Runner) runJob(ctx context.Context, cfg Config, p *pause, info *record.Model, base bridge.Request, j job, fail func(error), written func(*record.Trial)) {
+	// While Ollama is down, no new trial starts.
+	if p.hold(ctx) != nil {
+		return
+	}
+	t, err := r.trial(ctx, cfg, p, info, base, j)
+	if err != nil {
+		fail(err)
+		return
+	}
+	if t == nil { // ctx ended mid-trial: dropped
+		return
+	}
+	if err := r.Out.Write(t); err != nil {
+		fail(fmt.Errorf("writing trials: %w", err))
+		return
+	}
+	written(t)
 }
 
 // trial runs one trial, retrying infrastructure failures and waiting for an
