@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -253,4 +254,41 @@ func TestHostsWithDifferentVersionsAreRecorded(t *testing.T) {
 	if len(drift) != 1 || drift[0] != want {
 		t.Errorf("drift %q, want %q", drift, want)
 	}
+}
+
+// BenchmarkHostsSpeedup runs the same 120 trials on one fake Ollama and on
+// three, each host with --parallel 2 and 20ms per round, and reports both
+// throughputs and their ratio (the goal is ≥ 2.7×), timed from the first
+// trial to the last. A low per-host parallelism keeps the measure on the
+// spreading, not on the CPU the fakes share. Printed, never asserted.
+func BenchmarkHostsSpeedup(b *testing.B) {
+	runner.TuneGC()
+	const trials, parallel = 120, 2
+	rate := func(hosts int) float64 {
+		specs := make([]hostSpec, hosts)
+		for i := range specs {
+			specs[i].parallel = parallel
+		}
+		r := newPoolRig(b, 20*time.Millisecond, specs...)
+		s := parseSuite(b, oneCase, r.cat)
+		r.runner.Out = record.NewWriter(discard{})
+		var elapsed time.Duration
+		r.runner.OnProgress = func(p runner.Progress) { elapsed = p.Elapsed }
+		ms, err := r.runner.CheckHosts(context.Background(), []string{"scripted-good"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: ms, Repeat: trials}); err != nil {
+			b.Fatal(err)
+		}
+		return trials / elapsed.Seconds()
+	}
+	var h1, h3 float64
+	for range b.N {
+		h1, h3 = rate(1), rate(3)
+	}
+	b.ReportMetric(h1, "trials/s@1host")
+	b.ReportMetric(h3, "trials/s@3hosts")
+	b.ReportMetric(h3/h1, "speedup")
+	fmt.Fprintf(os.Stderr, "hosts speedup at 20ms/round, --parallel %d per host: 1 host %.1f trials/s, 3 hosts %.1f trials/s (%.2fx)\n", parallel, h1, h3, h3/h1)
 }
