@@ -53,6 +53,9 @@ type pause struct {
 	r     *Runner
 	limit time.Duration // negative: never wait
 	ping  func(context.Context) error
+	// onWait is told the time left before each pause between pings; nil
+	// for a host of a pool, which says what it does through OnHost.
+	onWait func(left time.Duration)
 
 	mu   sync.Mutex
 	done chan struct{} // closed when the wait in progress ends; nil when none
@@ -63,7 +66,7 @@ func newPause(r *Runner, wait time.Duration) *pause {
 	if wait == 0 {
 		wait = DefaultWaitOllama
 	}
-	return &pause{r: r, limit: wait, ping: r.Models.Ping}
+	return &pause{r: r, limit: wait, ping: r.Models.Ping, onWait: r.OnWait}
 }
 
 // busy reports whether a wait is in progress or has failed: a worker that
@@ -108,7 +111,7 @@ func (p *pause) await(ctx context.Context) error {
 	p.done = ch
 	p.mu.Unlock()
 
-	err := p.r.waitOllama(ctx, p.ping, p.limit)
+	err := p.r.waitOllama(ctx, p.ping, p.onWait, p.limit)
 	p.mu.Lock()
 	p.err, p.done = err, nil
 	p.mu.Unlock()
@@ -118,7 +121,7 @@ func (p *pause) await(ctx context.Context) error {
 
 // waitOllama pings Ollama with backoff (1s doubling, at most 15s between
 // pings) until it answers or limit has passed.
-func (r *Runner) waitOllama(ctx context.Context, ping func(context.Context) error, limit time.Duration) error {
+func (r *Runner) waitOllama(ctx context.Context, ping func(context.Context) error, onWait func(time.Duration), limit time.Duration) error {
 	now := r.now()
 	deadline := now().Add(limit)
 	backoff := time.Second
@@ -134,8 +137,8 @@ func (r *Runner) waitOllama(ctx context.Context, ping func(context.Context) erro
 		if left <= 0 {
 			return &OllamaDownError{Waited: limit, Err: err}
 		}
-		if r.OnWait != nil {
-			r.OnWait(left)
+		if onWait != nil {
+			onWait(left)
 		}
 		if err := r.sleep(ctx, min(backoff, left)); err != nil {
 			return err
