@@ -173,8 +173,9 @@ func (r *Runner) warmupPool(ctx context.Context, cfg Config, model string, hosts
 // runModelPool runs one model's trials on hosts. Each host has its own
 // workers and its own pause: a host whose attempts cannot reach it hands
 // its trial back to the queue and is pinged with backoff while the others
-// go on; a host that stays down for Config.WaitOllama is given up for this
-// model, and only when every host is given up does the run stop with
+// go on, and runs trials again once it answers. Only once every host is
+// down does Config.WaitOllama count: a host down for that long with no
+// other host up is given up, and when every host is, the run stops with
 // *OllamaDownError.
 func (r *Runner) runModelPool(ctx context.Context, cfg Config, info *record.Model, base bridge.Request, repeat int, hosts []*Host) error {
 	s := cfg.Suite
@@ -236,8 +237,20 @@ func (r *Runner) runModelPool(ctx context.Context, cfg Config, info *record.Mode
 	if wait == 0 {
 		wait = DefaultWaitOllama
 	}
-	for _, h := range hosts {
-		p := &pause{r: r, limit: wait, ping: h.Models.Ping}
+	pauses := make([]*pause, len(hosts))
+	for i, h := range hosts {
+		pauses[i] = &pause{r: r, limit: wait, ping: h.Models.Ping}
+	}
+	for i, h := range hosts {
+		p := pauses[i]
+		p.extend = func() bool {
+			for k, o := range pauses {
+				if k != i && !o.busy() {
+					return true
+				}
+			}
+			return false
+		}
 		parallel := h.parallel(cfg)
 		var once sync.Once
 		giveUp := func(err error) {
@@ -276,7 +289,9 @@ func (r *Runner) runModelPool(ctx context.Context, cfg Config, info *record.Mode
 					if errors.Is(err, errMoved) {
 						j.moves++
 						q.requeue(j)
-						r.host(fmt.Sprintf("Ollama at %s cannot be reached: its trials go to the other hosts while it is pinged", h.Name))
+						if !p.busy() { // said once per outage, not once per worker
+							r.host(fmt.Sprintf("Ollama at %s cannot be reached: its trials go to the other hosts while it is pinged", h.Name))
+						}
 						if err := p.await(pingCtx); err != nil {
 							if pingCtx.Err() == nil {
 								giveUp(err)

@@ -104,7 +104,8 @@ func (r *poolRig) trials(t testing.TB) []*record.Trial {
 
 // TestAHostKilledMidRunLosesNothing: three fake Ollamas at 20ms a round, one
 // closed after a few trials: every trial is written exactly once, none as
-// infra_error, and those after the kill ran on the other two.
+// infra_error, and those after the kill ran on the other two, while the
+// dead host is pinged rather than given up.
 func TestAHostKilledMidRunLosesNothing(t *testing.T) {
 	r := newPoolRig(t, 20*time.Millisecond, hostSpec{parallel: 2}, hostSpec{parallel: 2}, hostSpec{parallel: 2})
 	s := parseSuite(t, oneCase, r.cat)
@@ -134,7 +135,7 @@ func TestAHostKilledMidRunLosesNothing(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // deadlock guard
 	defer cancel()
-	if _, err := r.runner.Run(ctx, runner.Config{Suite: s, Models: ms, Repeat: repeat, WaitOllama: 200 * time.Millisecond}); err != nil {
+	if _, err := r.runner.Run(ctx, runner.Config{Suite: s, Models: ms, Repeat: repeat, WaitOllama: time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
 	<-killed
@@ -167,6 +168,11 @@ func TestAHostKilledMidRunLosesNothing(t *testing.T) {
 	}
 	if !slices.ContainsFunc(r.notes, func(n string) bool { return strings.Contains(n, dead) && strings.Contains(n, "cannot be reached") }) {
 		t.Errorf("nothing said the host went down: %q", r.notes)
+	}
+	// --wait-ollama counts only once every host is down: the dead one is
+	// pinged for as long as the others run, not given up after 1ms.
+	if slices.ContainsFunc(r.notes, func(n string) bool { return strings.Contains(n, "given up") }) {
+		t.Errorf("a host was given up while others ran: %q", r.notes)
 	}
 }
 

@@ -56,6 +56,10 @@ type pause struct {
 	// onWait is told the time left before each pause between pings; nil
 	// for a host of a pool, which says what it does through OnHost.
 	onWait func(left time.Duration)
+	// extend, when set, is asked once the wait is over: true starts it
+	// again. A host of a pool keeps being pinged while another host of
+	// the model still runs trials.
+	extend func() bool
 
 	mu   sync.Mutex
 	done chan struct{} // closed when the wait in progress ends; nil when none
@@ -111,7 +115,7 @@ func (p *pause) await(ctx context.Context) error {
 	p.done = ch
 	p.mu.Unlock()
 
-	err := p.r.waitOllama(ctx, p.ping, p.onWait, p.limit)
+	err := p.r.waitOllama(ctx, p)
 	p.mu.Lock()
 	p.err, p.done = err, nil
 	p.mu.Unlock()
@@ -121,12 +125,13 @@ func (p *pause) await(ctx context.Context) error {
 
 // waitOllama pings Ollama with backoff (1s doubling, at most 15s between
 // pings) until it answers or limit has passed.
-func (r *Runner) waitOllama(ctx context.Context, ping func(context.Context) error, onWait func(time.Duration), limit time.Duration) error {
+func (r *Runner) waitOllama(ctx context.Context, p *pause) error {
+	limit := p.limit
 	now := r.now()
 	deadline := now().Add(limit)
 	backoff := time.Second
 	for {
-		err := ping(ctx)
+		err := p.ping(ctx)
 		if err == nil {
 			return nil
 		}
@@ -134,11 +139,15 @@ func (r *Runner) waitOllama(ctx context.Context, ping func(context.Context) erro
 			return ctx.Err()
 		}
 		left := deadline.Sub(now())
+		if left <= 0 && p.extend != nil && p.extend() {
+			deadline = now().Add(limit)
+			left = limit
+		}
 		if left <= 0 {
 			return &OllamaDownError{Waited: limit, Err: err}
 		}
-		if onWait != nil {
-			onWait(left)
+		if p.onWait != nil {
+			p.onWait(left)
 		}
 		if err := r.sleep(ctx, min(backoff, left)); err != nil {
 			return err
