@@ -222,6 +222,7 @@ type Summarizer struct {
 	order    []string
 	variants map[string][]string
 	warmup   map[string]float64
+	drift    []string // record.Model.HostDrift of the run's models
 }
 
 // rowKey is one row of the summary.
@@ -273,6 +274,9 @@ type modelAcc struct {
 func NewSummarizer(suite string, models []record.Model) *Summarizer {
 	s := &Summarizer{Suite: suite, models: map[rowKey]*modelAcc{}, variants: map[string][]string{}, warmup: map[string]float64{}}
 	for _, m := range models {
+		// Hosts of a pool that ran one model on different builds make its
+		// trials less comparable: say so in every report.
+		s.drift = append(s.drift, m.HostDrift()...)
 		s.warmup[m.Name] = m.Load.Seconds()
 		s.row(m.Name, "")
 	}
@@ -418,6 +422,7 @@ func (s *Summarizer) Summary() *Summary {
 			out.Models = append(out.Models, s.summarize(m))
 		}
 	}
+	out.Warnings = append(out.Warnings, s.drift...)
 	variants := out.HasVariants()
 	for i := range out.Models {
 		out.Warnings = append(out.Warnings, warnings(&out.Models[i], variants)...)

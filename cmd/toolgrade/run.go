@@ -36,7 +36,9 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	out := fs.String("out", "", "results `DIR` (default: runs/SUITE-TIMESTAMP)")
 	resume := fs.String("resume", "", "finish the run in `DIR` without repeating a trial")
 	retries := fs.Int("retries", 2, "times a trial hit by an infrastructure error runs again")
-	ollamaURL := fs.String("ollama", "", "Ollama `URL` (default: OLLAMA_HOST, else http://127.0.0.1:11434)")
+	var ollamaURLs ollamaList
+	fs.Var(&ollamaURLs, "ollama", "Ollama `URL` (default: OLLAMA_HOST, else http://127.0.0.1:11434); give it several times to spread trials over several Ollamas, URL#N to run N at once on one")
+	hostsFile := fs.String("ollama-hosts", "", "read Ollama hosts from `FILE`, one URL (URL#N or URL N) a line, # comments; joins --ollama")
 	noExecute := fs.Bool("no-execute", false, "run no tool: every trial stops at the model's first response, whose calls are scored (as execute: false)")
 	waitOllama := fs.Duration("wait-ollama", runner.DefaultWaitOllama, "how long a run waits for an unreachable Ollama before it stops (exit 3); 0: no waiting")
 	variants := fs.String("variants", "", "comma-separated variants of the suite to run; base is the servers' own catalog (default: base and every variant)")
@@ -141,14 +143,18 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if err != nil {
 		return asUsage(err)
 	}
-	ol, err := dialOllama(ctx, *ollamaURL, &ot)
+	specs, err := hostSpecs(ollamaURLs, *hostsFile)
 	if err != nil {
 		return err
 	}
-	r := &runner.Runner{Chat: ol.chat, Models: ol.models}
-	checked, err := r.CheckModels(ctx, modelList)
+	if len(specs) > 1 && (*stopEarly || meta != nil && meta.StopEarly != nil) {
+		// The pool moves trials between hosts as they fail, and the
+		// stopping rule's between-repeat barrier is not built into it yet.
+		return usageErrorf("run: --stop-early runs on one Ollama; give one --ollama, or drop --stop-early")
+	}
+	r, ol, checked, err := connectOllamas(ctx, specs, &ot, modelList, parallel, stderr)
 	if err != nil {
-		return asInfra(err)
+		return err
 	}
 	if meta != nil {
 		if err := store.CheckResume(dir, meta, store.Current{Models: checked}); err != nil {
@@ -177,6 +183,9 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 
 	if w == nil {
 		fresh := newRunMeta(s, cat, redact.URL(ol.base.String()), ol.version, *repeat, *parallel)
+		if len(r.Hosts) > 0 {
+			fresh.Ollama.URL = hostNames(r.Hosts)
+		}
 		fresh.Overrides = overrides
 		fresh.Catalogs = vs.catalogs
 		if *stopEarly {

@@ -1,11 +1,13 @@
 package record
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -167,6 +169,46 @@ type Model struct {
 	NumCtx int `json:"num_ctx,omitempty"`
 	// Load is the load time of the warm-up request, kept apart from trials.
 	Load time.Duration `json:"load_ns,omitempty"`
+	// Hosts are the Ollamas that had the model pulled, when the run spread
+	// trials over several (--ollama given more than once); nil with one.
+	Hosts []ModelHost `json:"hosts,omitempty"`
+}
+
+// ModelHost is one Ollama of a pool that served a model: a report warns when
+// the hosts of one model differ in version or digest.
+type ModelHost struct {
+	Host    string `json:"host"` // its URL, redacted
+	Version string `json:"ollama_version,omitempty"`
+	Digest  string `json:"digest,omitempty"`
+}
+
+// HostDrift says how the hosts of m differ in Ollama version or model
+// digest, one line each; nil when they agree (or there is one host).
+func (m *Model) HostDrift() []string {
+	var out []string
+	for _, f := range []struct {
+		what string
+		get  func(ModelHost) string
+	}{{"Ollama version", func(h ModelHost) string { return h.Version }}, {"digest", func(h ModelHost) string { return h.Digest }}} {
+		seen := map[string][]string{}
+		var order []string
+		for _, h := range m.Hosts {
+			v := f.get(h)
+			if _, ok := seen[v]; !ok {
+				order = append(order, v)
+			}
+			seen[v] = append(seen[v], h.Host)
+		}
+		if len(order) < 2 {
+			continue
+		}
+		parts := make([]string, len(order))
+		for i, v := range order {
+			parts[i] = fmt.Sprintf("%s on %s", cmp.Or(v, "(unknown)"), strings.Join(seen[v], ", "))
+		}
+		out = append(out, fmt.Sprintf("hosts of %s differ in %s: %s", m.Name, f.what, strings.Join(parts, "; ")))
+	}
+	return out
 }
 
 // Supports reports whether the model lists capability c ("tools", "thinking").

@@ -16,8 +16,11 @@ type Trial struct {
 	Tags   []string `json:"tags,omitempty"`
 	// Attempts is how many times the trial ran; more than 1 when
 	// infrastructure failures were retried.
-	Attempts int       `json:"attempts"`
-	Start    time.Time `json:"start"`
+	Attempts int `json:"attempts"`
+	// Host is the Ollama (its URL, redacted) that ran the trial when the
+	// run spread trials over several; empty with one Ollama.
+	Host  string    `json:"host,omitempty"`
+	Start time.Time `json:"start"`
 	// Transcript is the final attempt's conversation.
 	Transcript *Transcript `json:"transcript"`
 	Score      Score       `json:"score"`

@@ -135,6 +135,13 @@ type Runner struct {
 	// OnWait, when set, is called while the run waits for an unreachable
 	// Ollama, before each pause between pings, with the time left.
 	OnWait func(left time.Duration)
+	// Hosts, when set, are several Ollamas to spread trials over (see
+	// pool.go); Chat and Models are then unused. Nil: the one Ollama of
+	// Chat and Models.
+	Hosts []Host
+	// OnHost, when set, is told what the pool does with a host: a model
+	// missing there, a host paused or given up.
+	OnHost func(msg string)
 }
 
 // job is one trial to run.
@@ -142,6 +149,7 @@ type job struct {
 	c       *suite.Case
 	repeat  int
 	variant *Variant
+	moves   int // times a pool moved it off an unreachable host
 }
 
 // CheckModels confirms that every model can run tools, before any is
@@ -163,6 +171,12 @@ func (r *Runner) CheckModels(ctx context.Context, names []string) ([]record.Mode
 // returns the models it ran with their warm-up load times. It stops when ctx
 // ends; the trials in flight are then dropped, not written.
 func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
+	if len(r.Hosts) > 0 {
+		if cfg.StopEarly != nil {
+			return nil, errors.New("runner: StopEarly runs on one Ollama, not on a pool of Hosts")
+		}
+		return r.runPool(ctx, cfg)
+	}
 	repeat := max(cfg.Repeat, 1)
 	parallel := max(cfg.Parallel, 1)
 	infos := append([]record.Model(nil), cfg.Models...)
@@ -174,7 +188,7 @@ func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
 	p := newPause(r, cfg.WaitOllama)
 	for i := range infos {
 		info := &infos[i]
-		load, err := r.warmup(ctx, cfg, p, info.Name, ka)
+		load, err := r.warmup(ctx, cfg, p, r.Models, info.Name, ka)
 		if err != nil {
 			var down *OllamaDownError
 			if errors.As(err, &down) {
@@ -344,7 +358,7 @@ func (r *Runner) runJob(ctx context.Context, cfg Config, p *pause, info *record.
 	if p.hold(ctx) != nil {
 		return
 	}
-	t, err := r.trial(ctx, cfg, p, info, base, j)
+	t, err := r.trial(ctx, cfg, p, info, base, j, nil)
 	if err != nil {
 		fail(err)
 		return
@@ -362,7 +376,10 @@ func (r *Runner) runJob(ctx context.Context, cfg Config, p *pause, info *record.
 // trial runs one trial, retrying infrastructure failures and waiting for an
 // unreachable Ollama; nil when ctx ended, and an error (the trial dropped)
 // when the wait failed.
-func (r *Runner) trial(ctx context.Context, cfg Config, p *pause, info *record.Model, base bridge.Request, j job) (*record.Trial, error) {
+//
+// On a host of a pool (h non-nil) an unreachable host does not wait here:
+// the trial comes back with errMoved, for another host to run.
+func (r *Runner) trial(ctx context.Context, cfg Config, p *pause, info *record.Model, base bridge.Request, j job, h *Host) (*record.Trial, error) {
 	s := cfg.Suite
 	v := j.variant
 	req, seed := request(base, s, j.c, j.repeat, v.Suite)
@@ -378,7 +395,11 @@ func (r *Runner) trial(ctx context.Context, cfg Config, p *pause, info *record.M
 	if v.Catalog != nil {
 		catalog = v.Catalog
 	}
-	loop := &bridge.Loop{Chat: r.Chat, Tools: tools, Now: r.Now}
+	chat := r.Chat
+	if h != nil {
+		chat, t.Host = h.Chat, h.Name
+	}
+	loop := &bridge.Loop{Chat: chat, Tools: tools, Now: r.Now}
 	opts := score.OptionsFor(&s.Defaults)
 	opts.NumCtx = s.Defaults.NumCtx()
 	opts.Tools = catalog
@@ -406,6 +427,9 @@ func (r *Runner) trial(ctx context.Context, cfg Config, p *pause, info *record.M
 			// Every attempt failed. When Ollama could not even be reached,
 			// that says nothing about the model: wait for it, then run the
 			// trial again rather than record noise.
+			if h != nil && p.enabled() && Unreachable(err) && j.moves < maxWaits {
+				return t, errMoved
+			}
 			if !p.enabled() || !Unreachable(err) || waits >= maxWaits {
 				return t, nil
 			}

@@ -52,6 +52,14 @@ func Unreachable(err error) bool {
 type pause struct {
 	r     *Runner
 	limit time.Duration // negative: never wait
+	ping  func(context.Context) error
+	// onWait is told the time left before each pause between pings; nil
+	// for a host of a pool, which says what it does through OnHost.
+	onWait func(left time.Duration)
+	// extend, when set, is asked once the wait is over: true starts it
+	// again. A host of a pool keeps being pinged while another host of
+	// the model still runs trials.
+	extend func() bool
 
 	mu   sync.Mutex
 	done chan struct{} // closed when the wait in progress ends; nil when none
@@ -62,7 +70,15 @@ func newPause(r *Runner, wait time.Duration) *pause {
 	if wait == 0 {
 		wait = DefaultWaitOllama
 	}
-	return &pause{r: r, limit: wait}
+	return &pause{r: r, limit: wait, ping: r.Models.Ping, onWait: r.OnWait}
+}
+
+// busy reports whether a wait is in progress or has failed: a worker that
+// took a trial then hands it back rather than run it on a host that is down.
+func (p *pause) busy() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.done != nil || p.err != nil
 }
 
 // enabled reports whether failures that cannot reach Ollama wait.
@@ -99,7 +115,7 @@ func (p *pause) await(ctx context.Context) error {
 	p.done = ch
 	p.mu.Unlock()
 
-	err := p.r.waitOllama(ctx, p.limit)
+	err := p.r.waitOllama(ctx, p)
 	p.mu.Lock()
 	p.err, p.done = err, nil
 	p.mu.Unlock()
@@ -109,12 +125,13 @@ func (p *pause) await(ctx context.Context) error {
 
 // waitOllama pings Ollama with backoff (1s doubling, at most 15s between
 // pings) until it answers or limit has passed.
-func (r *Runner) waitOllama(ctx context.Context, limit time.Duration) error {
+func (r *Runner) waitOllama(ctx context.Context, p *pause) error {
+	limit := p.limit
 	now := r.now()
 	deadline := now().Add(limit)
 	backoff := time.Second
 	for {
-		err := r.Models.Ping(ctx)
+		err := p.ping(ctx)
 		if err == nil {
 			return nil
 		}
@@ -122,11 +139,15 @@ func (r *Runner) waitOllama(ctx context.Context, limit time.Duration) error {
 			return ctx.Err()
 		}
 		left := deadline.Sub(now())
+		if left <= 0 && p.extend != nil && p.extend() {
+			deadline = now().Add(limit)
+			left = limit
+		}
 		if left <= 0 {
 			return &OllamaDownError{Waited: limit, Err: err}
 		}
-		if r.OnWait != nil {
-			r.OnWait(left)
+		if p.onWait != nil {
+			p.onWait(left)
 		}
 		if err := r.sleep(ctx, min(backoff, left)); err != nil {
 			return err
@@ -150,11 +171,11 @@ func retryPolicy(cfg Config) (int, time.Duration) {
 
 // warmup loads a model, retrying failures as trials are retried and waiting
 // for an Ollama that cannot be reached.
-func (r *Runner) warmup(ctx context.Context, cfg Config, p *pause, model string, ka *api.Duration) (time.Duration, error) {
+func (r *Runner) warmup(ctx context.Context, cfg Config, p *pause, m Models, model string, ka *api.Duration) (time.Duration, error) {
 	retries, backoff0 := retryPolicy(cfg)
 	backoff, waits := backoff0, 0
 	for attempt := 1; ; attempt++ {
-		load, err := r.Models.Warmup(ctx, model, ka)
+		load, err := m.Warmup(ctx, model, ka)
 		if err == nil || ctx.Err() != nil {
 			return load, err
 		}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
+	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/harness/redact"
+)
+
+// TestRunSpreadsOverSeveralOllamas: --ollama and --ollama-hosts together
+// make a pool; the host without a model is named at start-up and runs none
+// of its trials, every trial records its host, and run.json each model's
+// hosts with their versions.
+func TestRunSpreadsOverSeveralOllamas(t *testing.T) {
+	script, err := fakeollama.DemoScript()
+	if err != nil {
+		t.Fatal(err)
+	}
+	script.Models = slices.DeleteFunc(slices.Clone(script.Models), func(m fakeollama.Model) bool { return m.Name == "scripted-weak" })
+	script.Rules = slices.DeleteFunc(slices.Clone(script.Rules), func(r fakeollama.Rule) bool { return r.Model == "scripted-weak" })
+	_, u1 := fakeOllama(t, nil)
+	_, u2 := fakeOllama(t, script)
+	hosts := filepath.Join(t.TempDir(), "hosts")
+	if err := os.WriteFile(hosts, []byte("# the second GPU box\n"+u2+" 2  # two at once\n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	r := runCLI(t, context.Background(), "run", docsSuite(t), "--out", dir, "--ollama", u1, "--ollama-hosts", hosts, "--repeat", "2")
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	h1, h2 := redact.URL(u1), redact.URL(u2)
+	if !strings.Contains(r.stderr, "Ollama at "+h2+" is not used for scripted-weak: model \"scripted-weak\" is not pulled") {
+		t.Errorf("stderr does not say the host lacks the model:\n%s", r.stderr)
+	}
+	meta, err := record.ReadRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(meta.Models) != 2 || len(meta.Models[0].Hosts) != 2 || len(meta.Models[1].Hosts) != 1 ||
+		meta.Models[1].Hosts[0] != (record.ModelHost{Host: h1, Version: fakeollama.DefaultVersion, Digest: meta.Models[1].Digest}) {
+		t.Errorf("run.json models: %+v", meta.Models)
+	}
+	by := map[string]int{}
+	if err := readTrials(dir, os.Stderr, func(tr *record.Trial) { by[tr.Model+" "+tr.Host]++ }); err != nil {
+		t.Fatal(err)
+	}
+	if by["scripted-weak "+h1] != 50 || by["scripted-weak "+h2] != 0 || by["scripted-good "+h1]+by["scripted-good "+h2] != 50 || by["scripted-good "+h2] == 0 {
+		t.Errorf("trials by model and host: %v", by)
+	}
+}
+
+// TestHostsFileErrorsSayWhere: a bad line of --ollama-hosts is reported at
+// its file:line:col.
+func TestHostsFileErrorsSayWhere(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hosts")
+	if err := os.WriteFile(path, []byte("http://a:11434\n  http://b:11434#zero\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := readHostsFile(path)
+	if err == nil || !strings.HasPrefix(err.Error(), path+":2:3: ") || !strings.Contains(err.Error(), "at least 1") {
+		t.Errorf("err %v", err)
+	}
+	got, err := parseHostSpec("http://a:11434#4")
+	if err != nil || got != (hostSpec{url: "http://a:11434", parallel: 4}) {
+		t.Errorf("parseHostSpec: %+v %v", got, err)
+	}
+}
