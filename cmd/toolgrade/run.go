@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -41,6 +42,8 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	variants := fs.String("variants", "", "comma-separated variants of the suite to run; base is the servers' own catalog (default: base and every variant)")
 	junit := fs.String("junit", "", "write the JUnit XML report to `FILE` when the run ends (also when it stops early: then partial)")
 	retryInfra := fs.Bool("retry-infra", true, "wait for an unreachable Ollama, and let --resume rerun infra_error trials; false: both are final")
+	var shf shardFlags
+	shf.register(fs)
 	var gf gateFlags
 	gf.register(fs)
 	gf.registerRegressions(fs, true)
@@ -162,11 +165,17 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return err
 	}
 	defer vs.Close()
+	sh, err := shf.spec(meta, os.Getenv)
+	if err != nil {
+		return err
+	}
+	only := sh.Filter(runMatrix(s, checked, vs.list, *repeat))
 
 	if w == nil {
 		fresh := newRunMeta(s, cat, redact.URL(ol.base.String()), ol.version, *repeat, *parallel)
 		fresh.Overrides = overrides
 		fresh.Catalogs = vs.catalogs
+		fresh.Shard = sh.Record()
 		if w, err = store.Create(dir, fresh); err != nil {
 			return runDirError(dir, err)
 		}
@@ -182,6 +191,9 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	shape := fmt.Sprintf("%d cases × %d models", len(s.Cases), len(modelList))
 	if n := len(vs.list); n > 1 {
 		shape += fmt.Sprintf(" × %d variants", n)
+	}
+	if !sh.Whole() {
+		shape = fmt.Sprintf("shard %s (%d trials) of %s", sh, len(only), shape)
 	}
 	fmt.Fprintf(stderr, "toolgrade: running %s × %d repeats into %s\n", shape, *repeat, dir)
 
@@ -210,7 +222,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 	ran, runErr := r.Run(ctx, runner.Config{
 		Suite: s, Models: checked, Repeat: *repeat, Parallel: *parallel, Retries: *retries, Done: done,
-		WaitOllama: wait, NoExecute: meta.NoExecute, Variants: vs.list,
+		WaitOllama: wait, NoExecute: meta.NoExecute, Variants: vs.list, Only: only,
 	})
 	prog.finish()
 	end := time.Now()

@@ -49,6 +49,17 @@ type Run struct {
 	// Cases maps each case id to a hash of what the case asks and expects,
 	// so a comparison can tell a case edited under the same id.
 	Cases map[string]string `json:"cases,omitempty"`
+	// Shard is the part of the trials this run holds (run --shard); nil:
+	// all of them. `toolgrade merge` removes it.
+	Shard *RunShard `json:"shard,omitempty"`
+}
+
+// RunShard is shard I of N (counting from 0) of a run's trials, split By
+// "trial" or "model" (see package shard).
+type RunShard struct {
+	I  int    `json:"i"`
+	N  int    `json:"n"`
+	By string `json:"by"`
 }
 
 // RunCatalog is the tool catalog one variant of a run sent with every
