@@ -123,3 +123,45 @@ func TestMergedShardsReportAsTheUnshardedRun(t *testing.T) {
 		}
 	}
 }
+
+// TestShardFromEnvAndResumeKeepsTheShard: --shard-from env reads a
+// Kubernetes Indexed Job's index; a resume finishes that shard alone and
+// refuses another.
+func TestShardFromEnvAndResumeKeepsTheShard(t *testing.T) {
+	_, url := fakeOllama(t, nil)
+	suite := docsSuite(t)
+	dir := filepath.Join(t.TempDir(), "pod-1")
+	t.Setenv("JOB_COMPLETION_INDEX", "1")
+	t.Setenv("TOOLGRADE_SHARDS", "3")
+	if r := runCLI(t, context.Background(), "run", suite, "--out", dir, "--ollama", url, "--shard-from", "env"); r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	meta, err := record.ReadRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta.Shard == nil || *meta.Shard != (record.RunShard{I: 1, N: 3, By: "trial"}) {
+		t.Fatalf("run.json shard %+v", meta.Shard)
+	}
+	want := readTrialKeys(t, dir)
+	if len(want) < 16 || len(want) > 17 { // 2 models × 25 cases in 3 shards
+		t.Errorf("shard 1/3 of 50 trials holds %d", len(want))
+	}
+	// As if the pod was killed after 3 trials.
+	p := filepath.Join(dir, record.TrialsFile)
+	b, _ := os.ReadFile(p)
+	lines := strings.SplitAfter(string(b), "\n")
+	if err := os.WriteFile(p, []byte(strings.Join(lines[:3], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := runCLI(t, context.Background(), "run", "--resume", dir, "--ollama", url, "--shard", "0/3"); r.err == nil || !strings.Contains(r.err.Error(), "holds shard 1/3") {
+		t.Errorf("resume with another shard: %v", r.err)
+	}
+	if r := runCLI(t, context.Background(), "run", "--resume", dir, "--ollama", url); r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	got := readTrialKeys(t, dir)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("resumed shard holds %v, want %v", got, want)
+	}
+}
