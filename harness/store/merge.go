@@ -196,6 +196,15 @@ func mergeRuns(runs []*record.Run) *record.Run {
 	out := *runs[0]
 	out.Shard = nil
 	out.Models = nil
+	// A server restarted in any shard restarted in the run.
+	out.Servers = slices.Clone(out.Servers)
+	for _, r := range runs[1:] {
+		restarts := map[string]int{}
+		for _, s := range r.Servers {
+			restarts[s.Name] = s.Restarts
+		}
+		out.AddRestarts(restarts)
+	}
 	out.Status, out.Error = StatusComplete, ""
 	for _, r := range runs {
 		if r.Start.Before(out.Start) {

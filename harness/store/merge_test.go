@@ -29,7 +29,7 @@ func shardRuns(t *testing.T, root string, n int, by string) []string {
 			Suite:  record.RunSuite{Name: "s", Hash: "h1"},
 			Models: []record.Model{{Name: "m1", Digest: "d1"}, {Name: "m2", Digest: "d2"}},
 			Repeat: 2, Cases: map[string]string{"a": "ha", "b": "hb", "c": "hc"}, Shard: s.Record(),
-			CatalogHash: "cat", Status: StatusComplete,
+			CatalogHash: "cat", Status: StatusComplete, Servers: []record.RunServer{{Name: "docs", Restarts: 1}},
 			Start: t0.Add(time.Duration(i) * time.Hour), End: t0.Add(time.Duration(i+1) * time.Hour),
 		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -73,7 +73,7 @@ func TestMergeJoinsShardsInKeyOrder(t *testing.T) {
 			t.Fatalf("by %s: %v", by, err)
 		}
 		run := readRun(t, out)
-		if run.Shard != nil || run.Status != StatusComplete || run.Start.Hour() != 0 || run.End.Hour() != 3 || rd.Run.Repeat != 2 {
+		if run.Shard != nil || run.Status != StatusComplete || run.Start.Hour() != 0 || run.End.Hour() != 3 || rd.Run.Repeat != 2 || run.Servers[0].Restarts != 3 {
 			t.Errorf("by %s: merged run.json %+v", by, run)
 		}
 		var got []string
