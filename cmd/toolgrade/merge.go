@@ -45,6 +45,25 @@ func runMerge(_ context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	return writeHTMLReport(rd, filepath.Join(out, htmlReportFile), stdout, io.Discard)
 }
 
+// openRuns opens the run directory of report or show (cmd), or, given
+// several, reads them as the shards of one run, in memory and read-only,
+// with the checks of merge.
+func openRuns(cmd string, dirs []string, stderr io.Writer) (*store.Reader, error) {
+	if len(dirs) == 1 {
+		run, err := store.Open(dirs[0])
+		if err != nil {
+			return nil, asUsage(fmt.Errorf("%s: %w", cmd, err))
+		}
+		return run, nil
+	}
+	run, warnings, err := store.Join(dirs, store.MergeOptions{Drift: mergeDrift})
+	store.Warn(stderr, warnings)
+	if err != nil {
+		return nil, usageErrorf("%s: %v", cmd, err)
+	}
+	return run, nil
+}
+
 // mergeDrift is compare's drift between two shards, less what may differ
 // between machines that ran the same thing: the Ollama version (a warning
 // a report of hosts makes) is not a reason to refuse.

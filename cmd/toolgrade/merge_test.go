@@ -114,9 +114,24 @@ func TestMergedShardsReportAsTheUnshardedRun(t *testing.T) {
 		if meta.Shard != nil || meta.Status != "complete" {
 			t.Errorf("merged run.json: shard %v, status %s", meta.Shard, meta.Status)
 		}
-		// Every report reads the merged run.
-		if rep := runCLI(t, context.Background(), "report", out, "--json"); rep.err != nil {
+		// Every report reads the merged run; report and show read the
+		// shards directly as the same run, writing nothing beside them.
+		rep := runCLI(t, context.Background(), "report", out, "--json")
+		if rep.err != nil {
 			t.Errorf("report of the merged run: %v\n%s", rep.err, rep.stderr)
+		}
+		shardSummary, _ := os.ReadFile(filepath.Join(dirs[0], record.SummaryFile))
+		direct := runCLI(t, context.Background(), append([]string{"report", "--json"}, dirs...)...)
+		if direct.err != nil || direct.stdout != rep.stdout {
+			t.Errorf("report of the shards by %s (err %v) differs from the merged run's:\n%s\n---\n%s", by, direct.err, direct.stdout, rep.stdout)
+		}
+		if after, _ := os.ReadFile(filepath.Join(dirs[0], record.SummaryFile)); string(after) != string(shardSummary) {
+			t.Errorf("report of the shards rewrote %s's summary", dirs[0])
+		}
+		showMerged := runCLI(t, context.Background(), "show", out, "--model", "scripted-weak", "--case", "dog")
+		showShards := runCLI(t, context.Background(), append([]string{"show", "--model", "scripted-weak", "--case", "dog"}, dirs...)...)
+		if showMerged.err != nil || showShards.err != nil || showShards.stdout != showMerged.stdout || !strings.Contains(showMerged.stdout, "invalid_args") {
+			t.Errorf("show of the shards (err %v):\n%s\n---\nof the merged run (err %v):\n%s", showShards.err, showShards.stdout, showMerged.err, showMerged.stdout)
 		}
 		if cmp := runCLI(t, context.Background(), "compare", whole, out); cmp.err != nil || !strings.Contains(cmp.stdout, "scripted-good") {
 			t.Errorf("compare with the merged run: %v\n%s%s", cmp.err, cmp.stdout, cmp.stderr)

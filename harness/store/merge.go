@@ -56,8 +56,60 @@ func KeyString(k record.TrialKey) string {
 // and trials.jsonl in the runner's key order. The shards are only read.
 // The trials are held in memory to be written in order.
 func Merge(out string, dirs []string, opts MergeOptions) (*Reader, []*record.SyntaxError, error) {
+	merged, ordered, warnings, err := join(dirs, opts)
+	if err != nil {
+		return nil, warnings, err
+	}
+	if err := CheckFresh(out); err != nil {
+		return nil, warnings, err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, warnings, err
+	}
+	lock, err := LockDir(out)
+	if err != nil {
+		return nil, warnings, err
+	}
+	defer lock.Unlock()
+	f, err := os.Create(filepath.Join(out, record.TrialsFile))
+	if err != nil {
+		return nil, warnings, err
+	}
+	tw := record.NewWriter(f)
+	for _, t := range ordered {
+		if err := tw.Write(t); err != nil {
+			f.Close()
+			return nil, warnings, err
+		}
+	}
+	if err := f.Close(); err != nil {
+		return nil, warnings, err
+	}
+	// run.json last: a merge that fails midway leaves no run a report would
+	// take for whole.
+	if err := record.WriteRun(out, merged); err != nil {
+		return nil, warnings, err
+	}
+	return &Reader{Dir: out, Run: merged}, warnings, nil
+}
+
+// Join checks the shard directories as Merge does and returns them as one
+// run held in memory, writing nothing: `report` and `show` read several
+// shard directories through it. Its Dir names them all, joined by "+"; it
+// is read-only (see Reader.Joined).
+func Join(dirs []string, opts MergeOptions) (*Reader, []*record.SyntaxError, error) {
+	merged, ordered, warnings, err := join(dirs, opts)
+	if err != nil {
+		return nil, warnings, err
+	}
+	return &Reader{Dir: strings.Join(dirs, "+"), Run: merged, joined: ordered}, warnings, nil
+}
+
+// join checks the shards and returns the merged run.json and the trials in
+// the split's key order.
+func join(dirs []string, opts MergeOptions) (*record.Run, []*record.Trial, []*record.SyntaxError, error) {
 	if len(dirs) == 0 {
-		return nil, nil, errors.New("merge: no shard directories")
+		return nil, nil, nil, errors.New("merge: no shard directories")
 	}
 	drift := opts.Drift
 	if drift == nil {
@@ -67,7 +119,7 @@ func Merge(out string, dirs []string, opts MergeOptions) (*Reader, []*record.Syn
 	for i, d := range dirs {
 		r, err := Open(d)
 		if err != nil {
-			return nil, nil, &MergeError{Dir: d, Msg: err.Error()}
+			return nil, nil, nil, &MergeError{Dir: d, Msg: err.Error()}
 		}
 		runs[i] = r.Run
 	}
@@ -75,19 +127,19 @@ func Merge(out string, dirs []string, opts MergeOptions) (*Reader, []*record.Syn
 	byIndex := map[int]string{}
 	for i, r := range runs {
 		if r.Shard == nil {
-			return nil, nil, &MergeError{Dir: dirs[i], Msg: "not a shard (run.json has no shard): it holds the whole run already"}
+			return nil, nil, nil, &MergeError{Dir: dirs[i], Msg: "not a shard (run.json has no shard): it holds the whole run already"}
 		}
 		if r.Shard.N != first.Shard.N || r.Shard.By != first.Shard.By {
-			return nil, nil, &MergeError{Dir: dirs[i], Msg: fmt.Sprintf("shard %s of a different split than %s's %s",
+			return nil, nil, nil, &MergeError{Dir: dirs[i], Msg: fmt.Sprintf("shard %s of a different split than %s's %s",
 				shard.FromRecord(r.Shard), dirs[0], shard.FromRecord(first.Shard))}
 		}
 		if d, ok := byIndex[r.Shard.I]; ok {
-			return nil, nil, &MergeError{Dir: dirs[i], Msg: fmt.Sprintf("holds shard %s, as %s does", shard.FromRecord(r.Shard), d)}
+			return nil, nil, nil, &MergeError{Dir: dirs[i], Msg: fmt.Sprintf("holds shard %s, as %s does", shard.FromRecord(r.Shard), d)}
 		}
 		byIndex[r.Shard.I] = dirs[i]
 		if i > 0 {
 			if d := drift(first, r); len(d) > 0 {
-				return nil, nil, &MergeError{Dir: dirs[i], Msg: fmt.Sprintf("did not run what %s ran, so their trials are not comparable:\n  %s",
+				return nil, nil, nil, &MergeError{Dir: dirs[i], Msg: fmt.Sprintf("did not run what %s ran, so their trials are not comparable:\n  %s",
 					dirs[0], strings.Join(d, "\n  "))}
 			}
 		}
@@ -126,9 +178,9 @@ func Merge(out string, dirs []string, opts MergeOptions) (*Reader, []*record.Syn
 		if err != nil {
 			var me *MergeError
 			if errors.As(err, &me) {
-				return nil, warnings, err
+				return nil, nil, warnings, err
 			}
-			return nil, warnings, &MergeError{Dir: d, Msg: err.Error()}
+			return nil, nil, warnings, &MergeError{Dir: d, Msg: err.Error()}
 		}
 	}
 	for _, k := range keys {
@@ -138,42 +190,15 @@ func Merge(out string, dirs []string, opts MergeOptions) (*Reader, []*record.Syn
 			if !ok {
 				d = fmt.Sprintf("shard %d/%d (not given)", i, first.Shard.N)
 			}
-			return nil, warnings, &MergeError{Dir: d, Key: &k, Msg: "missing: no shard holds it (an unfinished shard? `toolgrade run --resume` it)"}
+			return nil, nil, warnings, &MergeError{Dir: d, Key: &k, Msg: "missing: no shard holds it (an unfinished shard? `toolgrade run --resume` it)"}
 		}
 	}
 
-	merged := mergeRuns(runs)
-	if err := CheckFresh(out); err != nil {
-		return nil, warnings, err
+	ordered := make([]*record.Trial, len(keys))
+	for i, k := range keys {
+		ordered[i] = trials[k]
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, warnings, err
-	}
-	lock, err := LockDir(out)
-	if err != nil {
-		return nil, warnings, err
-	}
-	defer lock.Unlock()
-	f, err := os.Create(filepath.Join(out, record.TrialsFile))
-	if err != nil {
-		return nil, warnings, err
-	}
-	tw := record.NewWriter(f)
-	for _, k := range keys {
-		if err := tw.Write(trials[k]); err != nil {
-			f.Close()
-			return nil, warnings, err
-		}
-	}
-	if err := f.Close(); err != nil {
-		return nil, warnings, err
-	}
-	// run.json last: a merge that fails midway leaves no run a report would
-	// take for whole.
-	if err := record.WriteRun(out, merged); err != nil {
-		return nil, warnings, err
-	}
-	return &Reader{Dir: out, Run: merged}, warnings, nil
+	return mergeRuns(runs), ordered, warnings, nil
 }
 
 // matrix is every trial a run's run.json describes.
