@@ -180,3 +180,41 @@ func editRun(t *testing.T, dir string, fn func(*record.Run)) {
 		t.Fatal(err)
 	}
 }
+
+// TestJoinReadsShardsAsMergeWritesThem: Join yields the trials Merge
+// writes, in the same order, refuses what Merge refuses, and writes nothing.
+func TestJoinReadsShardsAsMergeWritesThem(t *testing.T) {
+	root := t.TempDir()
+	dirs := shardRuns(t, root, 3, shard.ByModel)
+	out := filepath.Join(root, "out")
+	if _, _, err := Merge(out, dirs, MergeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	keys := func(r *Reader) string {
+		var s []string
+		if _, err := r.Trials(func(tr *record.Trial) { s = append(s, KeyString(tr.Key())) }); err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(s, " ")
+	}
+	merged, err := Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, _, err := Join(dirs, MergeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !j.Joined() || merged.Joined() || keys(j) != keys(merged) || j.Run.Shard != nil {
+		t.Errorf("joined %s\nmerged %s", keys(j), keys(merged))
+	}
+	if _, _, err := Join(dirs[:2], MergeOptions{}); err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("Join of two of three shards: %v", err)
+	}
+	entries, _ := os.ReadDir(dirs[0])
+	for _, e := range entries {
+		if e.Name() != record.RunFile && e.Name() != record.TrialsFile {
+			t.Errorf("Join or Merge wrote %s in a shard", e.Name())
+		}
+	}
+}
