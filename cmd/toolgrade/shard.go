@@ -50,12 +50,12 @@ func (f *shardFlags) spec(meta *record.Run, getenv func(string) string) (shard.S
 	if err != nil {
 		return s, usageErrorf("run: %v", err)
 	}
-	if meta != nil && meta.Status != "" {
+	if meta != nil {
 		old := shard.FromRecord(meta.Shard)
 		if f.shard == "" && f.from == "" {
 			return old, nil
 		}
-		if s.Record() == nil && old.Record() != nil || s != old && !(s.Whole() && old.Whole()) {
+		if s != old && !(s.Whole() && old.Whole()) {
 			return s, usageErrorf("--resume: the run holds shard %v; --shard cannot change it", describeShard(old))
 		}
 	}
