@@ -66,6 +66,7 @@ func commands() []command {
 		{"tools", "print the tool catalog as the model will see it", runTools},
 		{"run", "run a suite of cases against models and write the results", runRun},
 		{"report", "rebuild a run's reports from its files alone", runReport},
+		{"merge", "join the shard directories of a run (run --shard) into one run directory", runMerge},
 		{"show", "print the transcripts of a run's trials, filtered by model, variant, case, repeat or outcome", runShow},
 		{"serve", "serve an Ollama-compatible proxy that adds the MCP tools to every /api/chat and runs their calls", runServe},
 		{"rescore", "judge a run's recorded transcripts again against an edited suite, offline", runRescore},

@@ -18,7 +18,7 @@ import (
 var reportFormats = []string{"terminal", "json", "markdown", "junit", "html"}
 
 func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("report", "DIR", stderr)
+	fs := newFlags("report", "DIR | SHARD_DIR...", stderr)
 	format := fs.String("format", "terminal", "the report's `FORMAT`: terminal, json (summary.json), markdown, junit or html")
 	asJSON := fs.Bool("json", false, "the same as --format json")
 	outPath := fs.String("o", "", "write the report to `FILE` (replaced atomically) instead of stdout")
@@ -32,8 +32,8 @@ func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usageErrorf("report: give one run directory")
+	if len(pos) == 0 {
+		return usageErrorf("report: give a run directory, or the shard directories of one run")
 	}
 	if *asJSON {
 		if *format != "terminal" && *format != "json" {
@@ -44,9 +44,9 @@ func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	if !knownFormat(*format) {
 		return usageErrorf("report: --format %q: want one of terminal, json, markdown, junit, html", *format)
 	}
-	run, err := store.Open(pos[0])
+	run, err := openRuns("report", pos, stderr)
 	if err != nil {
-		return asUsage(fmt.Errorf("report: %w", err))
+		return err
 	}
 	if err := writeOutput(*outPath, stdout, func(w io.Writer) error {
 		return writeReport(run, *format, w, stderr)
@@ -145,8 +145,12 @@ func writeReports(run *store.Reader, stdout, stderr io.Writer) (*reports.Summary
 	if err != nil {
 		return nil, err
 	}
-	if err := store.WriteSummary(run.Dir, sum); err != nil {
-		return nil, err
+	// Shards read as one have no directory of their own: nothing is
+	// written beside them.
+	if !run.Joined() {
+		if err := store.WriteSummary(run.Dir, sum); err != nil {
+			return nil, err
+		}
 	}
 	if run.Run.Status != store.StatusComplete {
 		fmt.Fprintf(stdout, "Run %s (%s): partial results.\n", run.Dir, run.Run.Status)

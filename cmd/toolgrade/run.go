@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -46,6 +47,8 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	retryInfra := fs.Bool("retry-infra", true, "wait for an unreachable Ollama, and let --resume rerun infra_error trials; false: both are final")
 	stopEarly := fs.Bool("stop-early", false, "stop repeating a case once Wald's test settles its pass rate against --stop-threshold (δ 0.2, α = β = 0.05)")
 	stopThreshold := fs.Float64("stop-threshold", stats.DefaultSPRT.Threshold, "the pass rate --stop-early judges each case against")
+	var shf shardFlags
+	shf.register(fs)
 	var gf gateFlags
 	gf.register(fs)
 	gf.registerRegressions(fs, true)
@@ -152,6 +155,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		// stopping rule's between-repeat barrier is not built into it yet.
 		return usageErrorf("run: --stop-early runs on one Ollama; give one --ollama, or drop --stop-early")
 	}
+
 	r, ol, checked, err := connectOllamas(ctx, specs, &ot, modelList, parallel, stderr)
 	if err != nil {
 		return err
@@ -180,6 +184,16 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return err
 	}
 	defer vs.Close()
+	sh, err := shf.spec(meta, os.Getenv)
+	if err != nil {
+		return err
+	}
+	if len(specs) > 1 && sh.N > 1 {
+		// Shards spread a run over machines, hosts over Ollamas; the pool's
+		// queue does not take a shard's filter yet.
+		return usageErrorf("run: --shard runs on one Ollama; give each shard its own --ollama")
+	}
+	only := sh.Filter(runMatrix(s, checked, vs.list, *repeat))
 
 	if w == nil {
 		fresh := newRunMeta(s, cat, redact.URL(ol.base.String()), ol.version, *repeat, *parallel)
@@ -192,6 +206,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 			rule := stats.SPRT{Threshold: *stopThreshold}.Filled()
 			fresh.StopEarly = &record.RunStopEarly{Threshold: rule.Threshold, Delta: rule.Delta, Alpha: rule.Alpha, Beta: rule.Beta}
 		}
+		fresh.Shard = sh.Record()
 		if w, err = store.Create(dir, fresh); err != nil {
 			return runDirError(dir, err)
 		}
@@ -207,6 +222,9 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	shape := fmt.Sprintf("%d cases × %d models", len(s.Cases), len(modelList))
 	if n := len(vs.list); n > 1 {
 		shape += fmt.Sprintf(" × %d variants", n)
+	}
+	if !sh.Whole() {
+		shape = fmt.Sprintf("shard %s (%d trials) of %s", sh, len(only), shape)
 	}
 	fmt.Fprintf(stderr, "toolgrade: running %s × %d repeats into %s\n", shape, *repeat, dir)
 
@@ -252,7 +270,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 	ran, runErr := r.Run(ctx, runner.Config{
 		Suite: s, Models: checked, Repeat: *repeat, Parallel: *parallel, Retries: *retries, Done: done,
-		WaitOllama: wait, NoExecute: meta.NoExecute, Variants: vs.list,
+		WaitOllama: wait, NoExecute: meta.NoExecute, Variants: vs.list, Only: only,
 		StopEarly: rule, Outcomes: outcomes,
 	})
 	prog.finish()

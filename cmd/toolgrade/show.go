@@ -14,7 +14,6 @@ import (
 
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/srcpos"
-	"github.com/toolgrade/toolgrade/harness/store"
 	"github.com/toolgrade/toolgrade/reports"
 	"golang.org/x/term"
 )
@@ -24,7 +23,7 @@ import (
 const outcomeFail = "fail"
 
 func runShow(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("show", "DIR", stderr)
+	fs := newFlags("show", "DIR | SHARD_DIR...", stderr)
 	var f showFilter
 	fs.StringVar(&f.model, "model", "", "show only the trials of this model: a `NAME`, or a glob such as 'qwen3:*'")
 	fs.StringVar(&f.variant, "variant", "", "show only the trials of this variant (`NAME`; base: the servers' own descriptions), or a glob")
@@ -37,8 +36,8 @@ func runShow(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usageErrorf("show: give one run directory")
+	if len(pos) == 0 {
+		return usageErrorf("show: give a run directory, or the shard directories of one run")
 	}
 	if err := f.setOutcomes(*outcomes); err != nil {
 		return err
@@ -50,9 +49,9 @@ func runShow(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	run, err := store.Open(pos[0])
+	run, err := openRuns("show", pos, stderr)
 	if err != nil {
-		return asUsage(fmt.Errorf("show: %w", err))
+		return err
 	}
 	out := bufio.NewWriter(stdout)
 	p := reports.NewTranscriptPrinter(out, &reports.TranscriptOptions{Color: color, Full: *full})

@@ -275,3 +275,8 @@ func canonical(raw json.RawMessage) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// RunDrift lists the settings in which run b differs from run a and the
+// differences of their catalogs, as Runs reports them; `toolgrade merge`
+// refuses shards that drift so.
+func RunDrift(a, b *record.Run) ([]Drift, []CatalogChange) { return runDrift(a, b) }

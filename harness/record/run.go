@@ -59,6 +59,9 @@ type Run struct {
 	// Rescored is set on a run made by `toolgrade rescore`: its trials are
 	// those of another run, judged again against an edited suite.
 	Rescored *RunRescored `json:"rescored,omitempty"`
+	// Shard is the part of the trials this run holds (run --shard); nil:
+	// all of them. `toolgrade merge` removes it.
+	Shard *RunShard `json:"shard,omitempty"`
 }
 
 // RunStopEarly is the rule of `run --stop-early`: Wald's sequential test of
@@ -88,6 +91,14 @@ type RunRescored struct {
 	Copied   []string `json:"copied,omitempty"`
 	// Missing lists the cases of the edited suite the run never ran.
 	Missing []string `json:"missing,omitempty"`
+}
+
+// RunShard is shard I of N (counting from 0) of a run's trials, split By
+// "trial" or "model" (see package shard).
+type RunShard struct {
+	I  int    `json:"i"`
+	N  int    `json:"n"`
+	By string `json:"by"`
 }
 
 // RunCatalog is the tool catalog one variant of a run sent with every

@@ -82,6 +82,28 @@ type Config struct {
 	// Outcomes are the outcomes of the trials in Done (resume), so that
 	// StopEarly counts the evidence of an earlier session; nil: none known.
 	Outcomes map[record.TrialKey]string
+	// Only, when not nil, is the shard this run holds (see package shard):
+	// trials not in it are neither run nor counted, and a model with none
+	// in it is not loaded. Nil: every trial.
+	Only map[record.TrialKey]bool
+}
+
+// inShard reports whether cfg's shard holds the trial k.
+func (cfg *Config) inShard(k record.TrialKey) bool {
+	return cfg.Only == nil || cfg.Only[k]
+}
+
+// hasTrials reports whether any trial of model is in cfg's shard.
+func (cfg *Config) hasTrials(model string) bool {
+	if cfg.Only == nil {
+		return true
+	}
+	for k := range cfg.Only {
+		if k.Model == model {
+			return true
+		}
+	}
+	return false
 }
 
 // Variant is one version of the tools (and system prompt) that every case of
@@ -172,8 +194,8 @@ func (r *Runner) CheckModels(ctx context.Context, names []string) ([]record.Mode
 // ends; the trials in flight are then dropped, not written.
 func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
 	if len(r.Hosts) > 0 {
-		if cfg.StopEarly != nil {
-			return nil, errors.New("runner: StopEarly runs on one Ollama, not on a pool of Hosts")
+		if cfg.StopEarly != nil || cfg.Only != nil {
+			return nil, errors.New("runner: StopEarly and Only (a shard) run on one Ollama, not on a pool of Hosts")
 		}
 		return r.runPool(ctx, cfg)
 	}
@@ -188,6 +210,11 @@ func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
 	p := newPause(r, cfg.WaitOllama)
 	for i := range infos {
 		info := &infos[i]
+		if !cfg.hasTrials(info.Name) {
+			// Another shard runs this model: loading it here would only
+			// cost the time --shard-by model saves.
+			continue
+		}
 		load, err := r.warmup(ctx, cfg, p, r.Models, info.Name, ka)
 		if err != nil {
 			var down *OllamaDownError
@@ -230,17 +257,26 @@ func (r *Runner) runModel(ctx context.Context, cfg Config, p *pause, info *recor
 	if len(variants) == 0 {
 		variants = []Variant{{}}
 	}
-	total := len(s.Cases) * repeat * len(variants)
 	// Jobs are made as they are fed, never listed, so memory does not grow
-	// with the number of trials.
-	done := func(i, rep int, v *Variant) bool {
-		return cfg.Done[record.TrialKey{Model: info.Name, CaseID: s.Cases[i].ID, Variant: v.Name, Repeat: rep}]
+	// with the number of trials. Trials of other shards are skipped as if
+	// done, but not counted.
+	key := func(i, rep int, v *Variant) record.TrialKey {
+		return record.TrialKey{Model: info.Name, CaseID: s.Cases[i].ID, Variant: v.Name, Repeat: rep}
 	}
-	skipped := 0
+	done := func(i, rep int, v *Variant) bool {
+		k := key(i, rep, v)
+		return cfg.Done[k] || !cfg.inShard(k)
+	}
+	total, skipped := 0, 0
 	for rep := range repeat {
 		for vi := range variants {
 			for i := range s.Cases {
-				if done(i, rep, &variants[vi]) {
+				k := key(i, rep, &variants[vi])
+				if !cfg.inShard(k) {
+					continue
+				}
+				total++
+				if cfg.Done[k] {
 					skipped++
 				}
 			}

@@ -20,7 +20,13 @@ type Reader struct {
 	Dir string
 	// Run is its run.json.
 	Run *record.Run
+
+	joined []*record.Trial // Join's trials; nil for a directory
 }
+
+// Joined reports whether r is several shard directories read as one by
+// Join: it has no directory of its own to write reports into.
+func (r *Reader) Joined() bool { return r.joined != nil }
 
 // Open reads dir's run.json. It takes no lock: a run may be read while it
 // is being written. A run.json of a newer major format is refused with a
@@ -39,6 +45,12 @@ func Open(dir string) (*Reader, error) {
 // reading with an error naming the file and line (a *record.FormatError
 // inside a *record.SyntaxError).
 func (r *Reader) Trials(fn func(*record.Trial)) ([]*record.SyntaxError, error) {
+	if r.joined != nil {
+		for _, t := range r.joined {
+			fn(t)
+		}
+		return nil, nil
+	}
 	return ReadTrials(r.Dir, fn)
 }
 
