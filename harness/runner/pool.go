@@ -179,24 +179,7 @@ func (r *Runner) warmupPool(ctx context.Context, cfg Config, model string, hosts
 // *OllamaDownError.
 func (r *Runner) runModelPool(ctx context.Context, cfg Config, info *record.Model, base bridge.Request, repeat int, hosts []*Host) error {
 	s := cfg.Suite
-	variants := cfg.Variants
-	if len(variants) == 0 {
-		variants = []Variant{{}}
-	}
-	total := len(s.Cases) * repeat * len(variants)
-	done := func(i, rep int, v *Variant) bool {
-		return cfg.Done[record.TrialKey{Model: info.Name, CaseID: s.Cases[i].ID, Variant: v.Name, Repeat: rep}]
-	}
-	skipped := 0
-	for rep := range repeat {
-		for vi := range variants {
-			for i := range s.Cases {
-				if done(i, rep, &variants[vi]) {
-					skipped++
-				}
-			}
-		}
-	}
+	variants, done, total, skipped := cfg.plan(info.Name, repeat)
 	prog := Progress{Model: info.Name, Total: total, Done: skipped}
 	if skipped == total {
 		if r.OnProgress != nil {

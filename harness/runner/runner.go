@@ -88,6 +88,42 @@ type Config struct {
 	Only map[record.TrialKey]bool
 }
 
+// plan is what a model's job feed needs, for one host or a pool: the
+// variants to run (the base alone when cfg has none), whether a trial is
+// already done or belongs to another shard (either way it is not fed), and
+// how many trials the model has in the shard and how many are done. Jobs are
+// made as they are fed, never listed, so memory does not grow with the
+// number of trials.
+func (cfg *Config) plan(model string, repeat int) (variants []Variant, done func(i, rep int, v *Variant) bool, total, skipped int) {
+	s := cfg.Suite
+	variants = cfg.Variants
+	if len(variants) == 0 {
+		variants = []Variant{{}}
+	}
+	key := func(i, rep int, v *Variant) record.TrialKey {
+		return record.TrialKey{Model: model, CaseID: s.Cases[i].ID, Variant: v.Name, Repeat: rep}
+	}
+	done = func(i, rep int, v *Variant) bool {
+		k := key(i, rep, v)
+		return cfg.Done[k] || !cfg.inShard(k)
+	}
+	for rep := range repeat {
+		for vi := range variants {
+			for i := range s.Cases {
+				k := key(i, rep, &variants[vi])
+				if !cfg.inShard(k) {
+					continue
+				}
+				total++
+				if cfg.Done[k] {
+					skipped++
+				}
+			}
+		}
+	}
+	return variants, done, total, skipped
+}
+
 // inShard reports whether cfg's shard holds the trial k.
 func (cfg *Config) inShard(k record.TrialKey) bool {
 	return cfg.Only == nil || cfg.Only[k]
@@ -253,35 +289,7 @@ func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
 
 func (r *Runner) runModel(ctx context.Context, cfg Config, p *pause, info *record.Model, base bridge.Request, repeat, parallel int) error {
 	s := cfg.Suite
-	variants := cfg.Variants
-	if len(variants) == 0 {
-		variants = []Variant{{}}
-	}
-	// Jobs are made as they are fed, never listed, so memory does not grow
-	// with the number of trials. Trials of other shards are skipped as if
-	// done, but not counted.
-	key := func(i, rep int, v *Variant) record.TrialKey {
-		return record.TrialKey{Model: info.Name, CaseID: s.Cases[i].ID, Variant: v.Name, Repeat: rep}
-	}
-	done := func(i, rep int, v *Variant) bool {
-		k := key(i, rep, v)
-		return cfg.Done[k] || !cfg.inShard(k)
-	}
-	total, skipped := 0, 0
-	for rep := range repeat {
-		for vi := range variants {
-			for i := range s.Cases {
-				k := key(i, rep, &variants[vi])
-				if !cfg.inShard(k) {
-					continue
-				}
-				total++
-				if cfg.Done[k] {
-					skipped++
-				}
-			}
-		}
-	}
+	variants, done, total, skipped := cfg.plan(info.Name, repeat)
 	prog := Progress{Model: info.Name, Total: total, Done: skipped}
 	if skipped == total {
 		if r.OnProgress != nil {
