@@ -26,8 +26,7 @@ func sweepHeading(c *curve.Curve) string {
 // p50, the first request's prompt tokens, and a bar of selection so the
 // fall shows at a glance.
 func sweepTable(c *curve.Curve) (header []string, rows [][]string) {
-	axis := strings.ToUpper(c.Axis[:1]) + c.Axis[1:]
-	header = []string{axis, "Tools", "Selection", "Pass", "p50", "Prompt", "Selection 0–100%"}
+	header = []string{axisHeader(c.Axis), "Tools", "Selection", "Pass", "p50", "Prompt", "Selection 0–100%"}
 	for _, p := range c.Points {
 		sel := "–"
 		if !p.Selection.Empty() {
@@ -41,6 +40,14 @@ func sweepTable(c *curve.Curve) (header []string, rows [][]string) {
 			fmt.Sprintf("%.0f", p.PromptTokens), bar(p.Selection.Value(), p.Selection.Empty())})
 	}
 	return header, rows
+}
+
+// axisHeader is an axis as a column's header: "Decoys".
+func axisHeader(axis string) string {
+	if axis == "" {
+		return axis
+	}
+	return strings.ToUpper(axis[:1]) + axis[1:]
 }
 
 // bar draws a fraction as a run of blocks barWidth cells wide at 1, padded
