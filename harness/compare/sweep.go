@@ -111,6 +111,9 @@ func Sweep(r *store.Reader, axis string, opts *SweepOptions) (*SweepComparison, 
 			c.build([2]*side{sides[l.Points[0].Variant], sides[l.Points[pi].Variant]}, nil, &Options{Alpha: alpha},
 				func(_ int, g groupKey) *ModelInfo { return modelInfo(models, g.model) })
 			paired[li][pi] = c
+			for _, warn := range c.Warnings {
+				sc.Warnings = append(sc.Warnings, fmt.Sprintf("%s against %s: %s", l.Points[pi].Name(), l.Points[0].Name(), warn))
+			}
 		}
 	}
 	for _, c := range curve.Build(r.Run, st) {
