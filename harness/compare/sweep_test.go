@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/store"
 )
 
@@ -107,5 +108,30 @@ func TestSweepErrors(t *testing.T) {
 	}
 	if _, _, err := Sweep(r, "decoys", nil); err == nil || !strings.Contains(err.Error(), "the run swept nothing") {
 		t.Errorf("no sweep: %v", err)
+	}
+}
+
+// TestSweepMissingPoint: a model that never ran a point has a curve without
+// it, and the comparison says that point paired nothing for it.
+func TestSweepMissingPoint(t *testing.T) {
+	full := sweepRun(t)
+	var kept []*record.Trial
+	if _, err := full.Trials(func(tr *record.Trial) {
+		if tr.Model != "weak" || tr.Variant != "decoys=30" {
+			kept = append(kept, tr)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	sc, _, err := Sweep(writeRun(t, full.Run, kept), "decoys", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	weak := sc.Curves[1]
+	if len(weak.Points) != 3 || weak.Points[2].Value != 60.0 || weak.Paired[2] == nil || weak.Paired[2].Rate(MetricSelection).Worse != 10 {
+		t.Errorf("weak without 30: %+v", weak.Points)
+	}
+	if len(sc.Warnings) != 1 || sc.Warnings[0] != "decoys=30 against base: weak: no trial is on both sides: nothing to compare" {
+		t.Errorf("warnings %q", sc.Warnings)
 	}
 }
