@@ -65,6 +65,12 @@ func bar(v float64, empty bool) string {
 	return s + strings.Repeat("·", barWidth-full-min(part, 1))
 }
 
+// crossingLine says where the curve's selection falls below the default
+// threshold (curve.DefaultThreshold; compare --sweep takes another).
+func crossingLine(c *curve.Curve) string {
+	return c.Falls(curve.DefaultThreshold).String(c.Axis)
+}
+
 // writeSweepTerminal writes a section per curve of a sweep run; nothing for
 // a run that swept nothing.
 func writeSweepTerminal(w io.Writer, s *Summary) error {
@@ -75,6 +81,7 @@ func writeSweepTerminal(w io.Writer, s *Summary) error {
 		if err := Table(w, header, rows); err != nil {
 			return err
 		}
+		fmt.Fprintln(w, crossingLine(c))
 	}
 	if len(s.Sweep) > 0 {
 		fmt.Fprintln(w, sweepNote)
@@ -100,7 +107,7 @@ func mdSweep(b *strings.Builder, s *Summary) {
 			}
 			mdRow(b, r)
 		}
-		b.WriteString("\n")
+		fmt.Fprintf(b, "\n%s\n\n", mdText(crossingLine(c)))
 	}
 	if len(s.Sweep) > 0 {
 		b.WriteString(sweepNote + "\n\n")
