@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/harness/compare"
+	"github.com/toolgrade/toolgrade/harness/curve"
 	"github.com/toolgrade/toolgrade/harness/record"
 )
 
@@ -248,6 +249,19 @@ type htmlData struct {
 	Confusion   []htmlConfusion       `json:"confusion,omitempty"`
 	Latency     *htmlLatency          `json:"latency,omitempty"`
 	Comparisons []*compare.Comparison `json:"comparisons,omitempty"`
+	// Sweep is a chart per curve of a sweep run; nil for other runs.
+	Sweep []htmlSweep `json:"sweep,omitempty"`
+}
+
+// htmlSweep is one curve's chart: its heading, and the SVG drawn here
+// (sweepSVG), which holds no script and only escaped text, so the page
+// imports it as a node.
+type htmlSweep struct {
+	Title string `json:"title"`
+	Axis  string `json:"axis"`
+	// Line is where selection falls below the default threshold.
+	Line string `json:"line"`
+	SVG  string `json:"svg"`
 }
 
 // htmlConfusion is one row's expected tool × first called tool counts.
@@ -294,6 +308,10 @@ func (h *HTML) overview(sum *Summary) *htmlData {
 		d.Confusion = append(d.Confusion, confusion(m.Label(variants), row, expected))
 	}
 	d.Latency = latencyHistogram(sum, variants, lat)
+	for i := range sum.Sweep {
+		c := &sum.Sweep[i]
+		d.Sweep = append(d.Sweep, htmlSweep{Title: sweepHeading(c), Axis: c.Axis, Line: c.Falls(curve.DefaultThreshold).String(c.Axis), SVG: sweepSVG(c)})
+	}
 	return d
 }
 

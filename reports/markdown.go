@@ -26,7 +26,7 @@ type MarkdownOptions struct {
 const maxMarkdownDetail = 400
 
 // WriteMarkdown writes the summary as GitHub-flavoured Markdown: the model
-// table with intervals, the case × model matrix (k/n passing, per model ×
+// table with intervals, a table per model and axis of a sweep run, the case × model matrix (k/n passing, per model ×
 // variant when the run has variants), then the failures by outcome with a
 // few examples, and the warnings. Every string from a model, a suite or a
 // server goes through mdText, so it cannot break a table or inject HTML.
@@ -50,6 +50,7 @@ func WriteMarkdown(w io.Writer, s *Summary, opts *MarkdownOptions) error {
 	}
 	variants := s.HasVariants()
 	mdModels(b, s, variants)
+	mdSweep(b, s)
 	mdCases(b, s, variants)
 	mdFailures(b, s, variants)
 	if len(s.Warnings) > 0 {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/toolgrade/toolgrade/harness/curve"
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/stats"
 )
@@ -31,6 +32,16 @@ type Summary struct {
 	// RescoredFrom is the run whose transcripts this one judged again
 	// (`toolgrade rescore`); empty for a run that ran.
 	RescoredFrom string `json:"rescored_from,omitempty"`
+	// SweepGrid is the grid points of a sweep run (run.json's catalogs that
+	// carry sweep), which gates such as selection@60 name; Sweep the
+	// curves through them, per model and axis (see package curve). Both
+	// nil for a run that swept nothing.
+	SweepGrid []curve.Point `json:"sweep_grid,omitempty"`
+	Sweep     []curve.Curve `json:"sweep,omitempty"`
+
+	// curves is the Summarizer's per-point tallies, which WithRun turns
+	// into Sweep once it has run.json's grid; nil for a summary read back.
+	curves *curve.Stats
 }
 
 // WithRun sets what the summary reports from run.json (server restarts,
@@ -52,6 +63,9 @@ func (s *Summary) WithRun(run *record.Run) *Summary {
 	}
 	if run.Rescored != nil {
 		s.RescoredFrom = run.Rescored.From
+	}
+	if s.SweepGrid = curve.Grid(run.Catalogs); s.SweepGrid != nil && s.curves != nil {
+		s.Sweep = curve.Build(run, s.curves)
 	}
 	return s
 }
@@ -223,6 +237,7 @@ type Summarizer struct {
 	variants map[string][]string
 	warmup   map[string]float64
 	drift    []string // record.Model.HostDrift of the run's models
+	curves   *curve.Stats
 }
 
 // rowKey is one row of the summary.
@@ -272,7 +287,8 @@ type modelAcc struct {
 // appear). Rows are per model, then per variant: the base first, the others
 // by name.
 func NewSummarizer(suite string, models []record.Model) *Summarizer {
-	s := &Summarizer{Suite: suite, models: map[rowKey]*modelAcc{}, variants: map[string][]string{}, warmup: map[string]float64{}}
+	s := &Summarizer{Suite: suite, models: map[rowKey]*modelAcc{}, variants: map[string][]string{}, warmup: map[string]float64{},
+		curves: curve.NewStats()}
 	for _, m := range models {
 		// Hosts of a pool that ran one model on different builds make its
 		// trials less comparable: say so in every report.
@@ -306,6 +322,7 @@ func (s *Summarizer) row(model, variant string) *modelAcc {
 
 // Add counts one trial.
 func (s *Summarizer) Add(t *record.Trial) {
+	s.curves.Add(t)
 	m := s.row(t.Model, t.Variant)
 	sc := t.Score
 	m.s.Trials++
@@ -408,7 +425,7 @@ func compareExample(a, b Example) int {
 
 // Summary returns the numbers so far.
 func (s *Summarizer) Summary() *Summary {
-	out := &Summary{Format: record.Format, Suite: s.Suite}
+	out := &Summary{Format: record.Format, Suite: s.Suite, curves: s.curves}
 	for _, model := range s.order {
 		variants := slices.Clone(s.variants[model])
 		slices.Sort(variants) // "" (the base) first

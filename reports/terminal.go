@@ -9,8 +9,9 @@ import (
 	"strings"
 )
 
-// WriteTerminal writes the human report: one row per model, then the failing
-// trials grouped by outcome, then warnings. Text from the trials (names,
+// WriteTerminal writes the human report: one row per model, then for a
+// sweep run a table per model and axis of the sweep, then the failing trials
+// grouped by outcome, then warnings. Text from the trials (names,
 // details quoting what a model answered) goes through Printable.
 func WriteTerminal(w io.Writer, s *Summary) error {
 	variants := s.HasVariants()
@@ -60,6 +61,9 @@ func WriteTerminal(w io.Writer, s *Summary) error {
 	}
 	if s.RescoredFrom != "" {
 		fmt.Fprintf(w, "rescored from %s: transcripts judged again, nothing rerun\n", Printable(s.RescoredFrom))
+	}
+	if err := writeSweepTerminal(w, s); err != nil {
+		return err
 	}
 	for _, m := range s.Models {
 		if len(m.Failures) == 0 {

@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/toolgrade/toolgrade/harness/compare"
+	"github.com/toolgrade/toolgrade/harness/curve"
+	"github.com/toolgrade/toolgrade/harness/gate"
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/store"
 	"github.com/toolgrade/toolgrade/reports"
@@ -16,12 +19,14 @@ import (
 // of one run, paired case by case. It exits 0 whatever the verdict, unless a
 // gate (--gate on the current side, --max-regressions) fails: then 4.
 func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("compare", "BASE CURRENT | DIR --models a,b | DIR --variants a,b", stderr)
+	fs := newFlags("compare", "BASE CURRENT | DIR --models a,b | DIR --variants a,b | DIR --sweep AXIS", stderr)
 	format := fs.String("format", "terminal", "the comparison's `FORMAT`: terminal, json (schema "+compare.Format+") or html (one self-contained page)")
 	asJSON := fs.Bool("json", false, "the same as --format json")
 	outPath := fs.String("o", "", "write the comparison to `FILE` (replaced atomically) instead of stdout")
 	models := fs.String("models", "", "compare models `a,b` of one run (a is the base), pairing their trials by variant, case and repeat")
 	variants := fs.String("variants", "", "compare variants `a,b` of one run (a is the base; \"base\" is the servers' own descriptions), pairing by model, case and repeat")
+	sweepAxis := fs.String("sweep", "", "compare the points of a sweep run along `AXIS` (decoys for a tool-count sweep), each paired with its line's first point, and say where each model's selection falls below --threshold")
+	threshold := fs.Float64("threshold", curve.DefaultThreshold, "with --sweep, the selection rate each model's curve is judged against: the first point below it, and the first whose 95% interval is wholly below it")
 	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level of the McNemar and Mann-Whitney tests; a difference with p >= alpha is ~")
 	var gf gateFlags
 	gf.register(fs)
@@ -45,6 +50,17 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	if *alpha <= 0 || *alpha >= 1 {
 		return usageErrorf("compare: --alpha %g: must be between 0 and 1", *alpha)
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *sweepAxis != "" || set["sweep"] {
+		if set["threshold"] && (*threshold <= 0 || *threshold > 1) {
+			return usageErrorf("compare: --threshold %g: must be a selection rate in (0, 1]", *threshold)
+		}
+		return compareSweep(pos, *sweepAxis, *threshold, *alpha, *models != "" || *variants != "", *format, *outPath, &gf, gateOn, stdout, stderr)
+	}
+	if set["threshold"] {
+		return usageErrorf("compare: --threshold goes with --sweep AXIS")
 	}
 	opts := &compare.Options{Alpha: *alpha}
 	var c *compare.Comparison
@@ -117,6 +133,48 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		}
 	}
 	return gf.judge(sum, nil, regressionCounts(c), gateOn, stderr)
+}
+
+// compareSweep is `compare DIR --sweep AXIS`: the run's curves along AXIS,
+// each point paired with its line's first, and where each model's selection
+// falls below threshold; --gate judges the run's summary, as with
+// --variants.
+func compareSweep(pos []string, axis string, threshold, alpha float64, pairFlags bool, format, outPath string, gf *gateFlags, gateOn gate.On, stdout, stderr io.Writer) error {
+	switch {
+	case axis == "":
+		return usageErrorf("compare: --sweep needs an AXIS, such as decoys")
+	case pairFlags:
+		return usageErrorf("compare: give --sweep, --models or --variants, one of them")
+	case len(pos) != 1:
+		return usageErrorf("compare: with --sweep, give one run directory")
+	case format == "html":
+		return usageErrorf("compare: --sweep has no html format: `toolgrade report DIR --format html` draws the curves")
+	case gf.maxRegressions >= 0:
+		return usageErrorf("compare: --max-regressions judges two sides; with --sweep, gate a point instead (--gate selection@60>=0.8)")
+	}
+	r, err := openRun(pos[0])
+	if err != nil {
+		return err
+	}
+	sc, warnings, err := compare.Sweep(r, axis, &compare.SweepOptions{Alpha: alpha, Threshold: threshold})
+	if err != nil {
+		return asUsage(fmt.Errorf("compare: %w", err))
+	}
+	store.Warn(stderr, warnings)
+	err = writeOutput(outPath, stdout, func(w io.Writer) error {
+		if format == "json" {
+			return reports.WriteSweepCompareJSON(w, sc)
+		}
+		return reports.WriteSweepCompareTerminal(w, sc)
+	})
+	if err != nil || !gf.active() {
+		return err
+	}
+	sum, err := summarize(r, io.Discard)
+	if err != nil {
+		return err
+	}
+	return gf.judge(sum, nil, nil, gateOn, stderr)
 }
 
 func openRun(dir string) (*store.Reader, error) {

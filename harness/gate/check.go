@@ -1,9 +1,13 @@
 package gate
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/toolgrade/toolgrade/harness/curve"
+	"github.com/toolgrade/toolgrade/harness/srcpos"
 	"github.com/toolgrade/toolgrade/harness/stats"
 	"github.com/toolgrade/toolgrade/reports"
 )
@@ -79,6 +83,16 @@ func Check(s *reports.Summary, gates []Gate, on On) []Result {
 	}
 	var out []Result
 	for _, g := range gates {
+		if g.Point != "" {
+			// A sweep point is a variant: the gate judges that variant's
+			// rows.
+			v, msg := pointVariant(g.Point, s.SweepGrid)
+			if msg != "" {
+				out = append(out, Result{Gate: g, Model: g.Model, On: on, Threshold: g.Threshold, Msg: msg})
+				continue
+			}
+			g.Variant = cmp.Or(v, "base")
+		}
 		matched := false
 		for i := range s.Models {
 			m := &s.Models[i]
@@ -92,7 +106,81 @@ func Check(s *reports.Summary, gates []Gate, on On) []Result {
 			out = append(out, Result{Gate: g, Model: g.Model, Variant: g.Variant, On: on, Threshold: g.Threshold, Msg: missing(g, s)})
 		}
 	}
+	for i := range out {
+		// The point names the row: the gate's line shows it, not its
+		// variant as well.
+		if out[i].Gate.Point != "" {
+			out[i].Gate.Variant, out[i].Variant = "", ""
+		}
+	}
 	return out
+}
+
+// pointVariant finds the variant of the grid point a gate names: the point
+// whose values match every axis the gate gives and, on the axes it leaves
+// out, the base's. msg says why there is none.
+func pointVariant(point string, grid []curve.Point) (variant, msg string) {
+	if len(grid) == 0 {
+		return "", fmt.Sprintf("nothing to judge: @%s names a sweep point, and the run swept nothing (a suite's sweep: runs one)", point)
+	}
+	want := PointValues(point)
+	axes := curve.Axes(grid)
+	for k := range want {
+		if !slices.Contains(axes, k) {
+			hint := fmt.Sprintf("its axes: %s", strings.Join(axes, ", "))
+			if s := srcpos.Suggest(k, axes); s != "" {
+				hint = fmt.Sprintf("did you mean %q?", s)
+			}
+			return "", fmt.Sprintf("nothing to judge: unknown sweep axis %q (%s); the sweep's points: %s", k, hint, pointList(grid))
+		}
+	}
+	var base *curve.Point
+	for i := range grid {
+		if grid[i].Variant == "" {
+			base = &grid[i]
+		}
+	}
+	var found []curve.Point
+	for _, p := range grid {
+		ok := true
+		for _, axis := range axes {
+			v, given := want[axis]
+			switch {
+			case given:
+				ok = ok && curve.FormatValue(p.Sweep[axis]) == v
+			case base != nil:
+				ok = ok && curve.CompareValues(p.Sweep[axis], base.Sweep[axis]) == 0
+			}
+		}
+		if ok {
+			found = append(found, p)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", fmt.Sprintf("nothing to judge: the sweep has no point %s (its points: %s)", curve.Label(anyMap(want)), pointList(grid))
+	case 1:
+		return found[0].Variant, ""
+	}
+	return "", fmt.Sprintf("nothing to judge: @%s matches %s: name every axis", point, pointList(found))
+}
+
+func anyMap(m map[string]string) map[string]any {
+	out := map[string]any{}
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// pointList names a grid's points as a gate would: "decoys=0 (base),
+// decoys=10, ...", with the tools each offered.
+func pointList(grid []curve.Point) string {
+	parts := make([]string, len(grid))
+	for i, p := range grid {
+		parts[i] = fmt.Sprintf("%s (%s, %d tools)", curve.Label(p.Sweep), p.Name(), p.Tools)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // variantOf is the variant a summary row ran with; "" is the servers' own

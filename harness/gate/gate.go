@@ -4,12 +4,16 @@
 // a Result that says whether it held, on what value and interval. Parsing,
 // checking and rendering are apart, so every command judges alike.
 //
-// The grammar is [MODEL[@VARIANT]:]METRIC OP THRESHOLD. Model names hold
+// The grammar is [MODEL[@VARIANT]:]METRIC[@POINT] OP THRESHOLD. Model names hold
 // colons (qwen3:8b), so the metric is the part after the last colon of the
 // left-hand side; the scope before it is a model, with an optional @VARIANT
 // (the variant alone, @new:pass>=0.9, applies to every model). OP is >=, <=,
 // > or <. A rate's threshold is a fraction (0.9) or a percentage (90%); a
-// latency's is a duration (2s, 500ms).
+// latency's is a duration (2s, 500ms). @POINT names a grid point of a sweep
+// run (a suite's sweep:): a number is the point with that many decoys
+// (selection@60>=0.8; @0 is the base), AXIS=VALUE pairs joined by + name
+// others (pass@think=true, @decoys=10+think=true); axes left out are held
+// at the base's values.
 package gate
 
 import (
@@ -116,7 +120,10 @@ type Gate struct {
 	// to every variant, "base" is the servers' own catalog.
 	Variant string
 	Metric  Metric
-	Op      Op
+	// Point is the sweep grid point the gate judges, as written after the
+	// metric's @ ("60", "think=true"); "" judges every row it applies to.
+	Point string
+	Op    Op
 	// Threshold is a fraction in [0, 1] for a rate, seconds for a latency,
 	// and a count of cases for the regressions gates.
 	Threshold float64
@@ -133,7 +140,7 @@ type SyntaxError struct {
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("gate %q: %s", e.Expr, e.Msg) }
 
-const grammar = "want [MODEL:]METRIC OP VALUE, such as pass>=0.9, qwen3:8b:p95<=2s or round_limit<5%"
+const grammar = "want [MODEL:]METRIC OP VALUE, such as pass>=0.9, qwen3:8b:p95<=2s, round_limit<5% or selection@60>=0.8"
 
 // ParseOne parses one expression; its error is a *SyntaxError.
 func ParseOne(expr string) (Gate, error) {
@@ -170,6 +177,16 @@ func ParseOne(expr string) (Gate, error) {
 	if name == "" {
 		return bad(nameAt, "no metric before %s (known metrics: %s)", op, strings.Join(MetricNames(), ", "))
 	}
+	if at := strings.Index(name, "@"); at >= 0 {
+		point := strings.TrimSpace(name[at+1:])
+		if msg := checkPoint(point); msg != "" {
+			return bad(nameAt+at+1, "%s", msg)
+		}
+		name, g.Point = strings.TrimSpace(name[:at]), point
+		if name == "" {
+			return bad(nameAt, "no metric before @%s (known metrics: %s)", point, strings.Join(MetricNames(), ", "))
+		}
+	}
 	m, ok := metricNames[name]
 	if !ok {
 		return bad(nameAt, "%s", srcpos.Unknown("metric", name, MetricNames()))
@@ -185,6 +202,9 @@ func ParseOne(expr string) (Gate, error) {
 			g.Model, g.Variant = strings.TrimSpace(scope[:at]), strings.TrimSpace(scope[at+1:])
 			if g.Variant == "" {
 				return bad(at, "no variant after @")
+			}
+			if g.Point != "" {
+				return bad(at, "give a variant (@%s before the metric) or a sweep point (@%s after it), not both: a point is a variant", g.Variant, g.Point)
 			}
 		}
 	}
@@ -204,6 +224,43 @@ func ParseOne(expr string) (Gate, error) {
 		return bad(valAt, "%s %s %s can never hold", name, op, val)
 	}
 	return g, nil
+}
+
+// checkPoint says what is wrong with a sweep point as written after a
+// metric's @; "" when it reads: a count of decoys, or AXIS=VALUE pairs
+// joined by +.
+func checkPoint(p string) string {
+	const want = "a number of decoys (selection@60) or AXIS=VALUE pairs joined by + (pass@think=true)"
+	if p == "" {
+		return "no sweep point after @: give " + want
+	}
+	if _, err := strconv.ParseUint(p, 10, 32); err == nil {
+		return ""
+	}
+	for _, part := range strings.Split(p, "+") {
+		k, v, ok := strings.Cut(part, "=")
+		if !ok || strings.TrimSpace(k) == "" || strings.TrimSpace(v) == "" {
+			return fmt.Sprintf("sweep point %q: give %s", p, want)
+		}
+	}
+	return ""
+}
+
+// PointValues is a gate's Point as axis → value, as the values read in a
+// point's name (curve.FormatValue): "60" is decoys=60.
+func PointValues(point string) map[string]string {
+	if point == "" {
+		return nil
+	}
+	if _, err := strconv.ParseUint(point, 10, 32); err == nil {
+		return map[string]string{"decoys": point}
+	}
+	out := map[string]string{}
+	for _, part := range strings.Split(point, "+") {
+		k, v, _ := strings.Cut(part, "=")
+		out[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	return out
 }
 
 // threshold reads a gate's value: a duration for a latency, else a

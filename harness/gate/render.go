@@ -34,6 +34,9 @@ func (r Result) String() string {
 	if r.Gate.Metric == SignificantlyRegressed {
 		name = "significant regressions"
 	}
+	if r.Gate.Point != "" {
+		name += "@" + r.Gate.Point
+	}
 	b.WriteString(name)
 	if r.Msg != "" {
 		fmt.Fprintf(&b, " %s %s: %s", r.Gate.Op, r.threshold(), r.Msg)

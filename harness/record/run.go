@@ -114,6 +114,13 @@ type RunCatalog struct {
 	// Tools is the tools array sent to Ollama (api.Tools JSON), byte for
 	// byte.
 	Tools json.RawMessage `json:"tools"`
+	// Sweep is the grid point this catalog ran, axis → value ({"decoys":
+	// 10}), when the suite swept (sweep:); set on the base too when it is a
+	// grid point. Nil for a catalog of no sweep.
+	Sweep map[string]any `json:"sweep,omitempty"`
+	// Decoys names the decoy tools among Tools (tools no case expects);
+	// nil when none were added.
+	Decoys []string `json:"decoys,omitempty"`
 }
 
 // RunOverrides are the flags of `toolgrade run` that replaced a suite's

@@ -121,6 +121,8 @@ func TestSchemaAgreesWithLoader(t *testing.T) {
 		{name: "servers inline", valid: true, src: "servers: {mcpServers: {docs: {command: x}}}\n" + c("{no_tool: true}")},
 
 		{name: "gates", valid: true, src: "gates: [pass>=0.9, 'qwen3:8b:p95<=2s', 'round_limit <= 5%', '@new:selection>0.5']\n" + c("{no_tool: true}")},
+		{name: "gates on sweep points", valid: true, src: "gates: ['selection@60>=0.8', 'qwen3:8b:pass@think=true>=90%']\n" + c("{no_tool: true}")},
+		{name: "gate without its sweep point", src: "gates: ['selection@>=0.8']\n" + c("{no_tool: true}")},
 		{name: "gates not a list", src: "gates: pass>=0.9\n" + c("{no_tool: true}")},
 		{name: "gate unknown metric", src: "gates: [pas>=0.9]\n" + c("{no_tool: true}")},
 		{name: "gate without operator", src: "gates: [pass=0.9]\n" + c("{no_tool: true}")},

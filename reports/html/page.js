@@ -103,6 +103,27 @@
       r.n ? h("div", { class: "ci-text", title: "95% Wilson interval" }, pct(r.lo) + " – " + pct(r.hi)) : null);
   }
 
+  // sweepCharts shows a chart per curve of a sweep run. The SVG is drawn by
+  // the Go report (reports/sweep_svg.go), which writes no script and escapes
+  // every text, so it is parsed as XML and imported as a node.
+  function sweepCharts() {
+    if (!D.sweep || !D.sweep.length) return null;
+    var tools = D.sweep.every(function (c) { return c.axis === "decoys"; });
+    var sec = section(tools ? "Tool-count sweep" : "Sweeps", "sweep", "Selection with its 95% Wilson interval against " + (tools ? "the tools offered" : "the swept value") +
+      ", the 80% threshold dashed; below, p50 latency (left scale) and the first request's prompt tokens (right scale). Infrastructure errors are in no figure.");
+    var grid = h("div", { class: "sweep-grid" });
+    var parser = new DOMParser();
+    D.sweep.forEach(function (c) {
+      var doc = parser.parseFromString(c.svg, "image/svg+xml");
+      var fig = h("figure", { class: "sweep" }, h("h3", null, c.title));
+      if (doc.documentElement && doc.documentElement.nodeName === "svg") fig.appendChild(document.importNode(doc.documentElement, true));
+      fig.appendChild(h("figcaption", { class: "note" }, c.line));
+      grid.appendChild(fig);
+    });
+    sec.appendChild(grid);
+    return sec;
+  }
+
   function modelTable() {
     var sec = section("Models", "models", "Rates with their 95% Wilson intervals; infrastructure errors are kept out of every rate. Round limit: lower is better.");
     var head = h("tr", null, ["Model", "Pass", "Tool selection", "Arg validity", "Arg accuracy", "Irrelevance",
@@ -404,7 +425,7 @@
         kpi(num(total), "trials"),
         kpi(scored ? pct(passed / scored) : "–", "pass overall"),
         kpi(String(new Set([].concat.apply([], S.models.map(function (m) { return m.cases.map(function (c) { return c.id; }); }))).size), "cases")));
-      add(app, [warningsCard(), modelTable(), comparisons(), heatmap(), outcomeBars(), failures(), confusionTables(), roundsHist(), latencyHist(), tokens()]);
+      add(app, [warningsCard(), modelTable(), sweepCharts(), comparisons(), heatmap(), outcomeBars(), failures(), confusionTables(), roundsHist(), latencyHist(), tokens()]);
     } else add(app, comparisons());
     return app;
   }

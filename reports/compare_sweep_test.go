@@ -1,0 +1,75 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/toolgrade/toolgrade/harness/compare"
+	"github.com/toolgrade/toolgrade/harness/store"
+)
+
+func sweepComparison(t *testing.T) *compare.SweepComparison {
+	t.Helper()
+	r, err := store.Open(sweepFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, _, err := compare.Sweep(r, "decoys", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Dir = "runs/sweep" // the golden file must not hold the checkout's path
+	return sc
+}
+
+// TestSweepCompareTerminal: per model the points with their own rates and
+// the paired change from the base, and the sentence of the crossing.
+func TestSweepCompareTerminal(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteSweepCompareTerminal(&b, sweepComparison(t)); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"Sweep of decoys in runs/sweep: each point paired with its line's first, case by case and repeat by repeat; threshold 80%\n",
+		"│ 60     │ 63    │ 6/18 33% [16–57]  │ -55.6 pts (p=0.002, worse) │ 40% [21–62] │ -50.0 pts (p=0.002, worse) │",
+		"weak: selection falls below 80% at 30 decoys (33 tools); significantly below (95% interval wholly under it) from 60 decoys (63 tools)\n",
+		"good: selection holds at or above 80% through 60 decoys (63 tools)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("sweep comparison lacks %q", want)
+		}
+	}
+	golden(t, "compare-sweep.golden", b.Bytes())
+}
+
+func TestSweepCompareJSON(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteSweepCompareJSON(&b, sweepComparison(t)); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Format, Mode string
+		Threshold    float64
+		Curves       []struct {
+			Model    string
+			Points   []struct{ Value float64 }
+			Paired   []*struct{ Pairs int }
+			Crossing struct {
+				Below, Significant *struct{ Value float64 }
+			}
+		}
+	}
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Format != compare.Format || got.Mode != "sweep" || got.Threshold != 0.8 || len(got.Curves) != 2 {
+		t.Fatalf("%+v", got)
+	}
+	weak := got.Curves[1]
+	if len(weak.Points) != 4 || weak.Paired[0] != nil || weak.Paired[3].Pairs != 20 || weak.Crossing.Below.Value != 30 || weak.Crossing.Significant.Value != 60 {
+		t.Errorf("weak: %+v", weak)
+	}
+}
