@@ -177,6 +177,12 @@ type Case struct {
 	Messages []Message
 	// Tags are the case's tags in file order; nil when none.
 	Tags []string
+	// Tools are the case's own catalog (tools:), in the order written,
+	// offered instead of the suite's servers' tools; nil when the case uses
+	// the suite's catalog. A case with an inline tool has NoExecute set.
+	Tools []CaseTool
+	// ToolsPos is where tools: is written; zero when it is not.
+	ToolsPos Pos
 	// Expect is what a passing trial does.
 	Expect Expect
 	// MaxRounds is the case's round limit: its own max_rounds (in the case
