@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/ollama/ollama/api"
 )
 
@@ -273,12 +272,10 @@ func TestCaseHashCoversTools(t *testing.T) {
 			t.Errorf("%s: the hash did not change", name)
 		}
 	}
-	if diff := cmp.Diff(hash(head), hash("cases:\n  - id: a\n    ask: q\n    expect: {tool: f}\n")); diff != "" {
-		t.Error(diff)
-	}
-	// The hash of a case without tools is the one recorded before tools:
-	// existed (golden, from before this change).
-	if h := hash("cases:\n  - id: a\n    ask: q\n    expect: {no_tool: true}\n"); h == base {
-		t.Errorf("hash collision")
+	// The hashes of cases without tools stay those recorded before cases
+	// had tools: hash_test.go's golden hash checks it; a case on the
+	// suite's catalog differs from the same case with tools.
+	if hash(head) == base {
+		t.Error("a case with tools hashes as the same case without")
 	}
 }
