@@ -267,3 +267,42 @@ func TestSameCatalogsCoversCases(t *testing.T) {
 		t.Errorf("dropped: %v", err)
 	}
 }
+
+// A run whose cases brought their own tools rescores offline against their
+// recorded catalogs; a case that no longer brings tools is copied.
+func TestRescoreCaseTools(t *testing.T) {
+	_, url := fakeOllama(t, nil)
+	suitePath := writeCaseToolsSuite(t, caseToolsYAML)
+	dir := filepath.Join(t.TempDir(), "run")
+	if r := runCLI(t, context.Background(), "run", suitePath, "--out", dir, "--ollama", url); r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	before := map[string]string{}
+	for _, tr := range readTrialsAll(t, dir) {
+		before[tr.Variant+"/"+tr.CaseID] = tr.Score.Outcome
+	}
+	b, _ := os.ReadFile(suitePath)
+	edited := strings.Replace(string(b), "expect: {calls: [{tool: math_factorial, args: {n: 5}}]}", "expect: {no_tool: true}", 1)
+	edited = strings.Replace(edited, "    tools: [docs.search]\n", "", 1)
+	if edited == string(b) {
+		t.Fatal("the edit did not apply")
+	}
+	os.WriteFile(suitePath, []byte(edited), 0o644)
+	out := filepath.Join(t.TempDir(), "rescored")
+	r := runCLI(t, context.Background(), "rescore", dir, "--suite", suitePath, "--out", out)
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "rescored 6 trials") || !strings.Contains(r.stderr, "case subset not rescored (it no longer brings its own tools)") {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
+	for _, tr := range readTrialsAll(t, out) {
+		k := tr.Variant + "/" + tr.CaseID
+		if tr.CaseID == "inline" && tr.Score.Outcome == before[k] {
+			t.Errorf("%s: still %s after its expectation changed to no_tool", k, tr.Score.Outcome)
+		}
+		if tr.CaseID == "inline-again" && tr.Score.Outcome != before[k] {
+			t.Errorf("%s: %s, was %s", k, tr.Score.Outcome, before[k])
+		}
+	}
+}
