@@ -21,6 +21,9 @@
 //	  - id: dog
 //	    ask: "Can I bring my dog?"     # or [{role: user, content: ...}, ...]
 //	    execute: false                 # score the first response's calls; run nothing
+//	    tools:                         # optional: this case's own catalog instead of the servers'
+//	      - {name: f, description: "...", parameters: {type: object, properties: {...}}}  # inline: never runs
+//	      - search                     # a tool of the suite's servers by name
 //	    expect:
 //	      tool: search                 # or calls: [{tool: ..., args: ...}], or no_tool: true
 //	      args: {query: {contains: dog}, top_k: {any: true}}
@@ -189,7 +192,8 @@ type Case struct {
 	// or its expect), else defaults.max_rounds; 0 when neither is set.
 	MaxRounds int
 	// NoExecute is set when the trial must not run the model's tool calls:
-	// the case's own execute: false, else defaults.execute: false. The trial
+	// the case's own execute: false, else defaults.execute: false, and
+	// always when the case brings an inline tool. The trial
 	// then stops at the model's first response and its calls are scored
 	// without running (see score.Score). The zero value executes.
 	NoExecute bool
