@@ -78,7 +78,7 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	defer cat.Close()
 	var shown []api.Tool
 	var listed []servers.Tool // the catalog's tools, in the order shown
-	var annot bridgeInfo = cat
+	var annot bridge.Annotator = cat
 	if kase != nil {
 		st, err := vt.caseTools(cat, kase)
 		if err != nil {
@@ -172,11 +172,6 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	printSchemaChanges(stdout, listed)
 	return nil
-}
-
-// bridgeInfo is what the blocked lines read of a catalog's tools.
-type bridgeInfo interface {
-	ToolInfo(name string) (bridge.ToolInfo, bool)
 }
 
 // printSchemaChanges lists what the conversion to Ollama's tool format did
