@@ -109,6 +109,9 @@ func runRescore(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 			why = "a trial has no transcript"
 		default:
 			why = askedChange(s, c, v, t.Transcript, meta.NoExecute)
+			if why == "" {
+				why = toolsChange(c, base)
+			}
 		}
 		if why != "" {
 			copied[t.CaseID] = why
@@ -124,7 +127,7 @@ func runRescore(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 		if opts.NumCtx == 0 {
 			opts.NumCtx = numCtx[t.Model]
 		}
-		opts.Tools = cats[t.Variant]
+		opts.Tools = cats[t.Variant].forCase(t.CaseID)
 		t.Score = score.Score(t.Transcript, &c.Expect, opts)
 		t.Tags = c.Tags
 		rescored++
@@ -208,6 +211,34 @@ func askedChange(s *suite.Suite, c *suite.Case, v *suite.Variant, tr *record.Tra
 	return ""
 }
 
+// toolsChange says how the edited case c's own tools differ from those the
+// run recorded for it in base (the base variant's catalogs), or "" when they
+// do not: whether it brings tools at all, and their names in order. The
+// schemas of the tools are the recorded ones either way, since those are what
+// the model was shown.
+func toolsChange(c *suite.Case, base *recordedCatalog) string {
+	own := base.cases[c.ID]
+	switch {
+	case own == nil && c.Tools == nil:
+		return ""
+	case own == nil:
+		return "it brings its own tools now"
+	case c.Tools == nil:
+		return "it no longer brings its own tools"
+	}
+	var names []string
+	for _, t := range c.Tools {
+		if t.Exposed == "" {
+			return "its tools changed" // a named tool Check did not resolve
+		}
+		names = append(names, t.Exposed)
+	}
+	if !slices.Equal(names, own.names) {
+		return fmt.Sprintf("its tools changed from %s to %s", strings.Join(own.names, ", "), strings.Join(names, ", "))
+	}
+	return ""
+}
+
 // recordedCatalogs rebuilds, from run.json's catalogs, what scoring and
 // Suite.Check need of each variant's tools, by variant name.
 func recordedCatalogs(meta *record.Run) (map[string]*recordedCatalog, error) {
@@ -217,33 +248,72 @@ func recordedCatalogs(meta *record.Run) (map[string]*recordedCatalog, error) {
 	}
 	out := map[string]*recordedCatalog{}
 	for _, rc := range meta.Catalogs {
-		var tools api.Tools
-		if err := json.Unmarshal(rc.Tools, &tools); err != nil {
+		c, err := newRecordedCatalog(rc.Tools, servers)
+		if err != nil {
 			return nil, fmt.Errorf("catalog of variant %q: %w", rc.Variant, err)
 		}
-		c := &recordedCatalog{tools: tools, schemas: map[string]*jsonschema.Resolved{}, partial: map[string]*jsonschema.Resolved{}, servers: servers}
-		for _, t := range tools {
-			c.names = append(c.names, t.Function.Name)
-			b, err := json.Marshal(t.Function.Parameters)
+		for _, cc := range rc.Cases {
+			own, err := newRecordedCatalog(cc.Tools, servers)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("catalog of variant %q for case %s: %w", rc.Variant, strings.Join(cc.Cases, ", "), err)
 			}
-			var sch jsonschema.Schema
-			if json.Unmarshal(b, &sch) != nil {
-				continue // not checkable offline: left unchecked
+			if c.cases == nil {
+				c.cases = map[string]*recordedCatalog{}
 			}
-			if r, err := sch.Resolve(nil); err == nil {
-				c.schemas[t.Function.Name] = r
-			}
-			p := sch
-			p.Required = nil
-			if r, err := p.Resolve(nil); err == nil {
-				c.partial[t.Function.Name] = r
+			for _, id := range cc.Cases {
+				c.cases[id] = own
 			}
 		}
 		out[rc.Variant] = c
 	}
 	return out, nil
+}
+
+// newRecordedCatalog reads one recorded tools array.
+func newRecordedCatalog(data json.RawMessage, servers map[string][]string) (*recordedCatalog, error) {
+	var tools api.Tools
+	if err := json.Unmarshal(data, &tools); err != nil {
+		return nil, err
+	}
+	c := &recordedCatalog{tools: tools, schemas: map[string]*jsonschema.Resolved{}, partial: map[string]*jsonschema.Resolved{}, servers: servers}
+	for _, t := range tools {
+		c.names = append(c.names, t.Function.Name)
+		b, err := json.Marshal(t.Function.Parameters)
+		if err != nil {
+			return nil, err
+		}
+		var sch jsonschema.Schema
+		if json.Unmarshal(b, &sch) != nil {
+			continue // not checkable offline: left unchecked
+		}
+		if r, err := sch.Resolve(nil); err == nil {
+			c.schemas[t.Function.Name] = r
+		}
+		p := sch
+		p.Required = nil
+		if r, err := p.Resolve(nil); err == nil {
+			c.partial[t.Function.Name] = r
+		}
+	}
+	return c, nil
+}
+
+// CaseCatalog is the recorded catalog of case c's own tools, for
+// Suite.Check; a case the run sent the variant's catalog has none.
+func (c *recordedCatalog) CaseCatalog(k *suite.Case) (suite.Catalog, error) {
+	own := c.cases[k.ID]
+	if own == nil {
+		return nil, fmt.Errorf("%s records no catalog of case %s's own tools: the run sent it the suite's tools", record.RunFile, k.ID)
+	}
+	return own, nil
+}
+
+// forCase is the catalog a trial of case id was sent.
+func (c *recordedCatalog) forCase(id string) *recordedCatalog {
+	if own := c.cases[id]; own != nil {
+		return own
+	}
+	return c
 }
 
 // recordedCatalog is a run's recorded tool catalog as a score.Catalog and a
@@ -259,6 +329,9 @@ type recordedCatalog struct {
 	schemas map[string]*jsonschema.Resolved
 	partial map[string]*jsonschema.Resolved
 	servers map[string][]string // server → exposed tool names
+	// cases are the catalogs of the cases that brought their own tools, by
+	// case id; nil when none did.
+	cases map[string]*recordedCatalog
 }
 
 func (c *recordedCatalog) Names() []string { return c.names }

@@ -142,9 +142,11 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return usageErrorf("run: no models: list them in the suite's models or give --models")
 	}
 
-	cfg, err := suiteServers(s)
-	if err != nil {
-		return asUsage(err)
+	var cfg *servers.Config // nil: no servers, every case brings its own tools
+	if hasServers(s) || !allOwnTools(s) {
+		if cfg, err = suiteServers(s); err != nil {
+			return asUsage(err)
+		}
 	}
 	specs, err := hostSpecs(ollamaURLs, *hostsFile)
 	if err != nil {
@@ -165,13 +167,17 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 			return usageErrorf("--resume: %v", err)
 		}
 	}
-	cat, err := connectServers(ctx, cfg, &sf, stderr)
+	cat, err := connectSuiteServers(ctx, cfg, &sf, stderr)
 	if err != nil {
 		return err
 	}
 	defer cat.Close()
-	if err := s.Check(cat); err != nil {
+	cc := newCaseCatalogs(cat)
+	if err := s.Check(cc); err != nil {
 		return asUsage(err)
+	}
+	for _, w := range caseDropWarnings(s, cc) {
+		fmt.Fprintf(stderr, "toolgrade: warning: %s\n", w)
 	}
 	if meta != nil {
 		if err := store.CheckResume(dir, meta, store.Current{CatalogHash: cat.Hash()}); err != nil {
@@ -179,7 +185,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		}
 	}
 	policy := &bridge.Policy{Tools: cat, Info: cat, Allow: suite.Globs(s.Defaults.AllowTools), Deny: suite.Globs(s.Defaults.DenyTools)}
-	vs, err := setupVariants(ctx, s, cat, policy, *variants, set["variants"], meta, dir, &sf, stderr)
+	vs, err := setupVariants(ctx, s, cc, policy, *variants, set["variants"], meta, dir, &sf, stderr)
 	if err != nil {
 		return err
 	}

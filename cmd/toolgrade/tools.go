@@ -7,9 +7,12 @@ import (
 	"io"
 	"strings"
 
+	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/harness/bridge"
 	"github.com/toolgrade/toolgrade/harness/llm"
 	"github.com/toolgrade/toolgrade/harness/servers"
+	"github.com/toolgrade/toolgrade/harness/srcpos"
+	"github.com/toolgrade/toolgrade/harness/suite"
 	"github.com/toolgrade/toolgrade/reports"
 )
 
@@ -20,6 +23,7 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	asJSON := fs.Bool("json", false, "print the tools exactly as sent to Ollama, as JSON")
 	suitePath := fs.String("suite", "", "the suite `FILE` whose variants --variant names (its servers, when --servers is not given)")
 	variant := fs.String("variant", "", "show the catalog this variant of --suite sends (default: base, the servers' own)")
+	caseID := fs.String("case", "", "show the catalog case `ID` of --suite brings (its tools:) instead of the servers'")
 	model := fs.String("model", "", "measure the catalog's prompt tokens on Ollama model `NAME` (default: estimate them at 4 bytes a token)")
 	ollamaURL := fs.String("ollama", "", "Ollama `URL` for --model (default: OLLAMA_HOST, else http://127.0.0.1:11434)")
 	var options optionList
@@ -36,9 +40,25 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if *model == "" && (*ollamaURL != "" || len(options) > 0) {
 		return usageErrorf("tools: --ollama and -o measure tokens on a model: give --model NAME too")
 	}
+	if *caseID != "" && *suitePath == "" {
+		return usageErrorf("tools: --case needs --suite FILE, the suite that defines it")
+	}
 	vt, err := loadVariantTools(*suitePath, *variant, sf.file)
 	if err != nil {
 		return err
+	}
+	var kase *suite.Case
+	if *caseID != "" {
+		if kase = vt.suite.Case(*caseID); kase == nil {
+			var ids []string
+			for _, c := range vt.suite.Cases {
+				ids = append(ids, c.ID)
+			}
+			return usageErrorf("tools: --case: %s", srcpos.Unknown("case", *caseID, ids))
+		}
+		if kase.Tools == nil {
+			return usageErrorf("tools: case %s brings no tools of its own: it is sent the suite's catalog, which `toolgrade tools --suite %s` shows", kase.ID, *suitePath)
+		}
 	}
 	// Ollama and the model are checked before any server starts, as ask does.
 	var ol *ollamaConn
@@ -51,14 +71,29 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 			return asInfra(err)
 		}
 	}
-	cat, err := connectServers(ctx, vt.cfg, &sf, stderr)
+	cat, err := connectSuiteServers(ctx, vt.cfg, &sf, stderr)
 	if err != nil {
 		return err
 	}
 	defer cat.Close()
-	shown, err := vt.tools(cat)
-	if err != nil {
-		return err
+	var shown []api.Tool
+	var listed []servers.Tool // the catalog's tools, in the order shown
+	var annot bridge.Annotator = cat
+	if kase != nil {
+		st, err := vt.caseTools(cat, kase)
+		if err != nil {
+			return err
+		}
+		tb, err := variantTransform(vt.suite, vt.variant)(st, st.HiddenOf)
+		if err != nil {
+			return err
+		}
+		shown, listed, annot = tb.OllamaTools(), st.Tools(), st
+	} else {
+		if shown, err = vt.tools(cat); err != nil {
+			return err
+		}
+		listed = cat.Tools()
 	}
 
 	toolJSON, err := json.Marshal(shown)
@@ -98,11 +133,15 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	// reports.Table escapes the cells: names and descriptions are the servers'.
 	var rows [][]string
-	for i, t := range cat.Tools() {
+	for i, t := range listed {
 		// The overlay keeps the catalog's order; only descriptions differ.
 		t.Ollama, t.Description = shown[i], shown[i].Function.Description
 		one, _ := json.Marshal(t.Ollama)
-		rows = append(rows, []string{t.Exposed, t.Server, params(t), fmt.Sprint(len(one)), clip(t.Description, 60)})
+		server := t.Server
+		if server == "" {
+			server = "(inline)" // a case's own definition: nothing behind it
+		}
+		rows = append(rows, []string{t.Exposed, server, params(t), fmt.Sprint(len(one)), clip(t.Description, 60)})
 	}
 	if err := reports.Table(stdout, []string{"Tool", "Server", "Parameters (* required)", "Bytes", "Description"}, rows); err != nil {
 		return err
@@ -121,13 +160,17 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	// What a suite without allow_tools would do with each tool, from its
 	// MCP annotations.
-	policy := &bridge.Policy{Tools: cat, Info: cat}
-	for _, info := range toolInfos(cat) {
-		if why := policy.Blocks(info); why != "" {
-			fmt.Fprintln(stdout, reports.Printable(fmt.Sprintf("blocked: %s: a suite does not run it: %s", info.Exposed, why)))
+	policy := &bridge.Policy{Tools: cat, Info: annot}
+	for _, t := range listed {
+		ti, _ := annot.ToolInfo(t.Exposed)
+		if t.Server == "" {
+			continue // inline: it never runs, so nothing blocks it
+		}
+		if why := policy.Blocks(ti); why != "" {
+			fmt.Fprintln(stdout, reports.Printable(fmt.Sprintf("blocked: %s: a suite does not run it: %s", ti.Exposed, why)))
 		}
 	}
-	printSchemaChanges(stdout, cat.Tools())
+	printSchemaChanges(stdout, listed)
 	return nil
 }
 

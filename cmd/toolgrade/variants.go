@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -41,7 +42,7 @@ func (rv *runVariants) Close() {
 // setupVariants readies the variants a run runs (see variantNames and
 // connectVariants) and, on resume, refuses a variant whose catalog changed.
 // tools is the base's toolbox over cat; the caller closes what it returns.
-func setupVariants(ctx context.Context, s *suite.Suite, cat *servers.Catalog, tools bridge.Toolbox, flag string, given bool, meta *record.Run, dir string, sf *serverFlags, stderr io.Writer) (*runVariants, error) {
+func setupVariants(ctx context.Context, s *suite.Suite, cat *caseCatalogs, tools bridge.Toolbox, flag string, given bool, meta *record.Run, dir string, sf *serverFlags, stderr io.Writer) (*runVariants, error) {
 	names, err := variantNames(s, flag, given, meta)
 	if err != nil {
 		return nil, err
@@ -106,24 +107,66 @@ func variantNames(s *suite.Suite, flag string, given bool, meta *record.Run) ([]
 	return out, nil
 }
 
+// toolTransform is what a variant does to the toolbox of one catalog, the
+// suite's or a case's own: hidden names the hidden constraints of that
+// catalog's tools (for schema hints). A variant is applied as one of these
+// to every catalog it sends, so transformations compose over a plain
+// bridge.Toolbox.
+type toolTransform func(base bridge.Toolbox, hidden overlay.HiddenOf) (bridge.Toolbox, error)
+
+// variantTransform is variant v's transformation (nil v: the base's): its
+// description overlays of the tools the catalog has, then schema hints.
+func variantTransform(s *suite.Suite, v *suite.Variant) toolTransform {
+	return func(base bridge.Toolbox, hidden overlay.HiddenOf) (bridge.Toolbox, error) {
+		tb := base
+		if v != nil && len(v.Tools) > 0 {
+			// Check made sure each overlay names a tool of some catalog;
+			// this one may have only some of them.
+			offered := map[string]bool{}
+			for _, t := range tb.OllamaTools() {
+				offered[t.Function.Name] = true
+			}
+			var ovs []suite.ToolOverlay
+			for _, o := range v.Tools {
+				if offered[o.Exposed] {
+					ovs = append(ovs, o)
+				}
+			}
+			if len(ovs) > 0 {
+				ov, err := overlay.New(tb, ovs)
+				if err != nil {
+					return nil, err
+				}
+				tb = ov
+			}
+		}
+		if s.SchemaHints(v) == suite.HintsDescription {
+			tb = overlay.WithHints(tb, hidden)
+		}
+		return tb, nil
+	}
+}
+
 // connectVariants makes the tools of each named variant: the base's tools
-// (tools, over cat) with the variant's overlays, or those of the variant's
-// own servers file, connected once per distinct file and checked against
-// the cases. The suite must have passed Check against cat.
-func connectVariants(ctx context.Context, s *suite.Suite, cat *servers.Catalog, tools bridge.Toolbox, names []string, sf *serverFlags, stderr io.Writer) (*runVariants, error) {
+// (tools, over cat) with the variant's transformation, or those of the
+// variant's own servers file, connected once per distinct file and checked
+// against the cases; and, per variant, the toolboxes of the cases that bring
+// their own tools, the same transformation over each distinct case catalog,
+// built once and shared by the cases that list the same tools. The suite
+// must have passed Check against cat.
+func connectVariants(ctx context.Context, s *suite.Suite, cat *caseCatalogs, tools bridge.Toolbox, names []string, sf *serverFlags, stderr io.Writer) (*runVariants, error) {
 	rv := &runVariants{}
-	byFile := map[string]*servers.Catalog{}
+	byFile := map[string]*caseCatalogs{}
 	fail := func(err error) (*runVariants, error) {
 		rv.Close()
 		return nil, err
 	}
+	allow, deny := suite.Globs(s.Defaults.AllowTools), suite.Globs(s.Defaults.DenyTools)
 	for _, name := range names {
-		v := runner.Variant{Name: name, Tools: tools, Catalog: cat}
 		var sv *suite.Variant
-		hidden := cat // the catalog whose hidden constraints hints name
+		vcat, base := cat, tools // the catalog the variant sends, and its toolbox
 		if name != "" {
 			sv = s.Variant(name)
-			v.Suite = sv
 			if sv.ServersPath != "" {
 				// The suite's own file is connected once, as the base.
 				byFile[s.ServersPath] = cat
@@ -133,39 +176,88 @@ func connectVariants(ctx context.Context, s *suite.Suite, cat *servers.Catalog, 
 					if err != nil {
 						return fail(asUsage(fmt.Errorf("variant %s: %w", name, err)))
 					}
-					if vc, err = connectServers(ctx, cfg, sf, stderr); err != nil {
+					c, err := connectServers(ctx, cfg, sf, stderr)
+					if err != nil {
 						return fail(fmt.Errorf("variant %s: %w", name, err))
 					}
+					rv.conns = append(rv.conns, c)
+					vc = newCaseCatalogs(c)
 					byFile[sv.ServersPath] = vc
-					rv.conns = append(rv.conns, vc)
 				}
 				if err := s.CheckVariant(sv, vc); err != nil {
 					return fail(asUsage(err))
 				}
 				if vc != cat {
-					v.Catalog, hidden = vc, vc
-					v.Tools = &bridge.Policy{Tools: vc, Info: vc, Allow: suite.Globs(s.Defaults.AllowTools), Deny: suite.Globs(s.Defaults.DenyTools)}
+					vcat = vc
+					base = &bridge.Policy{Tools: vc.Catalog, Info: vc.Catalog, Allow: allow, Deny: deny}
 				}
 			}
-			if len(sv.Tools) > 0 {
-				ov, err := overlay.New(v.Tools, sv.Tools)
-				if err != nil {
-					return fail(err)
-				}
-				v.Tools = ov
-			}
 		}
-		if s.SchemaHints(sv) == suite.HintsDescription {
-			v.Tools = overlay.WithHints(v.Tools, hidden.HiddenOf)
+		transform := variantTransform(s, sv)
+		vtools, err := transform(base, vcat.HiddenOf)
+		if err != nil {
+			return fail(err)
 		}
+		v := runner.Variant{Name: name, Suite: sv, Tools: vtools, Catalog: vcat.Catalog}
 		rc, err := variantCatalog(name, sv, v.Tools)
 		if err != nil {
+			return fail(err)
+		}
+		if v.Cases, rc.Cases, err = caseToolboxes(s, vcat, transform, rc.System, allow, deny); err != nil {
 			return fail(err)
 		}
 		rv.list = append(rv.list, v)
 		rv.catalogs = append(rv.catalogs, rc)
 	}
 	return rv, nil
+}
+
+// caseToolboxes applies one variant's transformation to the catalog of
+// every case that brings its own tools: a tool policy over the case's
+// catalog (its named tools run on their servers under the suite's
+// allow_tools and deny_tools), then the variant's overlays and hints. Each
+// distinct case catalog is transformed once; what run.json records of them
+// is each distinct tools JSON once, with the cases sent it.
+func caseToolboxes(s *suite.Suite, vcat *caseCatalogs, transform toolTransform, system string, allow, deny []string) (map[string]runner.CaseTools, []record.RunCaseCatalog, error) {
+	var byCase map[string]runner.CaseTools
+	var recs []record.RunCaseCatalog
+	made := map[*servers.Static]runner.CaseTools{}
+	recorded := map[string]int{} // by hash: index in recs
+	for i := range s.Cases {
+		c := &s.Cases[i]
+		if c.Tools == nil {
+			continue
+		}
+		st, err := vcat.static(c)
+		if err != nil {
+			return nil, nil, fmt.Errorf("case %s: %w", c.ID, err)
+		}
+		ct, ok := made[st]
+		if !ok {
+			tb, err := transform(&bridge.Policy{Tools: st, Info: st, Allow: allow, Deny: deny}, st.HiddenOf)
+			if err != nil {
+				return nil, nil, fmt.Errorf("case %s: %w", c.ID, err)
+			}
+			ct = runner.CaseTools{Tools: tb, Catalog: st}
+			made[st] = ct
+		}
+		if byCase == nil {
+			byCase = map[string]runner.CaseTools{}
+		}
+		byCase[c.ID] = ct
+		b, err := json.Marshal(ct.Tools.OllamaTools())
+		if err != nil {
+			return nil, nil, err
+		}
+		h := catalogHash(b, system)
+		if k, ok := recorded[h]; ok {
+			recs[k].Cases = append(recs[k].Cases, c.ID)
+			continue
+		}
+		recorded[h] = len(recs)
+		recs = append(recs, record.RunCaseCatalog{Cases: []string{c.ID}, Hash: h, Tools: b})
+	}
+	return byCase, recs, nil
 }
 
 // variantCatalog is what run.json records of one variant: the tools JSON
@@ -197,17 +289,52 @@ func catalogHash(tools []byte, system string) string {
 }
 
 // sameCatalogs refuses to resume a run when a variant's catalog changed
-// since the run began: its trials before and after would not be comparable.
+// since the run began, or the catalog it sends one of the cases that bring
+// their own tools: its trials before and after would not be comparable.
 func sameCatalogs(dir string, meta *record.Run, now []record.RunCatalog) error {
 	for _, c := range now {
 		for _, old := range meta.Catalogs {
-			if old.Variant == c.Variant && old.Hash != c.Hash {
+			if old.Variant != c.Variant {
+				continue
+			}
+			if old.Hash != c.Hash {
 				return usageErrorf("--resume: the catalog of variant %s changed since the run in %s began (hash %.12s, now %.12s): its trials would not be comparable",
 					displayVariant(c.Variant), dir, old.Hash, c.Hash)
+			}
+			was, is := caseHashes(old.Cases), caseHashes(c.Cases)
+			for _, id := range slices.Sorted(maps.Keys(is)) {
+				if was[id] != is[id] {
+					return usageErrorf("--resume: the tools of case %s in variant %s changed since the run in %s began (hash %.12s, now %.12s): its trials would not be comparable",
+						id, displayVariant(c.Variant), dir, orNone(was[id]), is[id])
+				}
+			}
+			for _, id := range slices.Sorted(maps.Keys(was)) {
+				if _, ok := is[id]; !ok {
+					return usageErrorf("--resume: case %s in variant %s had its own tools when the run in %s began and has none now: its trials would not be comparable",
+						id, displayVariant(c.Variant), dir)
+				}
 			}
 		}
 	}
 	return nil
+}
+
+// caseHashes maps each case id of a variant's case catalogs to its hash.
+func caseHashes(cs []record.RunCaseCatalog) map[string]string {
+	out := map[string]string{}
+	for _, c := range cs {
+		for _, id := range c.Cases {
+			out[id] = c.Hash
+		}
+	}
+	return out
+}
+
+func orNone(h string) string {
+	if h == "" {
+		return "none"
+	}
+	return h
 }
 
 // displayVariant is a variant's name as the CLI shows it: "base" for "".
@@ -221,6 +348,8 @@ func displayVariant(name string) string {
 // variantTools is what `toolgrade tools` shows: the servers file to connect
 // and the variant (nil: the base) whose overlays apply.
 type variantTools struct {
+	// cfg is nil for a suite without servers whose cases bring their own
+	// tools.
 	cfg     *servers.Config
 	suite   *suite.Suite
 	variant *suite.Variant
@@ -257,6 +386,8 @@ func loadVariantTools(suitePath, variant, serversFile string) (*variantTools, er
 		cfg, err = servers.Load(vt.variant.ServersPath)
 	case serversFile != "":
 		cfg, err = servers.Load(serversFile)
+	case !hasServers(s) && allOwnTools(s):
+		// No servers to start: every case brings its own tools.
 	default:
 		cfg, err = suiteServers(s)
 	}

@@ -121,6 +121,23 @@ type RunCatalog struct {
 	// Decoys names the decoy tools among Tools (tools no case expects);
 	// nil when none were added.
 	Decoys []string `json:"decoys,omitempty"`
+	// Cases are the catalogs this variant sent to the cases that bring their
+	// own tools (a suite case's tools:), each distinct one once, in the order
+	// of the first case using it; nil when every case used Tools. They are
+	// kept inside their variant so that readers of one catalog per variant
+	// (compare, merge, reports) read Tools as before.
+	Cases []RunCaseCatalog `json:"case_catalogs,omitempty"`
+}
+
+// RunCaseCatalog is one distinct catalog of a variant's cases that bring
+// their own tools.
+type RunCaseCatalog struct {
+	// Cases are the ids of the cases sent it, in suite order.
+	Cases []string `json:"cases"`
+	// Hash covers Tools and the variant's System, as RunCatalog.Hash does.
+	Hash string `json:"hash"`
+	// Tools is the tools array sent to Ollama, byte for byte.
+	Tools json.RawMessage `json:"tools"`
 }
 
 // RunOverrides are the flags of `toolgrade run` that replaced a suite's

@@ -156,6 +156,20 @@ type Variant struct {
 	// Runner.Catalog when Tools is nil, else Tools when it is a
 	// score.Catalog.
 	Catalog score.Catalog
+	// Cases are this variant's toolboxes for the cases that bring their own
+	// tools, by case id (cases with identical tools share one); a case not
+	// in it runs with Tools. Nil: every case runs with Tools.
+	Cases map[string]CaseTools
+}
+
+// CaseTools are the tools one case of a variant runs with, in place of the
+// variant's: the case's own catalog with the variant's transformations.
+type CaseTools struct {
+	// Tools offers and runs them; required.
+	Tools bridge.Toolbox
+	// Catalog checks the calls of trials without execution; nil: Tools,
+	// when it is a score.Catalog.
+	Catalog score.Catalog
 }
 
 // Progress is what the runner reports after each trial.
@@ -438,6 +452,9 @@ func (r *Runner) trial(ctx context.Context, cfg Config, p *pause, info *record.M
 	}
 	if v.Catalog != nil {
 		catalog = v.Catalog
+	}
+	if ct, ok := v.Cases[j.c.ID]; ok {
+		tools, catalog = ct.Tools, ct.Catalog
 	}
 	chat := r.Chat
 	if h != nil {

@@ -35,12 +35,25 @@ type ClashReporter interface {
 	Clashes(name string) []string
 }
 
+// CaseCatalogs is an optional extension of a Catalog, needed when a case
+// brings its own tools: CaseCatalog returns the catalog case c is offered,
+// its inline definitions and the named tools of this catalog (whose Exposed
+// Check has set), in c.Tools order. Check resolves the case's expected calls
+// and checks their arguments against it; when it is also a ToolLister, the
+// variants' overlays may name its tools.
+type CaseCatalogs interface {
+	CaseCatalog(c *Case) (Catalog, error)
+}
+
 // Check checks the suite against the tools of the connected servers, once,
 // before any model runs: every expected tool must exist, and each expected
 // call's Exposed is set to the name the model will see (Check is not safe to
-// run concurrently with readers of the suite). The overlays of the variants
-// that use the suite's servers must name tools and parameters of c (which
-// must then be a ToolLister), and their Exposed is set.
+// run concurrently with readers of the suite). A case with its own tools is
+// checked against its own catalog (see CaseCatalogs): its named tools must be
+// tools of c (each Exposed is set), and its expected tools must be among its
+// tools. The overlays of the variants that use the suite's servers must name
+// tools and parameters of c or of a case's catalog (which must then be
+// ToolListers), and their Exposed is set.
 //
 // The arguments known exactly (literals, each choice of a one_of, a number
 // without tolerance; absent keys left out) are validated against the tool's
@@ -55,7 +68,8 @@ func (s *Suite) Check(c Catalog) error {
 	if p.file == "" {
 		p.file = "<input>"
 	}
-	p.checkExpectedCalls(s, c, "", func(call *ExpectedCall, exposed, _ string) *ExpectedCall {
+	cases := p.caseCatalogs(s, c, "", true)
+	p.checkExpectedCalls(s, c, cases, "", func(call *ExpectedCall, exposed, _ string) *ExpectedCall {
 		call.Exposed = exposed
 		return call
 	})
@@ -63,7 +77,7 @@ func (s *Suite) Check(c Catalog) error {
 	// CheckVariant.
 	for i := range s.Variants {
 		if v := &s.Variants[i]; v.ServersPath == "" {
-			p.checkOverlays(s, v, c)
+			p.checkOverlays(s, v, c, cases)
 		}
 	}
 	if len(p.errs) > 0 {
@@ -73,15 +87,80 @@ func (s *Suite) Check(c Catalog) error {
 	return nil
 }
 
-// checkExpectedCalls resolves every expected call of s's cases against c,
-// reporting the unknown ones (their message after prefix), and checks the
-// literal arguments of the call resolved returns for each known one (nil:
-// resolved reported a problem of its own).
-func (p *parser) checkExpectedCalls(s *Suite, c Catalog, prefix string, resolved func(call *ExpectedCall, exposed, field string) *ExpectedCall) {
+// caseCatalogs resolves the named tools of every case that brings its own
+// tools against c (setting their Exposed when set is true, else requiring
+// them to resolve to the Exposed already set) and builds each such case's
+// catalog, by case index; a case whose tools have a problem has none.
+func (p *parser) caseCatalogs(s *Suite, c Catalog, prefix string, set bool) map[int]Catalog {
+	out := map[int]Catalog{}
 	names := c.Names()
-	partial, _ := c.(PartialValidator)
+	builder, _ := c.(CaseCatalogs)
 	for ci := range s.Cases {
 		cs := &s.Cases[ci]
+		if cs.Tools == nil {
+			continue
+		}
+		before := len(p.errs)
+		seen := map[string]string{}
+		for j := range cs.Tools {
+			t := &cs.Tools[j]
+			field := fmt.Sprintf("cases[%d].tools[%d]", ci, j)
+			exposed := t.Name
+			if !t.Inline {
+				var ok bool
+				if exposed, ok = c.Resolve(t.Name); !ok {
+					p.errorAt(t.Pos, field, "%s%s", prefix, unknownTool(c, t.Name, names))
+					continue
+				}
+				switch {
+				case set:
+					t.Exposed = exposed
+				case exposed != t.Exposed:
+					p.errorAt(t.Pos, field, "%sexposes %q as %q, the suite's servers as %q; name the tool so both resolve alike", prefix, t.Name, exposed, t.Exposed)
+					continue
+				}
+			}
+			if prev, dup := seen[exposed]; dup {
+				p.errorAt(t.Pos, field, "%s%q and %q are the same tool, %s", prefix, prev, t.Name, exposed)
+				continue
+			}
+			seen[exposed] = t.Name
+		}
+		if len(p.errs) > before {
+			continue
+		}
+		if builder == nil {
+			p.errorAt(cs.ToolsPos, fmt.Sprintf("cases[%d].tools", ci), "%sthe catalog cannot build a case's own tools, so this case cannot be checked", prefix)
+			continue
+		}
+		cc, err := builder.CaseCatalog(cs)
+		if err != nil {
+			p.errorAt(cs.ToolsPos, fmt.Sprintf("cases[%d].tools", ci), "%s%v", prefix, err)
+			continue
+		}
+		out[ci] = cc
+	}
+	return out
+}
+
+// checkExpectedCalls resolves every expected call of s's cases against c,
+// or against the case's own catalog in cases, reporting the unknown ones
+// (their message after prefix), and checks the literal arguments of the call
+// resolved returns for each known one (nil: resolved reported a problem of
+// its own). A case with tools but no catalog in cases had its problem
+// reported already.
+func (p *parser) checkExpectedCalls(s *Suite, c Catalog, cases map[int]Catalog, prefix string, resolved func(call *ExpectedCall, exposed, field string) *ExpectedCall) {
+	suiteNames := c.Names()
+	for ci := range s.Cases {
+		cs := &s.Cases[ci]
+		cat, names, pre := c, suiteNames, prefix
+		if cs.Tools != nil {
+			if cat = cases[ci]; cat == nil {
+				continue
+			}
+			names, pre = cat.Names(), prefix+"not among the case's tools: "
+		}
+		partial, _ := cat.(PartialValidator)
 		strict := s.Defaults.StrictArgs
 		if cs.Expect.StrictArgs != nil {
 			strict = *cs.Expect.StrictArgs
@@ -92,13 +171,13 @@ func (p *parser) checkExpectedCalls(s *Suite, c Catalog, prefix string, resolved
 			if cs.Expect.FirstOnly {
 				field = fmt.Sprintf("cases[%d].expect.tool", ci)
 			}
-			exposed, ok := c.Resolve(call.Tool)
+			exposed, ok := cat.Resolve(call.Tool)
 			if !ok {
-				p.errorAt(call.Pos, field, "%s%s", prefix, unknownTool(c, call.Tool, names))
+				p.errorAt(call.Pos, field, "%s%s", pre, unknownTool(cat, call.Tool, names))
 				continue
 			}
 			if checked := resolved(call, exposed, field); checked != nil {
-				p.checkArgs(c, partial, checked, strict, field)
+				p.checkArgs(cat, partial, checked, strict, field)
 			}
 		}
 	}

@@ -27,7 +27,8 @@ func (s *Suite) CheckVariant(v *Variant, c Catalog) error {
 		p.file = "<input>"
 	}
 	prefix := fmt.Sprintf("variant %s: its servers (%s): ", v.Name, v.ServersPath)
-	p.checkExpectedCalls(s, c, prefix, func(call *ExpectedCall, exposed, field string) *ExpectedCall {
+	cases := p.caseCatalogs(s, c, prefix, false)
+	p.checkExpectedCalls(s, c, cases, prefix, func(call *ExpectedCall, exposed, field string) *ExpectedCall {
 		if call.Exposed != "" && exposed != call.Exposed {
 			p.errorAt(call.Pos, field, "variant %s: its servers expose %q as %q, the suite's servers as %q; name the tool so both resolve alike", v.Name, call.Tool, exposed, call.Exposed)
 			return nil
@@ -36,7 +37,7 @@ func (s *Suite) CheckVariant(v *Variant, c Catalog) error {
 		cp.Exposed = exposed
 		return &cp
 	})
-	p.checkOverlays(s, v, c)
+	p.checkOverlays(s, v, c, cases)
 	if len(p.errs) > 0 {
 		p.errs.Sort()
 		return p.errs
@@ -44,9 +45,11 @@ func (s *Suite) CheckVariant(v *Variant, c Catalog) error {
 	return nil
 }
 
-// checkOverlays checks the overlays of v against the tools of c and fills
-// their Exposed names.
-func (p *parser) checkOverlays(s *Suite, v *Variant, c Catalog) {
+// checkOverlays checks the overlays of v against the tools of c and of the
+// cases' own catalogs (by case index), and fills their Exposed names. An
+// overlay may name a tool of any of them; its parameters must be those of
+// every catalog that has the tool, since it applies to each.
+func (p *parser) checkOverlays(s *Suite, v *Variant, c Catalog, cases map[int]Catalog) {
 	vi := 0
 	for i := range s.Variants {
 		if &s.Variants[i] == v {
@@ -61,19 +64,36 @@ func (p *parser) checkOverlays(s *Suite, v *Variant, c Catalog) {
 		p.errorAt(v.Pos, index("variants", vi), "the catalog cannot list its tools, so the overlays cannot be checked")
 		return
 	}
-	tools := lister.OllamaTools()
-	names := c.Names()
-	byName := map[string]*api.Tool{}
-	for i := range tools {
-		byName[tools[i].Function.Name] = &tools[i]
+	cats := []Catalog{c}
+	listers := []ToolLister{lister}
+	for ci := range s.Cases {
+		if cc := cases[ci]; cc != nil {
+			if l, ok := cc.(ToolLister); ok {
+				cats, listers = append(cats, cc), append(listers, l)
+			}
+		}
 	}
+	names := c.Names()
 	first := map[string]string{}
 	for j := range v.Tools {
 		o := &v.Tools[j]
 		field := join(index("variants", vi)+".tools", o.Tool)
-		exposed, ok := c.Resolve(o.Tool)
-		t := byName[exposed]
-		if !ok || t == nil {
+		exposed := ""
+		var holders []*api.Tool
+		for k, cat := range cats {
+			e, ok := cat.Resolve(o.Tool)
+			if !ok || exposed != "" && e != exposed {
+				continue
+			}
+			tools := listers[k].OllamaTools()
+			for i := range tools {
+				if tools[i].Function.Name == e {
+					exposed = e
+					holders = append(holders, &tools[i])
+				}
+			}
+		}
+		if len(holders) == 0 {
 			p.errorAt(o.Pos, field, "%s", unknownTool(c, o.Tool, names))
 			continue
 		}
@@ -84,8 +104,11 @@ func (p *parser) checkOverlays(s *Suite, v *Variant, c Catalog) {
 		first[exposed] = o.Tool
 		o.Exposed = exposed
 		for _, po := range o.Params {
-			if msg := paramProblem(t, po.Path); msg != "" {
-				p.errorAt(po.Pos, field+".params."+po.Path, "%s", msg)
+			for _, t := range holders {
+				if msg := paramProblem(t, po.Path); msg != "" {
+					p.errorAt(po.Pos, field+".params."+po.Path, "%s", msg)
+					break
+				}
 			}
 		}
 	}
@@ -128,7 +151,23 @@ func (s *Suite) CheckOverlays(v *Variant, c Catalog) error {
 	if p.file == "" {
 		p.file = "<input>"
 	}
-	p.checkOverlays(s, v, c)
+	p.checkOverlays(s, v, c, p.caseCatalogs(s, c, "", true))
+	if len(p.errs) > 0 {
+		p.errs.Sort()
+		return p.errs
+	}
+	return nil
+}
+
+// CheckCaseTools resolves the named tools of the cases that bring their own
+// tools against c and builds their catalogs, as Check does, without checking
+// the expectations: for showing a case's catalog. The error is an Errors.
+func (s *Suite) CheckCaseTools(c Catalog) error {
+	p := &parser{file: s.Path}
+	if p.file == "" {
+		p.file = "<input>"
+	}
+	p.caseCatalogs(s, c, "", true)
 	if len(p.errs) > 0 {
 		p.errs.Sort()
 		return p.errs

@@ -9,7 +9,9 @@ import (
 // CaseHash is the hex SHA-256 of what defines case c for a comparison: the
 // conversation as sent (Conversation, so the suite's system prompt counts),
 // the expectation with the suite defaults that change its judgement
-// (strict_args, normalize_strings), the round limit and whether tools run.
+// (strict_args, normalize_strings), the round limit, whether tools run and
+// the case's own tools (each inline definition as written, each named tool
+// by its name), so a changed inline tool is a changed case.
 // Two runs whose case id has different hashes did not ask the same thing.
 // Positions in the file are left out: moving a case does not change it.
 func (s *Suite) CaseHash(c *Case) string {
@@ -40,6 +42,13 @@ func (s *Suite) CaseHash(c *Case) string {
 		}
 		h.Calls = append(h.Calls, hc)
 	}
+	for _, t := range c.Tools {
+		ht := hashedTool{Name: t.Name, Inline: t.Inline, Description: t.Description}
+		if t.Inline {
+			ht.Parameters = t.Parameters
+		}
+		h.Tools = append(h.Tools, ht)
+	}
 	if m := c.Expect.Answer; m != nil {
 		h.Answer = &hashedText{Kind: m.Kind, Substring: m.Substring, OneOf: m.OneOf}
 		if m.Regex != nil {
@@ -67,6 +76,18 @@ type hashedCase struct {
 	Answer       *hashedText     `json:"answer"`
 	MaxRounds    int             `json:"max_rounds"`
 	Execute      bool            `json:"execute"`
+	// Tools is left out for a case on the suite's catalog, so the hashes of
+	// such cases are those recorded before cases had tools.
+	Tools []hashedTool `json:"tools,omitempty"`
+}
+
+// hashedTool is one of a case's own tools; Parameters is the schema's JSON
+// with its keys in the order written, which is the order the model sees.
+type hashedTool struct {
+	Name        string          `json:"name"`
+	Inline      bool            `json:"inline,omitempty"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters,omitempty"`
 }
 
 type hashedMessage struct {

@@ -44,7 +44,7 @@ func (p *parser) kase(n *yaml.Node, path string, d *Defaults) (c Case, idNode *y
 		return c, nil, false
 	}
 	before := len(p.errs)
-	var id, ask, expect, maxRounds *yaml.Node
+	var id, ask, expect, maxRounds, execTrue *yaml.Node
 	c.NoExecute = d.Execute != nil && !*d.Execute
 	for _, f := range fs {
 		v := f.val
@@ -65,7 +65,13 @@ func (p *parser) kase(n *yaml.Node, path string, d *Defaults) (c Case, idNode *y
 		case "execute":
 			if b, ok := p.boolean(v, join(path, "execute")); ok {
 				c.NoExecute = !b
+				if b {
+					execTrue = v
+				}
 			}
+		case "tools":
+			c.ToolsPos = p.pos(v)
+			c.Tools = p.caseTools(v, join(path, "tools"))
 		default:
 			p.unknownKey(f.key, path, caseKeys, "")
 		}
@@ -99,6 +105,14 @@ func (p *parser) kase(n *yaml.Node, path string, d *Defaults) (c Case, idNode *y
 	}
 	if c.MaxRounds == 0 {
 		c.MaxRounds = d.MaxRounds
+	}
+	if c.HasInline() {
+		// An inline tool has nothing behind it: the case can only be scored
+		// on the model's first response.
+		if execTrue != nil {
+			p.errorf(execTrue, join(path, "execute"), "an inline tool has nothing behind it to run, so a case with inline tools runs with execute: false; remove execute: true")
+		}
+		c.NoExecute = true
 	}
 	return c, idNode, len(p.errs) == before
 }

@@ -21,6 +21,9 @@
 //	  - id: dog
 //	    ask: "Can I bring my dog?"     # or [{role: user, content: ...}, ...]
 //	    execute: false                 # score the first response's calls; run nothing
+//	    tools:                         # optional: this case's own catalog instead of the servers'
+//	      - {name: f, description: "...", parameters: {type: object, properties: {...}}}  # inline: never runs
+//	      - search                     # a tool of the suite's servers by name
 //	    expect:
 //	      tool: search                 # or calls: [{tool: ..., args: ...}], or no_tool: true
 //	      args: {query: {contains: dog}, top_k: {any: true}}
@@ -177,13 +180,20 @@ type Case struct {
 	Messages []Message
 	// Tags are the case's tags in file order; nil when none.
 	Tags []string
+	// Tools are the case's own catalog (tools:), in the order written,
+	// offered instead of the suite's servers' tools; nil when the case uses
+	// the suite's catalog. A case with an inline tool has NoExecute set.
+	Tools []CaseTool
+	// ToolsPos is where tools: is written; zero when it is not.
+	ToolsPos Pos
 	// Expect is what a passing trial does.
 	Expect Expect
 	// MaxRounds is the case's round limit: its own max_rounds (in the case
 	// or its expect), else defaults.max_rounds; 0 when neither is set.
 	MaxRounds int
 	// NoExecute is set when the trial must not run the model's tool calls:
-	// the case's own execute: false, else defaults.execute: false. The trial
+	// the case's own execute: false, else defaults.execute: false, and
+	// always when the case brings an inline tool. The trial
 	// then stops at the model's first response and its calls are scored
 	// without running (see score.Score). The zero value executes.
 	NoExecute bool
