@@ -221,7 +221,7 @@ func recordedCatalogs(meta *record.Run) (map[string]*recordedCatalog, error) {
 		if err := json.Unmarshal(rc.Tools, &tools); err != nil {
 			return nil, fmt.Errorf("catalog of variant %q: %w", rc.Variant, err)
 		}
-		c := &recordedCatalog{tools: tools, schemas: map[string]*jsonschema.Resolved{}, partial: map[string]*jsonschema.Resolved{}, servers: servers}
+		c := &recordedCatalog{tools: tools, schemas: map[string]*jsonschema.Resolved{}, partial: map[string]*jsonschema.Resolved{}, servers: servers, decoys: rc.Decoys}
 		for _, t := range tools {
 			c.names = append(c.names, t.Function.Name)
 			b, err := json.Marshal(t.Function.Parameters)
@@ -259,9 +259,13 @@ type recordedCatalog struct {
 	schemas map[string]*jsonschema.Resolved
 	partial map[string]*jsonschema.Resolved
 	servers map[string][]string // server → exposed tool names
+	decoys  []string            // the decoys among tools (RunCatalog.Decoys)
 }
 
 func (c *recordedCatalog) Names() []string { return c.names }
+
+// Decoy reports whether the run offered name as a decoy, for scoring.
+func (c *recordedCatalog) Decoy(name string) bool { return slices.Contains(c.decoys, name) }
 
 func (c *recordedCatalog) OllamaTools() api.Tools { return c.tools }
 

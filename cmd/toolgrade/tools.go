@@ -56,7 +56,7 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return err
 	}
 	defer cat.Close()
-	shown, err := vt.tools(cat)
+	shown, dt, err := vt.tools(ctx, cat, &sf, stderr)
 	if err != nil {
 		return err
 	}
@@ -98,11 +98,22 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	// reports.Table escapes the cells: names and descriptions are the servers'.
 	var rows [][]string
-	for i, t := range cat.Tools() {
-		// The overlay keeps the catalog's order; only descriptions differ.
-		t.Ollama, t.Description = shown[i], shown[i].Function.Description
+	byName := map[string]servers.Tool{}
+	for _, t := range cat.Tools() {
+		byName[t.Exposed] = t
+	}
+	for _, x := range shown {
+		// Overlays keep the catalog's order and change only descriptions;
+		// decoys come between the real tools.
+		t, real := byName[x.Function.Name]
+		server := t.Server
+		if !real && dt != nil && dt.Decoy(x.Function.Name) {
+			t = dt.Tool(x.Function.Name)
+			server = "decoy (" + t.Server + ")"
+		}
+		t.Ollama, t.Description = x, x.Function.Description
 		one, _ := json.Marshal(t.Ollama)
-		rows = append(rows, []string{t.Exposed, t.Server, params(t), fmt.Sprint(len(one)), clip(t.Description, 60)})
+		rows = append(rows, []string{t.Exposed, server, params(t), fmt.Sprint(len(one)), clip(t.Description, 60)})
 	}
 	if err := reports.Table(stdout, []string{"Tool", "Server", "Parameters (* required)", "Bytes", "Description"}, rows); err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/harness/bridge"
+	"github.com/toolgrade/toolgrade/harness/decoys"
 	"github.com/toolgrade/toolgrade/harness/overlay"
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/runner"
@@ -112,6 +113,7 @@ func variantNames(s *suite.Suite, flag string, given bool, meta *record.Run) ([]
 // the cases. The suite must have passed Check against cat.
 func connectVariants(ctx context.Context, s *suite.Suite, cat *servers.Catalog, tools bridge.Toolbox, names []string, sf *serverFlags, stderr io.Writer) (*runVariants, error) {
 	rv := &runVariants{}
+	ds := newDecoySet(s, sf, stderr)
 	byFile := map[string]*servers.Catalog{}
 	fail := func(err error) (*runVariants, error) {
 		rv.Close()
@@ -155,12 +157,31 @@ func connectVariants(ctx context.Context, s *suite.Suite, cat *servers.Catalog, 
 				v.Tools = ov
 			}
 		}
+		hiddenOf := hidden.HiddenOf
+		var dt *decoys.Toolbox
+		if sv != nil && sv.Decoys > 0 {
+			cat := v.Catalog
+			if cat == nil {
+				cat = hidden
+			}
+			var err error
+			if dt, err = ds.add(ctx, v.Tools, cat, sv.Decoys); err != nil {
+				return fail(fmt.Errorf("variant %s: %w", name, err))
+			}
+			v.Tools, v.Catalog, hiddenOf = dt, dt, dt.HiddenOf(hidden.HiddenOf)
+		}
 		if s.SchemaHints(sv) == suite.HintsDescription {
-			v.Tools = overlay.WithHints(v.Tools, hidden.HiddenOf)
+			v.Tools = overlay.WithHints(v.Tools, hiddenOf)
 		}
 		rc, err := variantCatalog(name, sv, v.Tools)
 		if err != nil {
 			return fail(err)
+		}
+		if dt != nil {
+			rc.Decoys = dt.Decoys()
+		}
+		if name == "" {
+			rc.Sweep = suite.SweepMap(s.BaseSweep)
 		}
 		rv.list = append(rv.list, v)
 		rv.catalogs = append(rv.catalogs, rc)
@@ -169,7 +190,9 @@ func connectVariants(ctx context.Context, s *suite.Suite, cat *servers.Catalog, 
 }
 
 // variantCatalog is what run.json records of one variant: the tools JSON
-// exactly as sent, the system prompt it sets, and their hash.
+// exactly as sent, the system prompt, think and options it sets, its grid
+// point, and their hash (which covers think and options only when the
+// variant sets them, so older runs keep their hashes).
 func variantCatalog(name string, v *suite.Variant, tools bridge.Toolbox) (record.RunCatalog, error) {
 	b, err := json.Marshal(tools.OllamaTools())
 	if err != nil {
@@ -177,9 +200,18 @@ func variantCatalog(name string, v *suite.Variant, tools bridge.Toolbox) (record
 	}
 	rc := record.RunCatalog{Variant: name, Tools: b}
 	if v != nil {
-		rc.System = v.System
+		rc.System, rc.Think, rc.Options, rc.Sweep = v.System, v.Think, v.Options, suite.SweepMap(v.Sweep)
 	}
 	rc.Hash = catalogHash(b, rc.System)
+	if rc.Think != "" || len(rc.Options) > 0 {
+		// What the variant sends besides its tools is part of what its
+		// trials ran with: a resume that would change it is refused.
+		opts, err := json.Marshal(rc.Options) // map keys sorted: stable
+		if err != nil {
+			return record.RunCatalog{}, err
+		}
+		rc.Hash = catalogHash(b, rc.System+"\x00think="+rc.Think+"\x00options="+string(opts))
+	}
 	return rc, nil
 }
 
@@ -267,20 +299,32 @@ func loadVariantTools(suitePath, variant, serversFile string) (*variantTools, er
 	return vt, nil
 }
 
-// tools is the tool list the variant sends over cat, its overlays checked.
-func (vt *variantTools) tools(cat *servers.Catalog) ([]api.Tool, error) {
-	tools := cat.OllamaTools()
+// tools is the tool list the variant sends over cat, its overlays checked,
+// and its decoys (nil when it has none).
+func (vt *variantTools) tools(ctx context.Context, cat *servers.Catalog, sf *serverFlags, stderr io.Writer) ([]api.Tool, *decoys.Toolbox, error) {
+	var tb bridge.Toolbox = cat
 	if vt.variant != nil && len(vt.variant.Tools) > 0 {
 		if err := vt.suite.CheckOverlays(vt.variant, cat); err != nil {
-			return nil, asUsage(err)
+			return nil, nil, asUsage(err)
 		}
+		ov, err := overlay.New(cat, vt.variant.Tools)
+		if err != nil {
+			return nil, nil, err
+		}
+		tb = ov
+	}
+	hiddenOf := cat.HiddenOf
+	var dt *decoys.Toolbox
+	if vt.variant != nil && vt.variant.Decoys > 0 {
 		var err error
-		if tools, err = overlay.Apply(tools, vt.variant.Tools); err != nil {
-			return nil, err
+		if dt, err = newDecoySet(vt.suite, sf, stderr).add(ctx, tb, cat, vt.variant.Decoys); err != nil {
+			return nil, nil, err
 		}
+		tb, hiddenOf = dt, dt.HiddenOf(cat.HiddenOf)
 	}
+	tools := tb.OllamaTools()
 	if vt.suite != nil && vt.suite.SchemaHints(vt.variant) == suite.HintsDescription {
-		tools = overlay.Hints(tools, cat.HiddenOf)
+		tools = overlay.Hints(tools, hiddenOf)
 	}
-	return tools, nil
+	return tools, dt, nil
 }

@@ -208,3 +208,11 @@ func (t *Toolbox) HiddenOf(hidden func(exposed string) []servers.Hidden) func(ex
 		return hidden(exposed)
 	}
 }
+
+// Tool returns the decoy offered as name; the zero Tool when there is none.
+func (t *Toolbox) Tool(name string) servers.Tool {
+	if d := t.decoys[name]; d != nil {
+		return *d
+	}
+	return servers.Tool{}
+}

@@ -114,6 +114,21 @@ type RunCatalog struct {
 	// Tools is the tools array sent to Ollama (api.Tools JSON), byte for
 	// byte.
 	Tools json.RawMessage `json:"tools"`
+	// Think is the think value the variant sends instead of the suite's
+	// ("true", "false", "low", ...); empty when it sets none.
+	Think string `json:"think,omitempty"`
+	// Options are the Ollama options the variant sets over the suite's (as
+	// the suite writes them); nil when it sets none. Hash covers Think and
+	// Options too.
+	Options map[string]any `json:"options,omitempty"`
+	// Sweep is the point of the suite's sweep: grid this catalog is, axis →
+	// value ({"decoys": 10, "think": true}; a system prompt by its name s0,
+	// s1, ...); set on the base too when the base is the grid's defaults
+	// point; nil for a variant outside the grid.
+	Sweep map[string]any `json:"sweep,omitempty"`
+	// Decoys are the names of the decoys among Tools, in catalog order; nil
+	// when the variant offers none.
+	Decoys []string `json:"decoys,omitempty"`
 }
 
 // RunOverrides are the flags of `toolgrade run` that replaced a suite's
