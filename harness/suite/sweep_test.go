@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -209,5 +210,24 @@ func TestOptionNamesAreOllamas(t *testing.T) {
 	slices.Sort(known)
 	if diff := cmp.Diff(tags, known); diff != "" {
 		t.Errorf("options (-api.Options +parser):\n%s", diff)
+	}
+}
+
+// The shipped sweep example loads as its grid, and the schema accepts it.
+func TestShippedSweepSuite(t *testing.T) {
+	data, err := os.ReadFile("../../cases/sweep.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Parse(data, "../../cases/sweep.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.VariantNames(); !slices.Equal(got, []string{"decoys=10", "decoys=30", "decoys=60"}) || s.BaseSweep == nil || len(s.Decoys) != 1 {
+		t.Errorf("variants %v, base point %v, pool %v", got, s.BaseSweep, s.Decoys)
+	}
+	_, rs := loadSchema(t)
+	if err := rs.Validate(yamlToJSON(t, string(data))); err != nil {
+		t.Error(err)
 	}
 }
