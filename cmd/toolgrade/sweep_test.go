@@ -128,6 +128,21 @@ func TestSweepRunRecordsItsGrid(t *testing.T) {
 		}
 	}
 
+	// Judged again offline, from run.json's catalogs, a decoy is still one.
+	again := filepath.Join(t.TempDir(), "rescored")
+	if r := runCLI(t, context.Background(), "rescore", dir, "--suite", suitePath, "--out", again); r.err != nil {
+		t.Fatalf("rescore: %v\n%s", r.err, r.stderr)
+	}
+	decoyCalls := 0
+	for _, tr := range readTrialsAll(t, again) {
+		if strings.HasPrefix(tr.Score.Detail, "called decoy ") {
+			decoyCalls++
+		}
+	}
+	if decoyCalls != 2+4 {
+		t.Errorf("rescored: %d trials name a decoy, want 6", decoyCalls)
+	}
+
 	// Another grid: the run's variants are no longer the suite's.
 	os.WriteFile(suitePath, []byte(strings.Replace(mustRead(t, suitePath), "[0, 10, 30, 60]", "[0, 10, 30]", 1)), 0o644)
 	r = runCLI(t, context.Background(), "run", "--resume", dir, "--ollama", url)
@@ -223,5 +238,75 @@ func TestToolsShowsADecoyVariant(t *testing.T) {
 	var tools api.Tools
 	if err := json.Unmarshal([]byte(j.stdout), &tools); err != nil || len(tools) != 33 {
 		t.Errorf("--json: %d tools, %v", len(tools), err)
+	}
+}
+
+// A {servers: FILE} pool entry: that file's servers are listed once and
+// their tools offered as decoys, never called.
+func TestDecoysFromServers(t *testing.T) {
+	_, url := fakeOllama(t, nil)
+	dir := t.TempDir()
+	suitePath := filepath.Join(dir, "s.yaml")
+	text := "name: s\nservers: " + serversFile(t, "docs") + "\nmodels: [scripted-good]\n" +
+		"decoys: [{servers: " + serversFile(t, "faulty") + "}]\n" +
+		"variants: [{name: faulty2, decoys: 2}]\n" +
+		"cases:\n  - {id: dog, ask: \"Can I bring my dog?\", expect: {tool: search}}\n"
+	if err := os.WriteFile(suitePath, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, context.Background(), "tools", "--suite", suitePath, "--variant", "faulty2")
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "5 tools,") || strings.Count(r.stdout, "decoy (faulty)") != 2 {
+		t.Errorf("tools --variant faulty2:\n%s", r.stdout)
+	}
+	out := filepath.Join(dir, "run")
+	r = runCLI(t, context.Background(), "run", suitePath, "--out", out, "--ollama", url)
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	rd, err := store.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rd.Run.Catalogs[1]; c.Variant != "faulty2" || len(c.Decoys) != 2 || c.Sweep != nil {
+		t.Errorf("catalog %+v", c)
+	}
+	for _, tr := range readTrialsAll(t, out) {
+		if tr.Score.Outcome != record.OutcomePass {
+			t.Errorf("%+v: %s %s", tr.Key(), tr.Score.Outcome, tr.Score.Detail)
+		}
+	}
+}
+
+// Without execution a decoy call is named from the catalog, live and when
+// judged again from run.json.
+func TestNoExecuteSweepNamesDecoys(t *testing.T) {
+	_, url := fakeOllama(t, nil)
+	suitePath := sweepSuite(t, func(s string) string {
+		return strings.Replace(s, "models: [scripted-good, scripted-weak]", "models: [scripted-weak]", 1)
+	})
+	dir := filepath.Join(t.TempDir(), "run")
+	if r := runCLI(t, context.Background(), "run", suitePath, "--out", dir, "--ollama", url, "--no-execute", "--variants", "base,decoys=60"); r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	again := filepath.Join(t.TempDir(), "rescored")
+	if r := runCLI(t, context.Background(), "rescore", dir, "--suite", suitePath, "--out", again); r.err != nil {
+		t.Fatalf("rescore: %v\n%s", r.err, r.stderr)
+	}
+	for _, d := range []string{dir, again} {
+		trials := readTrialsAll(t, d)
+		if len(trials) != 8 {
+			t.Fatalf("%s: %d trials", d, len(trials))
+		}
+		for _, tr := range trials {
+			if tr.Variant == "" {
+				continue // the base offers no decoys
+			}
+			if !tr.Transcript.NotExecuted || tr.Score.Outcome != record.OutcomeWrongTool || !strings.HasPrefix(tr.Score.Detail, "called decoy ") {
+				t.Errorf("%s %+v: %s %q", d, tr.Key(), tr.Score.Outcome, tr.Score.Detail)
+			}
+		}
 	}
 }

@@ -297,3 +297,22 @@ func TestDecoysAreConverted(t *testing.T) {
 		t.Errorf("properties not in the file's order: %s", b)
 	}
 }
+
+// Schema hints reach decoys too: their hidden constraints are the decoy's
+// own, a real tool's the inner catalog's.
+func TestHiddenOfCoversDecoys(t *testing.T) {
+	cat, _ := docs(t)
+	pool := shipped(t)
+	tb, err := New(cat, nil, pool, pool.Len(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := ""
+	hidden := tb.HiddenOf(func(name string) []servers.Hidden { asked = name; return nil })
+	if h := hidden("create_event"); len(h) == 0 {
+		t.Error("create_event's formats are not hidden constraints")
+	}
+	if hidden("search"); asked != "search" {
+		t.Errorf("a real tool's constraints were not asked of the inner catalog (%q)", asked)
+	}
+}
