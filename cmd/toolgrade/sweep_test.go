@@ -206,6 +206,9 @@ func TestResumeRefusesChangedVariantOptions(t *testing.T) {
 	if err := sameCatalogs(dir, rd.Run, []record.RunCatalog{same}); err != nil {
 		t.Errorf("the same options: %v", err)
 	}
+	if tr := runCLI(t, context.Background(), "tools", "--suite", suitePath, "--variant", "ctx"); !strings.Contains(tr.stdout, `variant ctx sends think false and options {"num_ctx":4096} over the suite's`) {
+		t.Errorf("tools --variant ctx:\n%s%v", tr.stdout, tr.err)
+	}
 	os.WriteFile(suitePath, []byte(strings.Replace(mustRead(t, suitePath), "num_ctx: 4096}", "num_ctx: 8192}", 1)), 0o644)
 	r = runCLI(t, context.Background(), "run", "--resume", dir, "--ollama", url)
 	if r.code != exitUsage || !strings.Contains(r.err.Error(), "its trials would not be comparable") {

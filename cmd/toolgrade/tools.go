@@ -130,6 +130,15 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if v := vt.variant; v != nil && v.System != "" {
 		fmt.Fprintln(stdout, reports.Printable("system prompt of variant "+v.Name+": "+clip(v.System, 200)))
 	}
+	if v := vt.variant; v != nil && (v.Think != "" || len(v.Options) > 0) {
+		// What the variant sends besides its tools; the JSON's keys are sorted.
+		opts := ""
+		if len(v.Options) > 0 {
+			b, _ := json.Marshal(v.Options)
+			opts = string(b)
+		}
+		fmt.Fprintln(stdout, reports.Printable(fmt.Sprintf("variant %s sends think %s and options %s over the suite's", v.Name, orUnset(v.Think), orUnset(opts))))
+	}
 	// What a suite without allow_tools would do with each tool, from its
 	// MCP annotations.
 	policy := &bridge.Policy{Tools: cat, Info: cat}
@@ -294,4 +303,12 @@ func (p *promptSize) warnings() []string {
 			p.Tokens, p.NumCtx, p.Model, 100*p.Tokens/p.NumCtx)}
 	}
 	return nil
+}
+
+// orUnset is s, or "(the suite's)" when it is empty.
+func orUnset(s string) string {
+	if s == "" {
+		return "(the suite's)"
+	}
+	return s
 }
