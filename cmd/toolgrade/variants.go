@@ -181,7 +181,7 @@ func connectVariants(ctx context.Context, s *suite.Suite, cat *servers.Catalog, 
 			rc.Decoys = dt.Decoys()
 		}
 		if name == "" {
-			rc.Sweep = suite.SweepMap(s.BaseSweep)
+			rc.Sweep = suite.SweepMap(s.BasePoint())
 		}
 		rv.list = append(rv.list, v)
 		rv.catalogs = append(rv.catalogs, rc)

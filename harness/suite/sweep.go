@@ -228,3 +228,33 @@ func (p *parser) sweepAxis(key, n *yaml.Node, fp string, s *Suite) (SweepAxis, b
 	}
 	return ax, ok
 }
+
+// BasePoint is BaseSweep while the base still is that point: flags such as
+// --think or -o replace defaults after the suite is read, and a base they
+// changed is no longer the grid's defaults point. Nil otherwise.
+func (s *Suite) BasePoint() []AxisValue {
+	if s.BaseSweep == nil {
+		return nil
+	}
+	for a, c := range s.BaseSweep {
+		ax := s.Sweep[a]
+		switch c.Axis {
+		case AxisDecoys:
+			// The base offers no decoys whatever the flags say.
+		case AxisThink:
+			if s.Defaults.Think != formatValue(c.Value) {
+				return nil
+			}
+		case AxisSystem:
+			i, _ := strconv.Atoi(strings.TrimPrefix(c.Value.(string), "s"))
+			if s.Defaults.System != ax.Values[i] {
+				return nil
+			}
+		default:
+			if d, ok := s.Defaults.Options[c.Axis]; !ok || !reflect.DeepEqual(d, c.Value) {
+				return nil
+			}
+		}
+	}
+	return s.BaseSweep
+}

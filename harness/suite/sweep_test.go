@@ -53,6 +53,20 @@ func TestParseSweep(t *testing.T) {
 	if diff := cmp.Diff(wantBase, s.BaseSweep); diff != "" {
 		t.Errorf("base point (-want +got):\n%s", diff)
 	}
+	if got := s.BasePoint(); !reflect.DeepEqual(got, wantBase) {
+		t.Errorf("BasePoint = %v", got)
+	}
+	// Flags that change the defaults after reading (-o num_ctx=...) leave
+	// the base no longer the grid's point.
+	changed := *s
+	changed.Defaults.Options = map[string]any{"seed": int64(7), "num_ctx": int64(2048), "temperature": 0.0}
+	if got := changed.BasePoint(); got != nil {
+		t.Errorf("BasePoint after -o num_ctx = %v, want none", got)
+	}
+	changed.Defaults.Options, changed.Defaults.Think = s.Defaults.Options, "true"
+	if got := changed.BasePoint(); got != nil {
+		t.Errorf("BasePoint after --think true = %v, want none", got)
+	}
 	v := s.Variant("decoys=10+think=true+num_ctx=32768")
 	if v.Decoys != 10 || v.Think != "true" || v.Options["num_ctx"] != int64(32768) {
 		t.Errorf("grid point = %+v", v)
@@ -99,6 +113,9 @@ func TestSweepDefaultsPointIsTheBase(t *testing.T) {
 			}
 			if (s.BaseSweep != nil) != tt.base {
 				t.Errorf("BaseSweep = %v, want a base point: %v", s.BaseSweep, tt.base)
+			}
+			if (s.BasePoint() != nil) != tt.base {
+				t.Errorf("BasePoint = %v, want a base point: %v", s.BasePoint(), tt.base)
 			}
 		})
 	}
