@@ -252,11 +252,13 @@ func recordedCatalogs(meta *record.Run) (map[string]*recordedCatalog, error) {
 		if err != nil {
 			return nil, fmt.Errorf("catalog of variant %q: %w", rc.Variant, err)
 		}
+		c.decoys = rc.Decoys
 		for _, cc := range rc.Cases {
 			own, err := newRecordedCatalog(cc.Tools, servers)
 			if err != nil {
 				return nil, fmt.Errorf("catalog of variant %q for case %s: %w", rc.Variant, strings.Join(cc.Cases, ", "), err)
 			}
+			own.decoys = rc.Decoys // a variant draws the same decoys into every catalog
 			if c.cases == nil {
 				c.cases = map[string]*recordedCatalog{}
 			}
@@ -331,10 +333,14 @@ type recordedCatalog struct {
 	servers map[string][]string // server → exposed tool names
 	// cases are the catalogs of the cases that brought their own tools, by
 	// case id; nil when none did.
-	cases map[string]*recordedCatalog
+	cases  map[string]*recordedCatalog
+	decoys []string // the decoys among tools (RunCatalog.Decoys)
 }
 
 func (c *recordedCatalog) Names() []string { return c.names }
+
+// Decoy reports whether the run offered name as a decoy, for scoring.
+func (c *recordedCatalog) Decoy(name string) bool { return slices.Contains(c.decoys, name) }
 
 func (c *recordedCatalog) OllamaTools() api.Tools { return c.tools }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/harness/bridge"
+	"github.com/toolgrade/toolgrade/harness/decoys"
 	"github.com/toolgrade/toolgrade/harness/llm"
 	"github.com/toolgrade/toolgrade/harness/servers"
 	"github.com/toolgrade/toolgrade/harness/srcpos"
@@ -77,20 +78,21 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	defer cat.Close()
 	var shown []api.Tool
-	var listed []servers.Tool // the catalog's tools, in the order shown
+	var dt *decoys.Toolbox
+	var listed []servers.Tool // the catalog's tools, in their order
 	var annot bridge.Annotator = cat
 	if kase != nil {
 		st, err := vt.caseTools(cat, kase)
 		if err != nil {
 			return err
 		}
-		tb, err := variantTransform(vt.suite, vt.variant)(st, st.HiddenOf)
+		out, err := variantTransform(ctx, vt.suite, vt.variant, newDecoySet(vt.suite, &sf, stderr))(st, st, st.HiddenOf)
 		if err != nil {
 			return err
 		}
-		shown, listed, annot = tb.OllamaTools(), st.Tools(), st
+		shown, dt, listed, annot = out.Tools.OllamaTools(), out.Decoys, st.Tools(), st
 	} else {
-		if shown, err = vt.tools(cat); err != nil {
+		if shown, dt, err = vt.tools(ctx, cat, &sf, stderr); err != nil {
 			return err
 		}
 		listed = cat.Tools()
@@ -133,14 +135,24 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	// reports.Table escapes the cells: names and descriptions are the servers'.
 	var rows [][]string
-	for i, t := range listed {
-		// The overlay keeps the catalog's order; only descriptions differ.
-		t.Ollama, t.Description = shown[i], shown[i].Function.Description
-		one, _ := json.Marshal(t.Ollama)
+	byName := map[string]servers.Tool{}
+	for _, t := range listed {
+		byName[t.Exposed] = t
+	}
+	for _, x := range shown {
+		// Overlays keep the catalog's order and change only descriptions;
+		// decoys come between the real tools.
+		t, real := byName[x.Function.Name]
 		server := t.Server
-		if server == "" {
+		switch {
+		case !real && dt != nil && dt.Decoy(x.Function.Name):
+			t = dt.Tool(x.Function.Name)
+			server = "decoy (" + t.Server + ")"
+		case server == "":
 			server = "(inline)" // a case's own definition: nothing behind it
 		}
+		t.Ollama, t.Description = x, x.Function.Description
+		one, _ := json.Marshal(t.Ollama)
 		rows = append(rows, []string{t.Exposed, server, params(t), fmt.Sprint(len(one)), clip(t.Description, 60)})
 	}
 	if err := reports.Table(stdout, []string{"Tool", "Server", "Parameters (* required)", "Bytes", "Description"}, rows); err != nil {
@@ -157,6 +169,15 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	if v := vt.variant; v != nil && v.System != "" {
 		fmt.Fprintln(stdout, reports.Printable("system prompt of variant "+v.Name+": "+clip(v.System, 200)))
+	}
+	if v := vt.variant; v != nil && (v.Think != "" || len(v.Options) > 0) {
+		// What the variant sends besides its tools; the JSON's keys are sorted.
+		opts := ""
+		if len(v.Options) > 0 {
+			b, _ := json.Marshal(v.Options)
+			opts = string(b)
+		}
+		fmt.Fprintln(stdout, reports.Printable(fmt.Sprintf("variant %s sends think %s and options %s over the suite's", v.Name, orUnset(v.Think), orUnset(opts))))
 	}
 	// What a suite without allow_tools would do with each tool, from its
 	// MCP annotations.
@@ -326,4 +347,12 @@ func (p *promptSize) warnings() []string {
 			p.Tokens, p.NumCtx, p.Model, 100*p.Tokens/p.NumCtx)}
 	}
 	return nil
+}
+
+// orUnset is s, or "(the suite's)" when it is empty.
+func orUnset(s string) string {
+	if s == "" {
+		return "(the suite's)"
+	}
+	return s
 }

@@ -13,9 +13,11 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/harness/bridge"
+	"github.com/toolgrade/toolgrade/harness/decoys"
 	"github.com/toolgrade/toolgrade/harness/overlay"
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/runner"
+	"github.com/toolgrade/toolgrade/harness/score"
 	"github.com/toolgrade/toolgrade/harness/servers"
 	"github.com/toolgrade/toolgrade/harness/srcpos"
 	"github.com/toolgrade/toolgrade/harness/suite"
@@ -107,23 +109,33 @@ func variantNames(s *suite.Suite, flag string, given bool, meta *record.Run) ([]
 	return out, nil
 }
 
+// transformed is one variant's toolbox over one catalog, the suite's or
+// a case's own: what it offers and runs, what checks its calls, and the
+// decoys it adds (nil when none).
+type transformed struct {
+	Tools   bridge.Toolbox
+	Catalog score.Catalog
+	Decoys  *decoys.Toolbox
+}
+
 // toolTransform is what a variant does to the toolbox of one catalog, the
-// suite's or a case's own: hidden names the hidden constraints of that
-// catalog's tools (for schema hints). A variant is applied as one of these
-// to every catalog it sends, so transformations compose over a plain
-// bridge.Toolbox.
-type toolTransform func(base bridge.Toolbox, hidden overlay.HiddenOf) (bridge.Toolbox, error)
+// suite's or a case's own: cat checks the base's calls and hidden names the
+// hidden constraints of its tools (for schema hints). A variant is applied
+// as one of these to every catalog it sends, so transformations compose
+// over a plain bridge.Toolbox.
+type toolTransform func(base bridge.Toolbox, cat score.Catalog, hidden overlay.HiddenOf) (transformed, error)
 
 // variantTransform is variant v's transformation (nil v: the base's): its
-// description overlays of the tools the catalog has, then schema hints.
-func variantTransform(s *suite.Suite, v *suite.Variant) toolTransform {
-	return func(base bridge.Toolbox, hidden overlay.HiddenOf) (bridge.Toolbox, error) {
-		tb := base
+// description overlays of the tools the catalog has, then its decoys (drawn
+// from ds), then schema hints, which cover the decoys too.
+func variantTransform(ctx context.Context, s *suite.Suite, v *suite.Variant, ds *decoySet) toolTransform {
+	return func(base bridge.Toolbox, cat score.Catalog, hidden overlay.HiddenOf) (transformed, error) {
+		out := transformed{Tools: base, Catalog: cat}
 		if v != nil && len(v.Tools) > 0 {
 			// Check made sure each overlay names a tool of some catalog;
 			// this one may have only some of them.
 			offered := map[string]bool{}
-			for _, t := range tb.OllamaTools() {
+			for _, t := range base.OllamaTools() {
 				offered[t.Function.Name] = true
 			}
 			var ovs []suite.ToolOverlay
@@ -133,17 +145,24 @@ func variantTransform(s *suite.Suite, v *suite.Variant) toolTransform {
 				}
 			}
 			if len(ovs) > 0 {
-				ov, err := overlay.New(tb, ovs)
+				ov, err := overlay.New(out.Tools, ovs)
 				if err != nil {
-					return nil, err
+					return transformed{}, err
 				}
-				tb = ov
+				out.Tools = ov
 			}
 		}
-		if s.SchemaHints(v) == suite.HintsDescription {
-			tb = overlay.WithHints(tb, hidden)
+		if v != nil && v.Decoys > 0 {
+			dt, err := ds.add(ctx, out.Tools, cat, v.Decoys)
+			if err != nil {
+				return transformed{}, fmt.Errorf("variant %s: %w", v.Name, err)
+			}
+			out.Tools, out.Catalog, out.Decoys, hidden = dt, dt, dt, dt.HiddenOf(hidden)
 		}
-		return tb, nil
+		if s != nil && s.SchemaHints(v) == suite.HintsDescription {
+			out.Tools = overlay.WithHints(out.Tools, hidden)
+		}
+		return out, nil
 	}
 }
 
@@ -156,6 +175,7 @@ func variantTransform(s *suite.Suite, v *suite.Variant) toolTransform {
 // must have passed Check against cat.
 func connectVariants(ctx context.Context, s *suite.Suite, cat *caseCatalogs, tools bridge.Toolbox, names []string, sf *serverFlags, stderr io.Writer) (*runVariants, error) {
 	rv := &runVariants{}
+	ds := newDecoySet(s, sf, stderr)
 	byFile := map[string]*caseCatalogs{}
 	fail := func(err error) (*runVariants, error) {
 		rv.Close()
@@ -193,15 +213,21 @@ func connectVariants(ctx context.Context, s *suite.Suite, cat *caseCatalogs, too
 				}
 			}
 		}
-		transform := variantTransform(s, sv)
-		vtools, err := transform(base, vcat.HiddenOf)
+		transform := variantTransform(ctx, s, sv, ds)
+		vt, err := transform(base, vcat.Catalog, vcat.HiddenOf)
 		if err != nil {
 			return fail(err)
 		}
-		v := runner.Variant{Name: name, Suite: sv, Tools: vtools, Catalog: vcat.Catalog}
+		v := runner.Variant{Name: name, Suite: sv, Tools: vt.Tools, Catalog: vt.Catalog}
 		rc, err := variantCatalog(name, sv, v.Tools)
 		if err != nil {
 			return fail(err)
+		}
+		if vt.Decoys != nil {
+			rc.Decoys = vt.Decoys.Decoys()
+		}
+		if name == "" {
+			rc.Sweep = suite.SweepMap(s.BasePoint())
 		}
 		if v.Cases, rc.Cases, err = caseToolboxes(s, vcat, transform, rc.System, allow, deny); err != nil {
 			return fail(err)
@@ -234,11 +260,11 @@ func caseToolboxes(s *suite.Suite, vcat *caseCatalogs, transform toolTransform, 
 		}
 		ct, ok := made[st]
 		if !ok {
-			tb, err := transform(&bridge.Policy{Tools: st, Info: st, Allow: allow, Deny: deny}, st.HiddenOf)
+			vt, err := transform(&bridge.Policy{Tools: st, Info: st, Allow: allow, Deny: deny}, st, st.HiddenOf)
 			if err != nil {
 				return nil, nil, fmt.Errorf("case %s: %w", c.ID, err)
 			}
-			ct = runner.CaseTools{Tools: tb, Catalog: st}
+			ct = runner.CaseTools{Tools: vt.Tools, Catalog: vt.Catalog}
 			made[st] = ct
 		}
 		if byCase == nil {
@@ -261,7 +287,9 @@ func caseToolboxes(s *suite.Suite, vcat *caseCatalogs, transform toolTransform, 
 }
 
 // variantCatalog is what run.json records of one variant: the tools JSON
-// exactly as sent, the system prompt it sets, and their hash.
+// exactly as sent, the system prompt, think and options it sets, its grid
+// point, and their hash (which covers think and options only when the
+// variant sets them, so older runs keep their hashes).
 func variantCatalog(name string, v *suite.Variant, tools bridge.Toolbox) (record.RunCatalog, error) {
 	b, err := json.Marshal(tools.OllamaTools())
 	if err != nil {
@@ -269,9 +297,18 @@ func variantCatalog(name string, v *suite.Variant, tools bridge.Toolbox) (record
 	}
 	rc := record.RunCatalog{Variant: name, Tools: b}
 	if v != nil {
-		rc.System = v.System
+		rc.System, rc.Think, rc.Options, rc.Sweep = v.System, v.Think, v.Options, suite.SweepMap(v.Sweep)
 	}
 	rc.Hash = catalogHash(b, rc.System)
+	if rc.Think != "" || len(rc.Options) > 0 {
+		// What the variant sends besides its tools is part of what its
+		// trials ran with: a resume that would change it is refused.
+		opts, err := json.Marshal(rc.Options) // map keys sorted: stable
+		if err != nil {
+			return record.RunCatalog{}, err
+		}
+		rc.Hash = catalogHash(b, rc.System+"\x00think="+rc.Think+"\x00options="+string(opts))
+	}
 	return rc, nil
 }
 
@@ -398,20 +435,17 @@ func loadVariantTools(suitePath, variant, serversFile string) (*variantTools, er
 	return vt, nil
 }
 
-// tools is the tool list the variant sends over cat, its overlays checked.
-func (vt *variantTools) tools(cat *servers.Catalog) ([]api.Tool, error) {
-	tools := cat.OllamaTools()
+// tools is the tool list the variant sends over cat, its overlays checked,
+// and its decoys (nil when it has none).
+func (vt *variantTools) tools(ctx context.Context, cat *servers.Catalog, sf *serverFlags, stderr io.Writer) ([]api.Tool, *decoys.Toolbox, error) {
 	if vt.variant != nil && len(vt.variant.Tools) > 0 {
 		if err := vt.suite.CheckOverlays(vt.variant, cat); err != nil {
-			return nil, asUsage(err)
-		}
-		var err error
-		if tools, err = overlay.Apply(tools, vt.variant.Tools); err != nil {
-			return nil, err
+			return nil, nil, asUsage(err)
 		}
 	}
-	if vt.suite != nil && vt.suite.SchemaHints(vt.variant) == suite.HintsDescription {
-		tools = overlay.Hints(tools, cat.HiddenOf)
+	out, err := variantTransform(ctx, vt.suite, vt.variant, newDecoySet(vt.suite, sf, stderr))(cat, cat, cat.HiddenOf)
+	if err != nil {
+		return nil, nil, err
 	}
-	return tools, nil
+	return out.Tools.OllamaTools(), out.Decoys, nil
 }

@@ -295,6 +295,8 @@ func TestMatching(t *testing.T) {
 			{Round: 2, ToolResult: &Matcher{Regex: `^\d+ hits$`}, Reply: Reply{Content: "hits"}},
 			{Round: 2, Reply: Reply{Content: "round two"}},
 			{User: &Matcher{Contains: "describe"}, Tools: &Matcher{Contains: "never search"}, Reply: Reply{Content: "described"}},
+			{User: &Matcher{Contains: "count"}, ToolsCount: &Count{Min: ptr(2)}, Reply: Reply{Content: "many tools"}},
+			{User: &Matcher{Contains: "count"}, ToolsCount: &Count{Max: ptr(0)}, Reply: Reply{Content: "no tools"}},
 			{User: &Matcher{Contains: "TOOLS"}, ToolsOffered: ptr(true), Reply: Reply{Content: "with tools"}},
 			{User: &Matcher{Contains: "tools"}, ToolsOffered: ptr(false), Reply: Reply{Content: "without tools"}},
 		},
@@ -317,6 +319,10 @@ func TestMatching(t *testing.T) {
 		{"a", []api.Message{{Role: "user", Content: "q"}, asst, asst, tool("nothing")}, nil, "round two"},
 		{"a", []api.Message{{Role: "user", Content: "q"}, asst, tool("t"), asst, tool("u")}, nil, "fallback"},
 		{"a", user("use the Tools"), api.Tools{searchTool}, "with tools"},
+		// tools_count: the number of offered tools, bounded either way
+		{"a", user("count TOOLS"), api.Tools{searchTool, described}, "many tools"},
+		{"a", user("count TOOLS"), api.Tools{searchTool}, "with tools"},
+		{"a", user("count"), nil, "no tools"},
 		// tools: matches the offered tools' JSON, descriptions included
 		{"a", user("describe the tools"), api.Tools{described}, "described"},
 		{"a", user("describe the Tools"), api.Tools{searchTool}, "with tools"},

@@ -34,6 +34,7 @@ func (s *Server) match(m *modelInfo, req *api.ChatRequest) *rule {
 		case r.model != nil && r.model != m,
 			r.Round != 0 && r.Round != round,
 			r.ToolsOffered != nil && *r.ToolsOffered != offered,
+			r.ToolsCount != nil && !r.ToolsCount.match(len(req.Tools)),
 			r.user != nil && (lastUser == nil || !r.user.match(*lastUser)),
 			r.tool != nil && (lastTool == nil || !r.tool.match(*lastTool)),
 			r.tools != nil && (!offered || !r.tools.match(*toolsJSON)):

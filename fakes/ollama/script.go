@@ -92,6 +92,10 @@ type Rule struct {
 	// descriptions, parameters), so a script can answer one version of a
 	// tool's description differently from another; nil means any.
 	Tools *Matcher `yaml:"tools"`
+	// ToolsCount bounds the number of tools the request offers, so a
+	// scripted model can degrade as a catalog grows (a tool-count sweep); nil
+	// means any number.
+	ToolsCount *Count `yaml:"tools_count"`
 	// Reply is the answer.
 	Reply Reply `yaml:"reply"`
 	// Latency replaces the script's latency for this rule; nil keeps it.
@@ -102,6 +106,19 @@ type Rule struct {
 	// Error is the error text of the http_500 and error_mid_stream faults;
 	// empty means "llama runner process has terminated: exit status 2".
 	Error string `yaml:"error"`
+}
+
+// Count bounds a number: every bound that is set must hold, and at least
+// one must be set.
+type Count struct {
+	// Min is the smallest number that matches; nil: no lower bound.
+	Min *int `yaml:"min"`
+	// Max is the largest number that matches; nil: no upper bound.
+	Max *int `yaml:"max"`
+}
+
+func (c *Count) match(n int) bool {
+	return (c.Min == nil || n >= *c.Min) && (c.Max == nil || n <= *c.Max)
 }
 
 // Matcher tests a message's content. Every field that is set must hold, and

@@ -84,6 +84,10 @@ func TestParseScriptErrors(t *testing.T) {
 		{"negative latency", "models:\n  - name: m\nrules:\n  - latency: -1s\n", []string{"t.yaml:4:14:", "must not be negative"}},
 		{"empty", "", []string{"t.yaml: empty script"}},
 		{"unknown field far from any", "models:\n  - name: m\n    zzzz: 1\n", []string{`t.yaml:3:5: models[0]: unknown field "zzzz" (known fields: name, capabilities,`}},
+		{"tools_count empty", "models:\n  - name: m\nrules:\n  - tools_count: {}\n", []string{"t.yaml:4:18: rules[0].tools_count: give min, max or both"}},
+		{"tools_count reversed", "models:\n  - name: m\nrules:\n  - tools_count: {min: 30, max: 10}\n", []string{"t.yaml:4:33: rules[0].tools_count.max: is less than min (30)"}},
+		{"tools_count negative", "models:\n  - name: m\nrules:\n  - tools_count: {min: -1}\n", []string{"t.yaml:4:24: rules[0].tools_count.min: must not be negative"}},
+		{"tools_count typo", "models:\n  - name: m\nrules:\n  - tools_count: {mni: 3}\n", []string{"t.yaml:4:19:", `unknown field "mni"`}},
 		{"every problem at once", "models:\n  - name: m\nrules:\n  - round: -1\n    fault: explode\n", []string{"t.yaml:4:12: rules[0].round: must not be negative", "\nt.yaml:5:12: rules[0].fault:"}},
 	}
 	for _, c := range cases {

@@ -157,6 +157,10 @@ func New(s *Script, o *Options) *Server {
 			b := *r.ToolsOffered
 			c.ToolsOffered = &b
 		}
+		if r.ToolsCount != nil {
+			n := *r.ToolsCount
+			c.ToolsCount = &n
+		}
 		if r.Model != "" {
 			c.model = srv.findModel(r.Model)
 		}

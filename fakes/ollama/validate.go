@@ -85,6 +85,18 @@ func validate(s *Script, at func(path) srcpos.Pos) error {
 		if r.Tools != nil {
 			checkMatcher(r.Tools, p.with("tools"), bad)
 		}
+		if c := r.ToolsCount; c != nil {
+			switch {
+			case c.Min == nil && c.Max == nil:
+				bad(p.with("tools_count"), "give min, max or both")
+			case c.Min != nil && *c.Min < 0:
+				bad(p.with("tools_count", "min"), "must not be negative")
+			case c.Max != nil && *c.Max < 0:
+				bad(p.with("tools_count", "max"), "must not be negative")
+			case c.Min != nil && c.Max != nil && *c.Min > *c.Max:
+				bad(p.with("tools_count", "max"), "is less than min (%d), so the rule never matches", *c.Min)
+			}
+		}
 		if r.Latency != nil && *r.Latency < 0 {
 			bad(p.with("latency"), "must not be negative")
 		}

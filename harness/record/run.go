@@ -114,12 +114,20 @@ type RunCatalog struct {
 	// Tools is the tools array sent to Ollama (api.Tools JSON), byte for
 	// byte.
 	Tools json.RawMessage `json:"tools"`
-	// Sweep is the grid point this catalog ran, axis → value ({"decoys":
-	// 10}), when the suite swept (sweep:); set on the base too when it is a
-	// grid point. Nil for a catalog of no sweep.
+	// Think is the think value the variant sends instead of the suite's
+	// ("true", "false", "low", ...); empty when it sets none.
+	Think string `json:"think,omitempty"`
+	// Options are the Ollama options the variant sets over the suite's (as
+	// the suite writes them); nil when it sets none. Hash covers Think and
+	// Options too.
+	Options map[string]any `json:"options,omitempty"`
+	// Sweep is the point of the suite's sweep: grid this catalog is, axis →
+	// value ({"decoys": 10, "think": true}; a system prompt by its name s0,
+	// s1, ...); set on the base too when the base is the grid's defaults
+	// point; nil for a variant outside the grid.
 	Sweep map[string]any `json:"sweep,omitempty"`
-	// Decoys names the decoy tools among Tools (tools no case expects);
-	// nil when none were added.
+	// Decoys are the names of the decoys among Tools, in catalog order; nil
+	// when the variant offers none.
 	Decoys []string `json:"decoys,omitempty"`
 	// Cases are the catalogs this variant sent to the cases that bring their
 	// own tools (a suite case's tools:), each distinct one once, in the order

@@ -179,6 +179,10 @@ const (
 	ExecBlocked       = "blocked"        // the tool policy kept the call from running (Error says why); the model was told
 	ExecTimeout       = "timeout"        // the call ran past the per-call timeout
 	ExecServerFailure = "server_failure" // the server died or the protocol failed
+	// ExecDecoy is a call to a decoy (a suite's decoys:), a tool offered to
+	// the model that no server has: nothing ran, the model was told the tool
+	// is not available. Scoring makes it wrong_tool, the decoy named.
+	ExecDecoy = "decoy"
 )
 
 // InfraError reports whether an execution failed because of the server rather

@@ -462,7 +462,7 @@ func (r *Runner) trial(ctx context.Context, cfg Config, p *pause, info *record.M
 	}
 	loop := &bridge.Loop{Chat: chat, Tools: tools, Now: r.Now}
 	opts := score.OptionsFor(&s.Defaults)
-	opts.NumCtx = s.Defaults.NumCtx()
+	opts.NumCtx = numCtx(req.Options) // a variant may set its own
 	opts.Tools = catalog
 	if c, ok := tools.(score.Catalog); ok && opts.Tools == nil {
 		opts.Tools = c
@@ -512,16 +512,24 @@ func (r *Runner) trial(ctx context.Context, cfg Config, p *pause, info *record.M
 }
 
 // request completes base into one trial's request: the case's messages (with
-// the variant's system prompt, when v has one) and round limit, and the
-// suite's options with seed = base seed + repeat, the same in every variant.
+// the variant's system prompt, when v has one) and round limit, the suite's
+// options with the variant's over them (see suite.VariantOptions) and seed =
+// base seed + repeat, the same in every variant, and the variant's think
+// when it sets one.
 func request(base bridge.Request, s *suite.Suite, c *suite.Case, repeat int, v *suite.Variant) (bridge.Request, int64) {
-	opts := make(map[string]any, len(s.Defaults.Options)+1)
-	for k, v := range s.Defaults.Options {
-		opts[k] = v
+	opts := s.VariantOptions(v)
+	if opts == nil {
+		opts = map[string]any{}
 	}
 	seed0, _ := s.Defaults.Seed()
 	seed := seed0 + int64(repeat)
 	opts["seed"] = seed
+	if v != nil && v.Think != "" {
+		// The suite parser checked the value.
+		if think, err := bridge.ParseThink(v.Think); err == nil {
+			base.Think = think
+		}
+	}
 	conv := s.VariantConversation(c, v)
 	msgs := make([]api.Message, len(conv))
 	for i, m := range conv {
@@ -529,6 +537,12 @@ func request(base bridge.Request, s *suite.Suite, c *suite.Case, repeat int, v *
 	}
 	base.Messages, base.Options, base.MaxRounds = msgs, opts, c.MaxRounds
 	return base, seed
+}
+
+// numCtx is the num_ctx a request's options set, or 0.
+func numCtx(opts map[string]any) int {
+	n, _ := opts["num_ctx"].(int64)
+	return int(n)
 }
 
 func keepAlive(s *suite.Suite) *api.Duration {

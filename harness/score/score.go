@@ -127,6 +127,8 @@ func checkCalls(calls []record.ToolCall, tools Catalog) []record.Execution {
 		switch {
 		case !ok:
 			x.IsError, x.ErrorKind, x.Error = true, record.ExecUnknownTool, fmt.Sprintf("unknown tool %q", c.Name)
+		case isDecoy(tools, exposed):
+			x.Tool, x.IsError, x.ErrorKind = exposed, true, record.ExecDecoy
 		default:
 			x.Tool = exposed
 			if err := tools.ValidateArgs(exposed, c.Arguments); err != nil {
@@ -228,9 +230,9 @@ func (sc *scorer) verdict(s *record.Score) (outcome, detail string) {
 	}
 	if !firstOK {
 		if sc.e.AnyOrder {
-			return record.OutcomeWrongTool, fmt.Sprintf("got %q, want %s", first.Name, wantNames(expected))
+			return sc.wrongTool(0, fmt.Sprintf("got %q, want %s", first.Name, wantNames(expected)))
 		}
-		return record.OutcomeWrongTool, fmt.Sprintf("got %q, want %q", first.Name, wantName(expected[0]))
+		return sc.wrongTool(0, fmt.Sprintf("got %q, want %q", first.Name, wantName(expected[0])))
 	}
 
 	var ps []pair
@@ -252,7 +254,7 @@ func (sc *scorer) verdict(s *record.Score) (outcome, detail string) {
 			}
 			if !names(sc.calls[i], sc.exec(i), w) {
 				s.ArgsCorrect = sc.argsCorrect(ps)
-				return record.OutcomeWrongTool, fmt.Sprintf("call %d: got %q, want %q", i+1, sc.calls[i].Name, wantName(w))
+				return sc.wrongTool(i, fmt.Sprintf("call %d: got %q, want %q", i+1, sc.calls[i].Name, wantName(w)))
 			}
 			ps = append(ps, pair{want: w, call: i})
 		}
@@ -269,7 +271,7 @@ func (sc *scorer) verdict(s *record.Score) (outcome, detail string) {
 		if sc.exec(i).ErrorKind == record.ExecUnknownTool {
 			return record.OutcomeHallucinatedTool, fmt.Sprintf("call %d: %q is not a tool", i+1, sc.calls[i].Name)
 		}
-		return record.OutcomeWrongTool, fmt.Sprintf("call %d: got %q, want %s", i+1, sc.calls[i].Name, wantNames(unpaired))
+		return sc.wrongTool(i, fmt.Sprintf("call %d: got %q, want %s", i+1, sc.calls[i].Name, wantNames(unpaired)))
 	}
 	// A call that broke what the model was shown is its own mistake, and
 	// outranks one that broke only what it was not.

@@ -471,3 +471,12 @@ func withoutRequired(m map[string]any) map[string]any {
 	}
 	return out
 }
+
+// ConvertTool converts one MCP tool exactly as a catalog converts a
+// server's (the same rewrites, drops and validation), for tools that are
+// offered to the model but served by no connected server: decoys. raw is
+// the tool's inputSchema as written, whose key order properties keep; nil
+// orders them by name. propertyOrder is as Options.PropertyOrder.
+func ConvertTool(server string, t *mcp.Tool, raw json.RawMessage, propertyOrder string) *Tool {
+	return convertTool(server, t, t.Name, convertOpts{raw: raw, propertyOrder: propertyOrder})
+}

@@ -17,7 +17,7 @@ import (
 
 // The keys each mapping of the format knows, in the order messages list them.
 var (
-	suiteKeys    = []string{"name", "servers", "models", "defaults", "variants", "gates", "cases"}
+	suiteKeys    = []string{"name", "servers", "models", "defaults", "decoys", "decoy_seed", "variants", "sweep", "gates", "cases"}
 	defaultsKeys = []string{"system", "max_rounds", "think", "keep_alive", "normalize_strings", "strict_args", "execute", "allow_tools", "deny_tools", "options", "schema_hints"}
 	caseKeys     = []string{"id", "ask", "tags", "tools", "expect", "max_rounds", "execute"}
 	messageKeys  = []string{"role", "content"}
@@ -45,7 +45,7 @@ func (p *parser) suite(n *yaml.Node, s *Suite) {
 	if !ok {
 		return
 	}
-	var defaults, variants, cases *yaml.Node
+	var defaults, variants, sweep, cases *yaml.Node
 	for _, f := range fs {
 		k, v := f.key.Value, f.val
 		switch k {
@@ -65,6 +65,14 @@ func (p *parser) suite(n *yaml.Node, s *Suite) {
 			s.Gates = p.gates(v, k)
 		case "variants":
 			variants = v
+		case "decoys":
+			s.Decoys = p.decoyPool(v, k)
+		case "decoy_seed":
+			if i, ok := p.integer(v, k); ok {
+				s.DecoySeed = &i
+			}
+		case "sweep":
+			sweep = v
 		case "cases":
 			cases = v
 		default:
@@ -76,6 +84,9 @@ func (p *parser) suite(n *yaml.Node, s *Suite) {
 	}
 	if variants != nil {
 		p.variants(variants, s)
+	}
+	if sweep != nil {
+		p.sweep(sweep, s)
 	}
 	if cases == nil {
 		p.errorf(n, "cases", "missing; a suite needs cases: [{id: ..., ask: ..., expect: ...}]")
@@ -281,50 +292,62 @@ func (p *parser) options(n *yaml.Node, path string) map[string]any {
 	if !ok {
 		return nil
 	}
-	known := slices.Concat(intOptions, floatOptions, boolOptions, listOptions)
 	out := map[string]any{}
 	for _, f := range fs {
-		k, v, fp := f.key.Value, f.val, join(path, f.key.Value)
-		switch {
-		case slices.Contains(intOptions, k):
-			i, ok := p.integer(v, fp)
-			if !ok {
-				continue
-			}
-			if k == "num_ctx" && i < 1 {
-				p.errorf(v, fp, "must be at least 1, not %d", i)
-				continue
-			}
-			out[k] = i
-		case slices.Contains(floatOptions, k):
-			x, ok := p.float(v, fp)
-			if !ok {
-				continue
-			}
-			if x < 0 {
-				p.errorf(v, fp, "must not be negative")
-				continue
-			}
-			out[k] = x
-		case slices.Contains(boolOptions, k):
-			if b, ok := p.boolean(v, fp); ok {
-				out[k] = b
-			}
-		case slices.Contains(listOptions, k):
-			if l, ok := p.stopList(v, fp); ok {
-				out[k] = l
-			}
-		default:
-			if s := closest(k, known); s != "" {
+		k, fp := f.key.Value, join(path, f.key.Value)
+		if !isOption(k) {
+			if s := closest(k, knownOptions()); s != "" {
 				p.errorf(f.key, fp, "unknown Ollama option %q (did you mean %q?)", k, s)
 				continue
 			}
-			if val, ok := p.literal(v, fp, false); ok {
-				out[k] = val
-			}
+		}
+		if val, ok := p.optionValue(k, f.val, fp); ok {
+			out[k] = val
 		}
 	}
 	return out
+}
+
+// knownOptions are the names of Ollama's model options, in the order of
+// their lists.
+func knownOptions() []string {
+	return slices.Concat(intOptions, floatOptions, boolOptions, listOptions)
+}
+
+func isOption(name string) bool { return slices.Contains(knownOptions(), name) }
+
+// optionValue reads the value of option k, checked for its type when it is
+// one of Ollama's; another name takes any literal.
+func (p *parser) optionValue(k string, v *yaml.Node, fp string) (any, bool) {
+	switch {
+	case slices.Contains(intOptions, k):
+		i, ok := p.integer(v, fp)
+		if !ok {
+			return nil, false
+		}
+		if k == "num_ctx" && i < 1 {
+			p.errorf(v, fp, "must be at least 1, not %d", i)
+			return nil, false
+		}
+		return i, true
+	case slices.Contains(floatOptions, k):
+		x, ok := p.float(v, fp)
+		if !ok {
+			return nil, false
+		}
+		if x < 0 {
+			p.errorf(v, fp, "must not be negative")
+			return nil, false
+		}
+		return x, true
+	case slices.Contains(boolOptions, k):
+		b, ok := p.boolean(v, fp)
+		return b, ok
+	case slices.Contains(listOptions, k):
+		l, ok := p.stopList(v, fp)
+		return l, ok
+	}
+	return p.literal(v, fp, false)
 }
 
 // stopList reads stop sequences: distinct non-empty strings, which may well

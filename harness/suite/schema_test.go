@@ -207,6 +207,18 @@ func TestSchemaAgreesWithLoader(t *testing.T) {
 		{name: "max_rounds twice", who: loaderOnly, src: "cases:\n  - {id: a, ask: q, max_rounds: 2, expect: {no_tool: true, max_rounds: 3}}\n"},
 		{name: "bad glob", who: loaderOnly, src: "defaults: {allow_tools: [\"write_[\"]}\n" + c("{no_tool: true}")},
 		{name: "duplicate variants", who: loaderOnly, src: "variants: [{name: a, system: s}, {name: a, system: t}]\n" + c("{no_tool: true}")},
+		{name: "sweep and decoys", valid: true, src: "decoys: [d/, x.json, {servers: s.json}]\ndecoy_seed: 3\ndefaults: {think: false}\nvariants: [{name: v, think: high, options: {num_ctx: 4096}, decoys: 5}]\nsweep: {decoys: [0, 10], think: [false, true], system: [a, b], temperature: [0, 0.7]}\n" + c("{no_tool: true}")},
+		{name: "decoys not a list", src: "decoys: d.json\n" + c("{no_tool: true}")},
+		{name: "decoys entry typo", src: "decoys: [{sevrers: s.json}]\n" + c("{no_tool: true}")},
+		{name: "decoy_seed string", src: "decoy_seed: x\n" + c("{no_tool: true}")},
+		{name: "variant decoys negative", src: "decoys: [d.json]\nvariants: [{name: v, decoys: -1}]\n" + c("{no_tool: true}")},
+		{name: "variant options seed", src: "variants: [{name: v, options: {seed: 1}}]\n" + c("{no_tool: true}")},
+		{name: "variant think bad", src: "variants: [{name: v, think: maybe}]\n" + c("{no_tool: true}")},
+		{name: "sweep seed axis", src: "sweep: {seed: [1, 2]}\n" + c("{no_tool: true}")},
+		{name: "sweep axis not a list", src: "sweep: {num_ctx: 4096}\n" + c("{no_tool: true}")},
+		{name: "sweep repeated value", src: "decoys: [d.json]\nsweep: {decoys: [10, 10]}\n" + c("{no_tool: true}")},
+		{name: "sweep axis typo", who: loaderOnly, src: "sweep: {thnik: [true]}\n" + c("{no_tool: true}")},
+		{name: "sweep decoys without a pool", who: loaderOnly, src: "sweep: {decoys: [0, 10]}\n" + c("{no_tool: true}")},
 		{name: "servers without mcpServers", who: schemaOnly, src: "servers: {docs: {command: x}}\n" + c("{no_tool: true}")},
 	}
 	for _, name := range []string{"example.yaml", "inline.yaml"} {

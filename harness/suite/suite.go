@@ -17,6 +17,10 @@
 //	    system: "..."                  # replaces defaults.system
 //	    tools: {search: {description: "...", params: {query: "...", filter.kind: "..."}}}
 //	  - {name: branch, servers: branch.json}   # another servers file's catalog
+//	  - {name: ctx32k, think: true, options: {num_ctx: 32768}, decoys: 30}
+//	decoys: [decoys/, {servers: more.json}]   # tools offered, never run
+//	decoy_seed: 7                    # default: defaults.options.seed, else 0
+//	sweep: {decoys: [0, 10, 30], think: [false, true]}  # a grid of variants
 //	cases:
 //	  - id: dog
 //	    ask: "Can I bring my dog?"     # or [{role: user, content: ...}, ...]
@@ -89,6 +93,18 @@ type Suite struct {
 	Variants []Variant
 	// Cases are in file order; their IDs are unique.
 	Cases []Case
+	// Decoys is the decoys: pool, in file order; nil when none. A variant's
+	// decoys: N (or a sweep's decoys axis) draws N of its tools.
+	Decoys []DecoySource
+	// DecoySeed is decoy_seed:, nil when unset (see DrawSeed).
+	DecoySeed *int64
+	// Sweep is the sweep: grid's axes in file order; nil when none. Its
+	// points are variants (after the named ones in Variants), except the
+	// point equal to the defaults, which is the base (BaseSweep).
+	Sweep []SweepAxis
+	// BaseSweep is the grid point the base is, when one point's values are
+	// all the suite's defaults; nil otherwise.
+	BaseSweep []AxisValue
 }
 
 // Defaults are the run settings shared by every case of a suite. Zero values

@@ -15,7 +15,7 @@ const BaseVariant = "base"
 
 // The keys of a variant, of one tool's overlay.
 var (
-	variantKeys     = []string{"name", "system", "tools", "servers", "schema_hints"}
+	variantKeys     = []string{"name", "system", "tools", "servers", "schema_hints", "think", "options", "decoys"}
 	toolOverlayKeys = []string{"description", "params"}
 )
 
@@ -41,6 +41,21 @@ type Variant struct {
 	// which replaces the suite's; empty: the suite's (see
 	// Suite.SchemaHints).
 	SchemaHints string
+	// Think replaces defaults.think ("true", "false", "low", "medium" or
+	// "high"); empty: the suite's.
+	Think string
+	// Options are Ollama model options merged over defaults.options (see
+	// Suite.VariantOptions); nil: the suite's. They never hold seed: every
+	// variant runs with the suite's seeds, so its trials pair with the
+	// base's.
+	Options map[string]any
+	// Decoys is how many tools of the suite's decoys: pool are offered
+	// beside the real ones (see package decoys); 0: none.
+	Decoys int
+	// Sweep is the point of the suite's sweep: grid this variant is, one
+	// value per axis in the order the axes are written; nil for a variant
+	// the suite names itself.
+	Sweep []AxisValue
 }
 
 // ToolOverlay replaces descriptions of one tool; everything else about the
@@ -91,6 +106,75 @@ func (s *Suite) VariantNames() []string {
 	}
 	return out
 }
+
+// VariantOptions returns the model options a trial of variant v (nil: the
+// base) sends: defaults.options with the variant's own over them; the map is
+// new, and nil when neither sets any.
+func (s *Suite) VariantOptions(v *Variant) map[string]any {
+	if len(s.Defaults.Options) == 0 && (v == nil || len(v.Options) == 0) {
+		return nil
+	}
+	out := make(map[string]any, len(s.Defaults.Options))
+	for k, x := range s.Defaults.Options {
+		out[k] = x
+	}
+	if v != nil {
+		for k, x := range v.Options {
+			out[k] = x
+		}
+	}
+	return out
+}
+
+// VariantThink returns the think value a trial of variant v (nil: the base)
+// sends: the variant's own, else defaults.think; "" leaves it to Ollama.
+func (s *Suite) VariantThink(v *Variant) string {
+	if v != nil && v.Think != "" {
+		return v.Think
+	}
+	return s.Defaults.Think
+}
+
+// variantOptions reads a variant's options: as defaults.options, except seed,
+// which would unpair the variant's trials from the base's.
+func (p *parser) variantOptions(n *yaml.Node, path string) map[string]any {
+	if n.Kind == yaml.MappingNode {
+		// The keys as written (p.fields would report a duplicate twice).
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := deref(n.Content[i]); k.Value == "seed" {
+				p.errorf(k, join(path, "seed"), "a variant runs with the suite's seeds, so its trials pair with the base's; set defaults.options.seed")
+			}
+		}
+	}
+	opts := p.options(n, path)
+	delete(opts, "seed")
+	return opts
+}
+
+// decoyCount reads a number of decoys: a non-negative integer, which needs a
+// decoys: pool when it is not 0.
+func (p *parser) decoyCount(n *yaml.Node, path string, s *Suite) (int, bool) {
+	i, ok := p.integer(n, path)
+	if !ok {
+		return 0, false
+	}
+	switch {
+	case i < 0:
+		p.errorf(n, path, "must not be negative, not %d", i)
+		return 0, false
+	case i > maxDecoys:
+		p.errorf(n, path, "%d decoys is more than the %d a run offers at most", i, maxDecoys)
+		return 0, false
+	case i > 0 && len(s.Decoys) == 0:
+		p.errorf(n, path, "needs a decoys: pool to draw from, such as decoys: [decoys/]")
+		return 0, false
+	}
+	return int(i), true
+}
+
+// maxDecoys bounds a variant's number of decoys: more tools than this is no
+// catalog a model is ever sent, and almost certainly a typo.
+const maxDecoys = 1000
 
 // VariantConversation is Conversation for a trial of variant v (nil: the
 // base): the variant's system prompt replaces the suite's, unless the case
@@ -150,6 +234,15 @@ func (p *parser) variants(n *yaml.Node, s *Suite) {
 			case "schema_hints":
 				v.SchemaHints, _ = p.schemaHints(val, fp)
 				changes = true
+			case "think":
+				v.Think, _ = p.think(val, fp)
+				changes = true
+			case "options":
+				v.Options = p.variantOptions(val, fp)
+				changes = true
+			case "decoys":
+				v.Decoys, _ = p.decoyCount(val, fp, s)
+				changes = true
 			default:
 				p.unknownKey(f.key, path, variantKeys, "")
 				changes = true
@@ -160,7 +253,7 @@ func (p *parser) variants(n *yaml.Node, s *Suite) {
 			continue
 		}
 		if !changes {
-			p.errorf(c, path, "changes nothing: give tools:, system:, servers: or schema_hints:")
+			p.errorf(c, path, "changes nothing: give tools:, system:, servers:, schema_hints:, think:, options: or decoys:")
 		}
 		if v.Name == "" {
 			continue

@@ -120,7 +120,7 @@ cases:
 	for _, w := range []string{
 		`v.yaml:2:12: variants[0].name: "base" is the servers' own catalog; give the variant another name`,
 		`v.yaml:3:15: variants[1]: unknown key "sytem" (did you mean "system"?)`,
-		`v.yaml:4:5: variants[2]: changes nothing: give tools:, system:, servers: or schema_hints:`,
+		`v.yaml:4:5: variants[2]: changes nothing: give tools:, system:, servers:, schema_hints:, think:, options: or decoys:`,
 		`v.yaml:6:12: variants[4].name: variant "c" is defined twice (first at line 5, column 12)`,
 		`v.yaml:7:12: variants[5].name: "d e": a variant's name has no spaces or commas`,
 		`v.yaml:8:32: variants[6].tools.search: unknown key "descripton" (did you mean "description"?)`,
