@@ -229,6 +229,10 @@ type Expect struct {
 	FirstOnly bool
 	// NoTool says that no tool may be called (an irrelevance case).
 	NoTool bool
+	// AnyTool (any_tool: true) expects a call to some tool of the catalog,
+	// any tool with any arguments: BFCL's relevance categories, which only
+	// ask whether the model called a function at all. Calls is nil with it.
+	AnyTool bool
 	// Answer, when set, must match the final text.
 	Answer *TextMatcher
 	// StrictArgs is the case's own strict_args; nil when the case does not
