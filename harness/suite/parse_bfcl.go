@@ -18,8 +18,12 @@ func (p *parser) bfclMatcher(fs []field, m ArgMatcher, path string) (ArgMatcher,
 		switch f.key.Value {
 		case "bfcl":
 			v := deref(f.val)
-			if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
-				p.errorf(v, fp, "must be a non-empty list of accepted values (\"\" for: may be left out), not %s", kindName(v))
+			if v.Kind != yaml.SequenceNode {
+				p.errorf(v, fp, "must be the list of accepted values (\"\" among them: may be left out), not %s", kindName(v))
+				continue
+			}
+			if len(v.Content) == 0 {
+				p.errorf(v, fp, "must list at least one accepted value")
 				continue
 			}
 			for i, c := range v.Content {
