@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf16"
 )
 
 // gorillaToOpenAPI is BFCL's GORILLA_TO_OPENAPI
@@ -113,8 +116,7 @@ func languageProps(props Object, lang string) Object {
 		}
 		dictProps, hasProps := get[Object](po, "properties")
 		if lang == "javascript" && t == "dict" && hasProps {
-			b, _ := json.Marshal(plainOrdered(dictProps))
-			desc += " The dictionary entries have the following schema; they are not in string representation. " + string(b)
+			desc += " The dictionary entries have the following schema; they are not in string representation. " + pyJSON(dictProps)
 		}
 		np := Object{}
 		for _, m := range po {
@@ -191,7 +193,7 @@ func castProp(po Object, field string) (Object, error) {
 				out = append(out, m)
 				continue
 			}
-			cast, err := castProp(items, field+".items")
+			cast, err := castItems(items, field+".items")
 			if err != nil {
 				return nil, err
 			}
@@ -212,6 +214,46 @@ func castProp(po Object, field string) (Object, error) {
 	return out, nil
 }
 
+// castItems is _cast_to_openai_type's handling of an array's items: only
+// the type is mapped (no float format), one level further for a list of
+// lists, and an object's properties are cast in full.
+func castItems(items Object, field string) (Object, error) {
+	t, _ := get[string](items, "type")
+	mapped, ok := gorillaToOpenAPI[t]
+	if !ok {
+		return nil, fmt.Errorf("%s: unknown type %q (BFCL's table GORILLA_TO_OPENAPI has no such type)", field, t)
+	}
+	out := make(Object, 0, len(items))
+	for _, m := range items {
+		switch {
+		case m.Key == "type":
+			out = append(out, Member{Key: "type", Value: mapped})
+		case m.Key == "items" && mapped == "array":
+			inner, isObj := m.Value.(Object)
+			it, _ := get[string](inner, "type")
+			im, known := gorillaToOpenAPI[it]
+			if !isObj || !known {
+				return nil, fmt.Errorf("%s.items: unknown type %q (BFCL's table GORILLA_TO_OPENAPI has no such type)", field, it)
+			}
+			out = append(out, Member{Key: "items", Value: setKey(append(Object(nil), inner...), "type", im)})
+		case m.Key == "properties" && mapped == "object":
+			sub, isObj := m.Value.(Object)
+			if !isObj {
+				out = append(out, m)
+				continue
+			}
+			cast, err := castProps(sub, field+".properties")
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, Member{Key: "properties", Value: cast})
+		default:
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
 // setKey sets key in o, in place when present, else at the end.
 func setKey(o Object, key string, v any) Object {
 	for i := range o {
@@ -223,36 +265,66 @@ func setKey(o Object, key string, v any) Object {
 	return append(o, Member{Key: key, Value: v})
 }
 
-// orderedJSON marshals an Object with its keys in order.
-type orderedJSON struct{ v any }
-
-func (o orderedJSON) MarshalJSON() ([]byte, error) {
-	switch x := o.v.(type) {
-	case Object:
-		var b []byte
-		b = append(b, '{')
-		for i, m := range x {
-			if i > 0 {
-				b = append(b, ',', ' ')
-			}
-			k, _ := json.Marshal(m.Key)
-			v, err := json.Marshal(orderedJSON{m.Value})
-			if err != nil {
-				return nil, err
-			}
-			b = append(append(append(b, k...), ':', ' '), v...)
-		}
-		return append(b, '}'), nil
-	case []any:
-		out := make([]orderedJSON, len(x))
-		for i, e := range x {
-			out[i] = orderedJSON{e}
-		}
-		return json.Marshal(out)
-	}
-	return json.Marshal(o.v)
+// pyJSON writes v as Python's json.dumps does with its defaults (the
+// form BFCL puts into descriptions): ", " and ": " between items, non-ASCII
+// characters as \uXXXX, keys in order.
+func pyJSON(v any) string {
+	var b strings.Builder
+	writePyJSON(&b, v)
+	return b.String()
 }
 
-// plainOrdered wraps v so json.Marshal keeps the Objects' key order, the
-// way Python's json.dumps writes BFCL's dictionaries.
-func plainOrdered(v any) any { return orderedJSON{v} }
+func writePyJSON(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case Object:
+		b.WriteByte('{')
+		for i, m := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writePyJSON(b, m.Key)
+			b.WriteString(": ")
+			writePyJSON(b, m.Value)
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writePyJSON(b, e)
+		}
+		b.WriteByte(']')
+	case string:
+		b.WriteByte('"')
+		for _, r := range x {
+			switch {
+			case r == '"' || r == '\\':
+				b.WriteByte('\\')
+				b.WriteRune(r)
+			case r == '\n':
+				b.WriteString(`\n`)
+			case r == '\r':
+				b.WriteString(`\r`)
+			case r == '\t':
+				b.WriteString(`\t`)
+			case r < 0x20 || r > 0x7e:
+				for _, u := range utf16.Encode([]rune{r}) {
+					fmt.Fprintf(b, `\u%04x`, u)
+				}
+			default:
+				b.WriteRune(r)
+			}
+		}
+		b.WriteByte('"')
+	case json.Number:
+		b.WriteString(string(x))
+	case bool:
+		b.WriteString(strconv.FormatBool(x))
+	case nil:
+		b.WriteString("null")
+	default:
+		fmt.Fprint(b, x)
+	}
+}
