@@ -116,3 +116,23 @@ func plain(v any) any {
 	}
 	return v
 }
+
+// MarshalJSON writes the object with its keys in order.
+func (o Object) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, m := range o {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		k, err := json.Marshal(m.Key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(m.Value)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b, k...), ':'), v...)
+	}
+	return append(b, '}'), nil
+}
