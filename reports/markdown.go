@@ -51,6 +51,7 @@ func WriteMarkdown(w io.Writer, s *Summary, opts *MarkdownOptions) error {
 	variants := s.HasVariants()
 	mdModels(b, s, variants)
 	mdCases(b, s, variants)
+	mdBFCL(b, s, variants)
 	mdFailures(b, s, variants)
 	if len(s.Warnings) > 0 {
 		b.WriteString("### Warnings\n\n")

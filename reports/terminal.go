@@ -61,6 +61,9 @@ func WriteTerminal(w io.Writer, s *Summary) error {
 	if s.RescoredFrom != "" {
 		fmt.Fprintf(w, "rescored from %s: transcripts judged again, nothing rerun\n", Printable(s.RescoredFrom))
 	}
+	if err := writeBFCLTerminal(w, s, variants); err != nil {
+		return err
+	}
 	for _, m := range s.Models {
 		if len(m.Failures) == 0 {
 			continue
