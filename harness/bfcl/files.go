@@ -1,10 +1,12 @@
 package bfcl
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/toolgrade/toolgrade/harness/srcpos"
 	"go.yaml.in/yaml/v3"
@@ -59,8 +61,42 @@ func Load(questions, answers []string) (*Import, error) {
 	return im, errs.Err()
 }
 
-// Write encodes a suite document as YAML, two spaces deep.
+// Write encodes a suite document as YAML, two spaces deep. The cases are
+// encoded one at a time: yaml.v3's emitter keeps every event of a document
+// until it ends, which makes a 2,000-case suite cost most of a gigabyte
+// written whole; the bytes are the same (TestWriteByCase).
 func Write(w io.Writer, doc *yaml.Node) error {
+	root := doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	if root.Kind != yaml.MappingNode || len(root.Content) != 2 || root.Content[0].Value != "cases" || root.Content[1].Kind != yaml.SequenceNode {
+		return writeWhole(w, doc)
+	}
+	bw := bufio.NewWriter(w)
+	for _, l := range strings.Split(root.HeadComment, "\n") {
+		if root.HeadComment != "" {
+			bw.WriteString("# " + strings.TrimPrefix(l, "# ") + "\n")
+		}
+	}
+	bw.WriteString("cases:\n")
+	var buf bytes.Buffer
+	for _, c := range root.Content[1].Content {
+		buf.Reset()
+		if err := writeWhole(&buf, &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{c}}); err != nil {
+			return err
+		}
+		for _, l := range strings.SplitAfter(buf.String(), "\n") {
+			if l != "" && l != "\n" {
+				bw.WriteString("  ")
+			}
+			bw.WriteString(l)
+		}
+	}
+	return bw.Flush()
+}
+
+func writeWhole(w io.Writer, doc *yaml.Node) error {
 	enc := yaml.NewEncoder(w)
 	enc.SetIndent(2)
 	if err := enc.Encode(doc); err != nil {

@@ -299,3 +299,36 @@ func TestSchemaJavaScript(t *testing.T) {
 		t.Errorf("Schema:\n got %s\nwant %s", b, want)
 	}
 }
+
+// TestWriteByCase: writing case by case gives the bytes yaml.v3 gives for
+// the whole document.
+func TestWriteByCase(t *testing.T) {
+	qs, as := fixtureFiles(t)
+	im, err := Load(qs, as)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Block scalars, blank lines in them and a trailing space.
+	more, err := ReadQuestions(strings.NewReader(`{"id": "irrelevance_9", "question": [[{"role": "user", "content": "First line.\n\n  Indented third line \nEnd"}]], "function": [{"name": "f", "description": "Does f.\n\nReally.", "parameters": {"type": "dict", "properties": {}}}]}`), "m.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	im.Questions = append(im.Questions, more...)
+	doc, _, err := im.Suite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var byCase, whole bytes.Buffer
+	if err := Write(&byCase, doc); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeWhole(&whole, doc); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(whole.String(), "Really.") {
+		t.Fatalf("no multi-line case:\n%s", whole.String())
+	}
+	if byCase.String() != whole.String() {
+		t.Errorf("case by case:\n%s\nwhole:\n%s", byCase.String(), whole.String())
+	}
+}
