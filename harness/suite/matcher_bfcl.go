@@ -196,6 +196,11 @@ func listChecker(v []any, accepted []any) (bool, string) {
 	got := standardizeList(v)
 	for _, w := range accepted {
 		wl, ok := w.([]any)
+		if isEmptyString(w) {
+			// BFCL standardizes each accepted value element by element,
+			// so "" becomes the empty list.
+			wl, ok = []any{}, true
+		}
 		if ok && pyEqual(got, standardizeList(wl)) {
 			return true, ""
 		}
@@ -271,6 +276,10 @@ func listDictChecker(v []any, accepted []any) (bool, string) {
 	why := fmt.Sprintf("got %s, want one of %s", Flow(v), Flow(accepted))
 	for _, w := range accepted {
 		wl, ok := w.([]any)
+		if isEmptyString(w) {
+			// len("") is 0 to BFCL: an empty list matches it.
+			wl, ok = []any{}, true
+		}
 		if !ok {
 			continue
 		}

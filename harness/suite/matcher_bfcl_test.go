@@ -81,6 +81,11 @@ func TestBFCLMatcher(t *testing.T) {
 		// ...unless "" is accepted too: BFCL's loop lets a non-list accepted
 		// value pass it, and then [1, 2] == [1.0, 2.0] in Python.
 		{"ints in optional float list", `{bfcl: [[1.0, 2.0], ""], type: array, items: float}`, `[1, 2]`, true, ""},
+		// list_checker turns an accepted "" into [] (it standardizes each
+		// accepted value element by element), so an empty list matches.
+		{"empty list when optional", `{bfcl: [[a], ""], type: array, items: string}`, `[]`, true, ""},
+		{"empty list when not optional", `{bfcl: [[a]], type: array, items: string}`, `[]`, false, "lists in order"},
+		{"empty list of dicts when optional", `{bfcl: [[{name: [x]}], ""], type: array, items: dict}`, `[]`, true, ""},
 		// dict_checker: key by key, each key with its own accepted values.
 		{"dict accepted", `{bfcl: [{total: [1000], currency: [EUR, ""]}], type: dict}`, `{"total": 1000, "currency": "eur"}`, true, ""},
 		{"dict optional key left out", `{bfcl: [{total: [1000], currency: [EUR, ""]}], type: dict}`, `{"total": 1000}`, true, ""},

@@ -33,6 +33,12 @@
 // written {equals: {...}}; matchers are not looked for inside literals, and a
 // literal object containing a matcher key at any depth is rejected as
 // ambiguous unless it sits under equals.
+//
+// Suites imported from the Berkeley Function-Calling Leaderboard (toolgrade
+// import bfcl) judge each parameter with {bfcl: [accepted, ...], type: T,
+// items: T, lang: java|javascript, required: true}, BFCL's own rules (see
+// BFCLSpec), and expect a call to any tool with any_tool: true (BFCL's
+// relevance category).
 package suite
 
 import (
