@@ -51,7 +51,7 @@ func fixtures(t *testing.T) (*bfcl.Import, *suite.Suite) {
 // transcript is the first response of a trial run with execute: false, the
 // reply's arguments passed through JSON as Ollama passes them (decoded into
 // Go values, encoded again: 10.0 arrives as 10).
-func transcript(t *testing.T, r fakeollama.Reply) *record.Transcript {
+func transcript(t testing.TB, r fakeollama.Reply) *record.Transcript {
 	t.Helper()
 	resp := record.Response{Content: r.Content}
 	for i, c := range r.ToolCalls {
