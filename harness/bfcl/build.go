@@ -97,9 +97,6 @@ func (im *Import) kase(q *Question) (n *yaml.Node, skip string, err error) {
 		if other, dup := mapped[name]; dup {
 			return nil, "", fmt.Errorf("functions %q and %q both become tool %q", other, f.Name, name)
 		}
-		if !apiName.MatchString(name) {
-			return nil, "", fmt.Errorf("function name %q is not a name tool APIs accept, even as %q", f.Name, name)
-		}
 		mapped[name] = f.Name
 		byName[f.Name] = f
 		params, err := Schema(*f, lang)

@@ -3,7 +3,6 @@ package bfcl
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -23,16 +22,14 @@ var gorillaToOpenAPI = map[string]string{
 	"String": "string", "Bigint": "integer",
 }
 
-// apiName is what tool APIs accept as a function name
-// (^[a-zA-Z0-9_-]{1,64}$, as BFCL's convert_func_name quotes it).
-var apiName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
-
 // ToolName maps a BFCL function name to the name the model sees: every "."
 // becomes "_", as convert_to_tool (bfcl_eval/model_handler/utils.py) does
-// for the function-calling models whose APIs refuse dots, and as
+// for the function-calling models whose APIs refuse dots (OpenAI's
+// ^[a-zA-Z0-9_-]{1,64}$, which convert_func_name quotes), and as
 // convert_func_name maps the expected name before comparing. Ollama
 // accepts dots, but toolgrade maps them as BFCL does so that a model meets
-// the names BFCL's function-calling runs show it.
+// the names BFCL's function-calling runs show it; nothing else is changed,
+// as BFCL changes nothing else.
 func ToolName(name string) string {
 	out := []byte(name)
 	for i, c := range out {
