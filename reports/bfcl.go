@@ -202,7 +202,7 @@ func bfclLine(b *BFCLSummary) string {
 }
 
 const bfclNote = "BFCL accuracy is the leaderboard's single valid/invalid verdict per trial (irrelevance: no call; relevance: some call; else the case passes), with a 95% Wilson interval; " +
-	"the summary averages as BFCL's leaderboard does (Non-Live AST unweighted over simple, multiple, parallel, parallel_multiple, simple itself over python, java, javascript; Live weighted by trials), N/A when a category it needs was not run."
+	"the summary averages as BFCL's leaderboard does (Non-Live AST unweighted over simple, multiple, parallel, parallel_multiple, simple itself over python, java, javascript; Live weighted by trials), N/A when a category it needs was not run; BFCL's Overall Acc also weighs multi-turn and agentic categories, which are not imported, so it is not given."
 
 // writeBFCLTerminal writes the BFCL section of the terminal report.
 func writeBFCLTerminal(w io.Writer, s *Summary, variants bool) error {

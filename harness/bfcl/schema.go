@@ -40,8 +40,10 @@ func ToolName(name string) string {
 	return string(out)
 }
 
-// Hint is the sentence func_doc_language_specific_pre_processing
-// (bfcl_eval/utils.py) appends to every function description.
+// Hint is the sentence func_doc_language_specific_pre_processing appends to
+// every function description (bfcl_eval/utils.py; earlier versions keep it
+// in model_handler/utils.py and call it from each function-calling
+// handler's _compile_tools), Python's included.
 func Hint(lang string) string {
 	switch lang {
 	case "java":
