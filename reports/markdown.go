@@ -52,6 +52,7 @@ func WriteMarkdown(w io.Writer, s *Summary, opts *MarkdownOptions) error {
 	mdModels(b, s, variants)
 	mdSweep(b, s)
 	mdCases(b, s, variants)
+	mdBFCL(b, s, variants)
 	mdFailures(b, s, variants)
 	if len(s.Warnings) > 0 {
 		b.WriteString("### Warnings\n\n")

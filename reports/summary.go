@@ -139,6 +139,9 @@ type ModelSummary struct {
 	// Tags are the results of the cases of each tag, sorted by tag; nil
 	// when no trial had tags.
 	Tags []TagResult `json:"tags,omitempty"`
+	// BFCL is the leaderboard's figures for the cases tagged
+	// bfcl_category:CATEGORY (toolgrade import bfcl); nil when none.
+	BFCL *BFCLSummary `json:"bfcl,omitempty"`
 }
 
 // CaseResult is one case's trials: k passing of n scored (infrastructure
@@ -280,6 +283,7 @@ type modelAcc struct {
 	byCase             map[string]*outcomeAcc
 	byTag              map[string]*outcomeAcc
 	tagCases           map[string]map[string]bool
+	bfcl               map[string]*bfclAcc // by BFCL category; nil until one is seen
 }
 
 // NewSummarizer returns an empty Summarizer; models are the run's models in
@@ -331,6 +335,7 @@ func (s *Summarizer) Add(t *record.Trial) {
 	if sc.Outcome == record.OutcomeInfraError {
 		m.s.Infra++
 		m.addExample(t)
+		m.addBFCL(t, nil)
 		return
 	}
 	m.s.Scored++
@@ -351,6 +356,7 @@ func (s *Summarizer) Add(t *record.Trial) {
 	// The judgements are the record's, made once, so this report, compare
 	// and the gates cannot count differently.
 	j := record.Judge(t)
+	m.addBFCL(t, &j)
 	count := func(jd record.Judgement, k, n *int) {
 		if jd.Defined {
 			*n++
@@ -484,6 +490,7 @@ func (s *Summarizer) summarize(m *modelAcc) ModelSummary {
 		g := m.byTag[tag]
 		ms.Tags = append(ms.Tags, TagResult{Tag: tag, Cases: len(m.tagCases[tag]), Pass: newRate(g.pass, g.scored), Infra: g.infra, Outcomes: g.outcomes})
 	}
+	ms.BFCL = m.bfclSummary()
 	return ms
 }
 

@@ -65,6 +65,9 @@ func WriteTerminal(w io.Writer, s *Summary) error {
 	if err := writeSweepTerminal(w, s); err != nil {
 		return err
 	}
+	if err := writeBFCLTerminal(w, s, variants); err != nil {
+		return err
+	}
 	for _, m := range s.Models {
 		if len(m.Failures) == 0 {
 			continue

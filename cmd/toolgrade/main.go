@@ -71,6 +71,7 @@ func commands() []command {
 		{"serve", "serve an Ollama-compatible proxy that adds the MCP tools to every /api/chat and runs their calls", runServe},
 		{"rescore", "judge a run's recorded transcripts again against an edited suite, offline", runRescore},
 		{"compare", "compare two runs, or two models or variants of one run, case by case with paired verdicts", runCompare},
+		{"import", "write a suite from another benchmark's files: import bfcl, the Berkeley Function-Calling Leaderboard's questions and possible answers", runImport},
 		{"fake-ollama", "serve a scripted fake Ollama (for demos and tests)", runFakeOllama},
 		{"fake-mcp", "serve a fake MCP server over stdio (docs, faulty)", runFakeMCP},
 		{"version", "print toolgrade's version", runVersion},

@@ -44,6 +44,9 @@ type Judgements struct {
 	RoundLimit Judgement `json:"round_limit"`
 	// Truncated: a prompt reached num_ctx.
 	Truncated bool `json:"truncated,omitempty"`
+	// BFCL is BFCL's valid/invalid verdict for a trial of a case tagged
+	// bfcl_category:CATEGORY (see judgeBFCL); nil for other cases.
+	BFCL *Judgement `json:"bfcl,omitempty"`
 }
 
 // Judge judges one trial from its Score: the scorer made every judgement
@@ -79,6 +82,7 @@ func Judge(t *Trial) Judgements {
 		m.ArgValidityShown = Judgement{true, m.ValidVisibleCalls == sc.CallsToKnownTools}
 	}
 	m.RoundLimit = Judgement{true, roundLimit(t)}
+	m.BFCL = judgeBFCL(t)
 	return m
 }
 

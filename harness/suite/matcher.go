@@ -53,6 +53,8 @@ type ArgMatcher struct {
 	OneOf []any
 	// Number and Tolerance define MatchNumber: |v-Number| <= Tolerance.
 	Number, Tolerance float64
+	// BFCL is the spec of MatchBFCL; nil for the other kinds.
+	BFCL *BFCLSpec
 }
 
 // Match reports whether v, the argument's value (present says whether the key
@@ -65,6 +67,10 @@ func (m ArgMatcher) Match(v any, present bool, opts MatchOptions) (ok bool, why 
 			return false, fmt.Sprintf("got %s, want no such argument", Flow(v))
 		}
 		return true, ""
+	}
+	if m.Kind == MatchBFCL {
+		// BFCL's own rules decide, presence included ("" accepted).
+		return m.BFCL.match(v, present)
 	}
 	if !present {
 		return false, "missing"
@@ -139,6 +145,8 @@ func (m ArgMatcher) String() string {
 		return "{any: true}"
 	case MatchAbsent:
 		return "{absent: true}"
+	case MatchBFCL:
+		return m.BFCL.String()
 	}
 	return "{" + string(m.Kind) + "}"
 }

@@ -209,6 +209,8 @@ func (p *parser) expect(n *yaml.Node, path string) (e Expect, maxRounds *yaml.No
 		case "no_tool":
 			noTool = v
 			e.NoTool, _ = p.boolean(v, fp)
+		case "any_tool":
+			e.AnyTool, _ = p.boolean(v, fp)
 		case "answer":
 			e.Answer = p.textMatcher(v, fp)
 		case "strict_args":
@@ -244,7 +246,9 @@ func (p *parser) expect(n *yaml.Node, path string) (e Expect, maxRounds *yaml.No
 			other = "calls"
 		}
 		p.errorf(keys["no_tool"], join(path, "no_tool"), "no_tool: true contradicts %s", other)
-	case tool == nil && calls == nil && !e.NoTool:
+	case e.AnyTool && (tool != nil || calls != nil || e.NoTool):
+		p.errorf(keys["any_tool"], join(path, "any_tool"), "any_tool: true expects a call to any tool; it cannot be given with tool, calls or no_tool")
+	case tool == nil && calls == nil && !e.NoTool && !e.AnyTool:
 		if noTool != nil {
 			p.errorf(keys["no_tool"], join(path, "no_tool"), "no_tool: false expects nothing; give tool or calls")
 		} else {

@@ -40,6 +40,9 @@ func (p *parser) argMatcher(n *yaml.Node, path string) (ArgMatcher, bool) {
 		return m, ok
 	}
 	fs := p.fields(n, path)
+	if hasKeyIn(fs, []string{"bfcl"}) {
+		return p.bfclMatcher(fs, m, path)
+	}
 	if !hasKeyIn(fs, matcherKeys) {
 		v, ok := p.literalFields(fs, path, true)
 		m.Value = v

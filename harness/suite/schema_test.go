@@ -298,7 +298,7 @@ func TestSchemaKnowsTheLoadersKeys(t *testing.T) {
 		{"message", props(def("message")), sorted(messageKeys)},
 		{"expect", props(def("expect")), sorted(expectKeys)},
 		{"call", props(def("call")), sorted(callKeys)},
-		{"matcher", sorted(matcher), sorted(matcherKeys)},
+		{"matcher", sorted(matcher), sorted(matcherKeys, bfclKeys)},
 		{"matcherKey", sorted(matcherEnum), sorted(matcherKeys)},
 		{"answer", sorted(answer), sorted(answerKeys)},
 		{"options", props(def("options")), sorted(intOptions, floatOptions, boolOptions, listOptions)},

@@ -40,6 +40,12 @@
 // written {equals: {...}}; matchers are not looked for inside literals, and a
 // literal object containing a matcher key at any depth is rejected as
 // ambiguous unless it sits under equals.
+//
+// Suites imported from the Berkeley Function-Calling Leaderboard (toolgrade
+// import bfcl) judge each parameter with {bfcl: [accepted, ...], type: T,
+// items: T, lang: java|javascript, required: true}, BFCL's own rules (see
+// BFCLSpec), and expect a call to any tool with any_tool: true (BFCL's
+// relevance category).
 package suite
 
 import (
@@ -255,6 +261,10 @@ type Expect struct {
 	FirstOnly bool
 	// NoTool says that no tool may be called (an irrelevance case).
 	NoTool bool
+	// AnyTool (any_tool: true) expects a call to some tool of the catalog,
+	// any tool with any arguments: BFCL's relevance categories, which only
+	// ask whether the model called a function at all. Calls is nil with it.
+	AnyTool bool
 	// Answer, when set, must match the final text.
 	Answer *TextMatcher
 	// StrictArgs is the case's own strict_args; nil when the case does not

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/toolgrade/toolgrade/harness/bfcl"
+)
+
+// runImport is `toolgrade import bfcl QUESTIONS.json... [--answers FILE]
+// -o SUITE.yaml`: a suite made of the Berkeley Function-Calling
+// Leaderboard's single-turn questions (harness/bfcl).
+func runImport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("import", "bfcl QUESTIONS.json... [--answers POSSIBLE_ANSWERS.json] [-o SUITE.yaml]", stderr)
+	var answers stringList
+	fs.Var(&answers, "answers", "a BFCL possible-answer file (possible_answer/*.json), repeatable; needed by every category but irrelevance and relevance")
+	out := fs.String("o", "", "write the suite to FILE (replaced atomically) instead of stdout")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 || pos[0] != "bfcl" {
+		return usageErrorf("import: the only format is bfcl: toolgrade import bfcl QUESTIONS.json [--answers POSSIBLE_ANSWERS.json] -o SUITE.yaml")
+	}
+	if len(pos) < 2 {
+		return usageErrorf("import bfcl: give at least one question file (BFCL_v3_*.json or BFCL_v4_*.json)")
+	}
+	im, err := bfcl.Load(pos[1:], answers)
+	if err != nil {
+		return asUsage(err)
+	}
+	doc, warnings, err := im.Suite()
+	for _, w := range warnings {
+		fmt.Fprintln(stderr, "toolgrade: warning:", w)
+	}
+	if err != nil {
+		return asUsage(err)
+	}
+	if err := writeOutput(*out, stdout, func(w io.Writer) error { return bfcl.Write(w, doc) }); err != nil {
+		return err
+	}
+	if *out != "" {
+		fmt.Fprintf(stderr, "toolgrade: wrote %d cases to %s\n", len(doc.Content[0].Content[1].Content), *out)
+	}
+	return nil
+}
