@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade/harness/suite"
-	"go.yaml.in/yaml/v3"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -71,35 +70,11 @@ func TestImportGolden(t *testing.T) {
 	}
 }
 
-// withoutTools drops the cases' tools: keys, which this suite parser does
-// not read (per-case tools are read by another part of the loader); the
-// rest of an imported suite must load as it is.
-func withoutTools(t testing.TB, src []byte) []byte {
-	t.Helper()
-	var doc yaml.Node
-	if err := yaml.Unmarshal(src, &doc); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range doc.Content[0].Content[1].Content {
-		for i := 0; i < len(c.Content); i += 2 {
-			if c.Content[i].Value == "tools" {
-				c.Content = slices.Delete(c.Content, i, i+2)
-				break
-			}
-		}
-	}
-	out, err := yaml.Marshal(&doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 // ImportedSuite is the fixtures' suite as toolgrade's loader reads it.
 func importedSuite(t testing.TB) (*Import, *suite.Suite) {
 	t.Helper()
 	im, src := importFixtures(t)
-	s, err := suite.Parse(withoutTools(t, src), "bfcl.yaml")
+	s, err := suite.Parse(src, "bfcl.yaml")
 	if err != nil {
 		t.Fatalf("the imported suite does not load: %v", err)
 	}
@@ -123,6 +98,16 @@ func TestImportStructure(t *testing.T) {
 		}
 		if last := c.Messages[len(c.Messages)-1]; last.Role != "user" || last.Content != q.Messages[len(q.Messages)-1].Content {
 			t.Errorf("%s: last message %+v", c.ID, last)
+		}
+		// Every function is offered as an inline tool of the case, under
+		// the name tool APIs accept, and nothing runs.
+		if len(c.Tools) != len(q.Functions) || !c.NoExecute {
+			t.Errorf("%s: %d tools for %d functions, no-execute %v", c.ID, len(c.Tools), len(q.Functions), c.NoExecute)
+		}
+		for j, ct := range c.Tools {
+			if !ct.Inline || ct.Name != ToolName(q.Functions[j].Name) {
+				t.Errorf("%s: tool %d is %+v, want inline %s", c.ID, j, ct, ToolName(q.Functions[j].Name))
+			}
 		}
 		e := c.Expect
 		switch KindOf(cat) {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
@@ -15,8 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// fixtures imports harness/bfcl's fixtures and loads the suite, less the
-// cases' tools (which another part of the loader reads).
+// fixtures imports harness/bfcl's fixtures and loads the suite.
 func fixtures(t *testing.T) (*bfcl.Import, *suite.Suite) {
 	t.Helper()
 	qs, _ := filepath.Glob("../testdata/BFCL_v3_*.json")
@@ -28,14 +26,6 @@ func fixtures(t *testing.T) (*bfcl.Import, *suite.Suite) {
 	doc, _, err := im.Suite()
 	if err != nil {
 		t.Fatal(err)
-	}
-	for _, c := range doc.Content[0].Content[1].Content {
-		for i := 0; i < len(c.Content); i += 2 {
-			if c.Content[i].Value == "tools" {
-				c.Content = slices.Delete(c.Content, i, i+2)
-				break
-			}
-		}
 	}
 	src, err := yaml.Marshal(doc)
 	if err != nil {
