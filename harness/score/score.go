@@ -29,8 +29,11 @@ type Options struct {
 	NumCtx int
 	// StrictArgs applies to cases that do not set strict_args themselves.
 	StrictArgs bool
-	// Tools checks the calls of trials that did not execute (see Score); nil
-	// leaves them unchecked.
+	// Tools checks the calls of trials that did not execute (see Score),
+	// says which names the thinking of a call_in_thinking trial may call
+	// (nil: the tools the case expects), and, when it is a Coercer, which
+	// invalid calls are valid if coerced (nil: none). Nil leaves the calls
+	// of trials without execution unchecked.
 	Tools Catalog
 }
 
@@ -54,12 +57,16 @@ func OptionsFor(d *suite.Defaults) Options {
 //
 // The outcome is the first of these that applies: infra_error; for no_tool
 // cases unexpected_call, call_in_text, empty_answer, wrong_answer; for cases
-// expecting calls, when no call was made call_in_text, empty_answer, no_call;
+// expecting calls, when no call was made call_in_text (the answer writes a
+// call), call_in_thinking (the thinking writes a call to a listed tool: the
+// answer wins when both do), empty_answer, no_call;
 // then hallucinated_tool or wrong_tool for the first call, then for the
 // expected calls hallucinated_tool or wrong_tool, invalid_args,
 // hidden_constraint (arguments that broke only constraints the model was not
 // shown, Execution.HiddenOnly), wrong_args,
-// missing_call, then round_limit, extra_call (calls: form only), and last
+// missing_call, then round_limit (detail "repeating NAME(ARGS)" when the
+// last round that called tools repeated an earlier call), extra_call
+// (calls: form only), and last
 // empty_answer, wrong_answer; else pass.
 //
 // A trial that ran without execution (t.NotExecuted: execute: false) has one
@@ -101,6 +108,14 @@ func Score(t *record.Transcript, e *suite.Expect, opts Options) record.Score {
 			}
 		}
 	}
+	if opts.Tools != nil {
+		// Recorded only when coercion changes the figure: Judge reads an
+		// absent count as ValidCalls.
+		if n := validIfCoerced(execs, opts.Tools); n > 0 {
+			s.ValidCoercedCalls = s.ValidCalls + n
+		}
+	}
+	s.RepeatedCalls, _, _ = repeats(t)
 	s.Truncated = Truncated(t, opts.NumCtx)
 	sc := &scorer{t: t, e: e, opts: opts, calls: calls, execs: execs}
 	s.Outcome, s.Detail = sc.verdict(&s)
@@ -200,9 +215,15 @@ func (sc *scorer) verdict(s *record.Score) (outcome, detail string) {
 		return sc.answer(answer)
 	}
 	if len(sc.calls) == 0 {
-		switch {
-		case CallInText(answer):
+		// The answer outranks the thinking: a call written where the
+		// client reads it is the nearer miss.
+		if CallInText(answer) {
 			return record.OutcomeCallInText, excerpt(answer)
+		}
+		if name, ok := callInThinking(sc.t, sc.e, sc.opts.Tools); ok {
+			return record.OutcomeCallInThinking, thinkingDetail(sc.t, name)
+		}
+		switch {
 		case strings.TrimSpace(answer) == "":
 			return record.OutcomeEmptyAnswer, "no tool call and no answer"
 		}
@@ -296,6 +317,9 @@ func (sc *scorer) verdict(s *record.Score) (outcome, detail string) {
 		return record.OutcomeMissingCall, fmt.Sprintf("%d of %d expected calls made; missing: %s", len(expected)-len(unpaired), len(expected), strings.Join(missing, "; "))
 	}
 	if sc.t.RoundLimitHit {
+		if _, c, ok := repeats(sc.t); ok {
+			return record.OutcomeRoundLimit, "repeating " + showCall(c)
+		}
 		return record.OutcomeRoundLimit, fmt.Sprintf("still calling tools after %d rounds", max(sc.t.MaxRounds, len(sc.t.Rounds)-1))
 	}
 	if !sc.e.FirstOnly && len(spare) > 0 {

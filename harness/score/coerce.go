@@ -1,0 +1,43 @@
+package score
+
+import (
+	"encoding/json"
+
+	"github.com/toolgrade/toolgrade/harness/record"
+)
+
+// Coercer is a Catalog that can also apply to a call's arguments the
+// conversions a lenient client makes before validating them ("5" → 5 for an
+// integer, "true" → true, a JSON string holding an object for an object;
+// *servers.Catalog documents them in servers.CoerceArgs). It is optional: a
+// Catalog without it leaves the coerced validity equal to the strict one.
+type Coercer interface {
+	// Coerce returns args converted for the tool the model sees as exposed,
+	// and whether anything was converted.
+	Coerce(exposed string, args json.RawMessage) (json.RawMessage, bool)
+}
+
+// validIfCoerced counts the calls whose arguments failed the tool's schema
+// as sent and pass it once coerced: the calls a lenient client would have
+// run. Calls that are valid as sent are counted by the caller.
+func validIfCoerced(execs []record.Execution, tools Catalog) int {
+	co, ok := tools.(Coercer)
+	if !ok {
+		return 0
+	}
+	n := 0
+	for _, x := range execs {
+		if x.ErrorKind != record.ExecInvalidArgs {
+			continue
+		}
+		exposed, ok := tools.Resolve(x.Name)
+		if !ok {
+			continue
+		}
+		args, changed := co.Coerce(exposed, x.Arguments)
+		if changed && tools.ValidateArgs(exposed, args) == nil {
+			n++
+		}
+	}
+	return n
+}
