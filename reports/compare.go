@@ -33,6 +33,9 @@ func WriteCompareTerminal(w io.Writer, c *compare.Comparison) error {
 		g := &c.Groups[i]
 		fmt.Fprintf(w, "\n== %s ==\n", Printable(compare.GroupLabel(g, c.Mode)))
 		fmt.Fprintf(w, "%d pairs, %d scored (infrastructure errors: %d base, %d current, kept out of every rate)", g.Pairs, g.Scored, g.Infra.Base, g.Infra.Current)
+		if n := g.Truncated.Base + g.Truncated.Current; n > 0 {
+			fmt.Fprintf(w, "; truncated (a prompt reached num_ctx, kept out): %d base, %d current", g.Truncated.Base, g.Truncated.Current)
+		}
 		if n := g.UnpairedCount.Base + g.UnpairedCount.Current; n > 0 {
 			fmt.Fprintf(w, "; unpaired: %d base only, %d current only", g.UnpairedCount.Base, g.UnpairedCount.Current)
 		}

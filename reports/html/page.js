@@ -8,7 +8,7 @@
   var trials = null; // parsed on first use: the overview does not need them
   var byKey = null;
 
-  var OUTCOMES = ["pass", "wrong_tool", "hallucinated_tool", "no_call", "call_in_text", "empty_answer",
+  var OUTCOMES = ["pass", "wrong_tool", "hallucinated_tool", "no_call", "call_in_text", "call_in_thinking", "empty_answer",
     "unexpected_call", "hidden_constraint", "invalid_args", "wrong_args", "missing_call", "extra_call", "round_limit",
     "wrong_answer", "infra_error"];
   var SVGNS = "http://www.w3.org/2000/svg";
@@ -103,6 +103,15 @@
       r.n ? h("div", { class: "ci-text", title: "95% Wilson interval" }, pct(r.lo) + " – " + pct(r.hi)) : null);
   }
 
+  // coerced notes validity once arguments are coerced as a lenient client
+  // would, when that differs from validity as sent.
+  function coerced(m) {
+    var c = m.arg_validity_coerced;
+    if (!c || c.k <= m.arg_validity.k) return null;
+    return h("div", { class: "ci-text", title: "valid once coerced as a lenient client would (\"5\" → 5, \"true\" → true)" },
+      "valid if coerced " + rateText(c));
+  }
+
   function modelTable() {
     var sec = section("Models", "models", "Rates with their 95% Wilson intervals; infrastructure errors are kept out of every rate. Round limit: lower is better.");
     var head = h("tr", null, ["Model", "Pass", "Tool selection", "Arg validity", "Arg accuracy", "Irrelevance",
@@ -112,10 +121,12 @@
       var at = m.pass_at_k != null ? [pct(m.pass_at_k) + " / " + pct(m.pass_hat_k), h("div", { class: "ci-text" }, "k = " + m.k)] : "–";
       body.appendChild(h("tr", { "data-row": label(m) },
         h("th", { class: "name" }, m.model, variants() ? h("div", { class: "variant" }, m.variant || "base") : null,
-          m.infra_errors ? h("span", { class: "badge infra" }, m.infra_errors + " infra") : null),
+          m.infra_errors ? h("span", { class: "badge infra" }, m.infra_errors + " infra") : null,
+          m.truncated_excluded ? h("span", { class: "badge infra", title: "a prompt reached num_ctx: kept out of every rate" }, m.truncated_excluded + " truncated") : null,
+          m.calls_repeated ? h("span", { class: "badge", title: "calls that repeated an earlier call of their trial with the same arguments" }, m.calls_repeated + " repeated") : null),
         rateCell(m.pass, "pass", h("div", null, whisker(m.pass, 120))),
         rateCell(m.tool_selection, "tool_selection"),
-        rateCell(m.arg_validity, "arg_validity"),
+        rateCell(m.arg_validity, "arg_validity", coerced(m)),
         rateCell(m.arg_accuracy, "arg_accuracy"),
         rateCell(m.irrelevance, "irrelevance"),
         rateCell(m.round_limit, "round_limit"),
@@ -345,7 +356,7 @@
     return sec;
   }
 
-  var METRICS = ["pass", "selection", "arg_validity", "arg_accuracy", "irrelevance", "round_limit"];
+  var METRICS = ["pass", "selection", "arg_validity", "arg_validity_coerced", "arg_accuracy", "irrelevance", "round_limit"];
 
   function comparisons() {
     if (!D.comparisons || !D.comparisons.length) return null;
