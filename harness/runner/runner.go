@@ -445,14 +445,14 @@ func (r *Runner) trial(ctx context.Context, cfg Config, p *pause, info *record.M
 	}
 	loop := &bridge.Loop{Chat: chat, Tools: tools, Now: r.Now}
 	opts := score.OptionsFor(&s.Defaults)
-	opts.NumCtx = s.Defaults.NumCtx()
 	opts.Tools = catalog
 	if c, ok := tools.(score.Catalog); ok && opts.Tools == nil {
 		opts.Tools = c
 	}
-	if opts.NumCtx == 0 {
-		opts.NumCtx = info.NumCtx
-	}
+	// The request's own options decide, so whatever set num_ctx (the
+	// suite, -o, a variant) is what a prompt is judged against.
+	t.NumCtx = numCtx(req.Options, info.NumCtx)
+	opts.NumCtx = t.NumCtx
 	retries, backoff0 := retryPolicy(cfg)
 	backoff, tries, waits := backoff0, 0, 0
 	for attempt := 1; ; attempt++ {
@@ -512,6 +512,26 @@ func request(base bridge.Request, s *suite.Suite, c *suite.Case, repeat int, v *
 	}
 	base.Messages, base.Options, base.MaxRounds = msgs, opts, c.MaxRounds
 	return base, seed
+}
+
+// numCtx is the context length a request runs with: its num_ctx option,
+// else the model's own (model); 0 when neither is known.
+func numCtx(options map[string]any, model int) int {
+	switch n := options["num_ctx"].(type) {
+	case int:
+		if n > 0 {
+			return n
+		}
+	case int64:
+		if n > 0 {
+			return int(n)
+		}
+	case float64:
+		if n >= 1 {
+			return int(n)
+		}
+	}
+	return model
 }
 
 func keepAlive(s *suite.Suite) *api.Duration {
