@@ -23,6 +23,7 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	models := fs.String("models", "", "compare models `a,b` of one run (a is the base), pairing their trials by variant, case and repeat")
 	variants := fs.String("variants", "", "compare variants `a,b` of one run (a is the base; \"base\" is the servers' own descriptions), pairing by model, case and repeat")
 	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level of the McNemar and Mann-Whitney tests; a difference with p >= alpha is ~")
+	keepTruncated := fs.Bool("keep-truncated", false, keepTruncatedUsage)
 	var gf gateFlags
 	gf.register(fs)
 	gf.registerRegressions(fs, false)
@@ -46,7 +47,7 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	if *alpha <= 0 || *alpha >= 1 {
 		return usageErrorf("compare: --alpha %g: must be between 0 and 1", *alpha)
 	}
-	opts := &compare.Options{Alpha: *alpha}
+	opts := &compare.Options{Alpha: *alpha, KeepTruncated: *keepTruncated}
 	var c *compare.Comparison
 	var warnings []*record.SyntaxError
 	var current *store.Reader // whose summary --gate judges
@@ -70,6 +71,7 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 			return err
 		}
 		current = r
+		opts.KeepTruncated = opts.KeepTruncated || r.Run.KeepTruncated
 		if flag == "--models" {
 			c, warnings, err = compare.Models(r, a, b, opts)
 		} else {
@@ -90,6 +92,9 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		if err != nil {
 			return err
 		}
+		// Both sides judge alike: what the runs recorded only when both
+		// kept truncated trials.
+		opts.KeepTruncated = opts.KeepTruncated || (base.Run.KeepTruncated && cur.Run.KeepTruncated)
 		if c, warnings, err = compare.Runs(base, cur, opts); err != nil {
 			return fmt.Errorf("compare: %w", err)
 		}
@@ -112,6 +117,7 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	// --variants, the run's), --max-regressions on this comparison.
 	var sum *reports.Summary
 	if len(gf.gates) > 0 {
+		current.Run.KeepTruncated = opts.KeepTruncated
 		if sum, err = summarize(current, io.Discard); err != nil {
 			return err
 		}

@@ -33,6 +33,7 @@ func runRescore(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	fs := newFlags("rescore", "DIR --suite SUITE.yaml", stderr)
 	suitePath := fs.String("suite", "", "the edited suite `FILE` to judge the transcripts against (required)")
 	out := fs.String("out", "", "the new run `DIR` (default: DIR-rescored-TIMESTAMP; DIR itself is never written)")
+	keepTruncated := fs.Bool("keep-truncated", false, keepTruncatedUsage+"; the new run.json records it")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -121,7 +122,12 @@ func runRescore(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 		}
 		c := s.Case(t.CaseID)
 		opts := score.OptionsFor(&s.Defaults)
-		if opts.NumCtx == 0 {
+		switch {
+		case t.NumCtx > 0:
+			// What the trial ran with (-o num_ctx, a variant's options)
+			// is what its prompts were cut at.
+			opts.NumCtx = t.NumCtx
+		case opts.NumCtx == 0:
 			opts.NumCtx = numCtx[t.Model]
 		}
 		opts.Tools = cats[t.Variant]
@@ -131,6 +137,7 @@ func runRescore(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	}
 
 	run := *meta
+	run.KeepTruncated = run.KeepTruncated || *keepTruncated
 	run.Suite = record.RunSuite{Name: s.Name, Path: absPath(s.Path), Hash: s.Hash}
 	run.Cases = map[string]string{}
 	for i := range s.Cases {
@@ -221,13 +228,14 @@ func recordedCatalogs(meta *record.Run) (map[string]*recordedCatalog, error) {
 		if err := json.Unmarshal(rc.Tools, &tools); err != nil {
 			return nil, fmt.Errorf("catalog of variant %q: %w", rc.Variant, err)
 		}
-		c := &recordedCatalog{tools: tools, schemas: map[string]*jsonschema.Resolved{}, partial: map[string]*jsonschema.Resolved{}, servers: servers}
+		c := &recordedCatalog{tools: tools, schemas: map[string]*jsonschema.Resolved{}, partial: map[string]*jsonschema.Resolved{}, params: map[string]json.RawMessage{}, servers: servers}
 		for _, t := range tools {
 			c.names = append(c.names, t.Function.Name)
 			b, err := json.Marshal(t.Function.Parameters)
 			if err != nil {
 				return nil, err
 			}
+			c.params[t.Function.Name] = b
 			var sch jsonschema.Schema
 			if json.Unmarshal(b, &sch) != nil {
 				continue // not checkable offline: left unchecked
@@ -258,7 +266,18 @@ type recordedCatalog struct {
 	names   []string
 	schemas map[string]*jsonschema.Resolved
 	partial map[string]*jsonschema.Resolved
-	servers map[string][]string // server → exposed tool names
+	params  map[string]json.RawMessage // exposed name → the parameters as sent
+	servers map[string][]string        // server → exposed tool names
+}
+
+// Coerce coerces arguments against the parameters the model was shown, as
+// servers.Catalog does against the full schema (servers.CoerceArgs).
+func (c *recordedCatalog) Coerce(exposed string, args json.RawMessage) (json.RawMessage, bool) {
+	p, ok := c.params[exposed]
+	if !ok {
+		return args, false
+	}
+	return servers.CoerceArgs(p, args)
 }
 
 func (c *recordedCatalog) Names() []string { return c.names }
