@@ -87,7 +87,7 @@ func TestTruncatedTrialsAreKeptOutOfTheRates(t *testing.T) {
 	cmp := runCLI(t, context.Background(), "compare", dir, dir, "--json")
 	var c struct {
 		Groups []struct {
-			Scored    int `json:"scored_pairs"`
+			Scored    int                         `json:"scored_pairs"`
 			Truncated struct{ Base, Current int } `json:"truncated_excluded"`
 		}
 	}
