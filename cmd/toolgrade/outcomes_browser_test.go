@@ -91,6 +91,10 @@ cases:
 	if !strings.Contains(got.Validity, "valid if coerced 100.0%") {
 		t.Errorf("the validity cell %q lacks valid if coerced", got.Validity)
 	}
+	cell, err := chromedp.Run(tctx, chromedp.Evaluate[string](`document.querySelector('table.heat td.cell[data-case="too-long"]').textContent`))
+	if err != nil || cell != "truncated✂1" {
+		t.Errorf("the heat map's too-long cell reads %q (%v), want truncated✂1", cell, err)
+	}
 	legend, err := chromedp.Run(tctx, chromedp.Evaluate[string](`document.body.textContent`))
 	if err != nil {
 		t.Fatal(err)

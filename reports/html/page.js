@@ -206,9 +206,10 @@
           "data-model": m.model, "data-variant": m.variant || "", "data-case": id,
           title: fails.map(function (o) { return o + " ×" + c.outcomes[o]; }).join(", ") || "all pass",
           onclick: function () { openCell(m.model, m.variant || "", id); }
-        }, c.pass.n ? kn(c.pass) : "infra");
+        }, c.pass.n ? kn(c.pass) : c.infra_errors ? "infra" : "truncated");
         td.addEventListener("keydown", function (e) { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); openCell(m.model, m.variant || "", id); } });
         if (c.infra_errors) td.appendChild(h("sup", null, "+" + c.infra_errors));
+        if (c.truncated_excluded) td.appendChild(h("sup", { title: "a prompt reached num_ctx: kept out of the rates" }, "✂" + c.truncated_excluded));
         tr.appendChild(td);
       });
       body.appendChild(tr);
@@ -367,7 +368,10 @@
       var changes = [];
       (c.groups || []).forEach(function (g) {
         var name = g.model || g.variant || "all";
-        body.appendChild(h("tr", null, h("th", { class: "name" }, name, h("div", { class: "ci-text" }, g.scored_pairs + " pairs")),
+        body.appendChild(h("tr", null, h("th", { class: "name" }, name, h("div", { class: "ci-text" }, g.scored_pairs + " pairs"),
+          g.truncated_excluded && (g.truncated_excluded.base || g.truncated_excluded.current) ?
+            h("div", { class: "ci-text", title: "trials whose prompt reached num_ctx, kept out of every pair" },
+              "truncated: " + g.truncated_excluded.base + " base, " + g.truncated_excluded.current + " current") : null),
           METRICS.map(function (metric) {
             var r = (g.rates || []).find(function (x) { return x.metric === metric; });
             if (!r) return h("td", null, "–");
