@@ -17,16 +17,16 @@ type Coercer interface {
 	Coerce(exposed string, args json.RawMessage) (json.RawMessage, bool)
 }
 
-// validIfCoerced counts the calls whose arguments failed the tool's schema
+// validIfCoerced marks the calls whose arguments failed the tool's schema
 // as sent and pass it once coerced: the calls a lenient client would have
-// run. Calls that are valid as sent are counted by the caller.
-func validIfCoerced(execs []record.Execution, tools Catalog) int {
+// run. It returns nil when tools cannot coerce.
+func validIfCoerced(execs []record.Execution, tools Catalog) []bool {
 	co, ok := tools.(Coercer)
 	if !ok {
-		return 0
+		return nil
 	}
-	n := 0
-	for _, x := range execs {
+	out := make([]bool, len(execs))
+	for i, x := range execs {
 		if x.ErrorKind != record.ExecInvalidArgs {
 			continue
 		}
@@ -35,9 +35,7 @@ func validIfCoerced(execs []record.Execution, tools Catalog) int {
 			continue
 		}
 		args, changed := co.Coerce(exposed, x.Arguments)
-		if changed && tools.ValidateArgs(exposed, args) == nil {
-			n++
-		}
+		out[i] = changed && tools.ValidateArgs(exposed, args) == nil
 	}
-	return n
+	return out
 }

@@ -100,8 +100,8 @@ func TestValidIfCoerced(t *testing.T) {
 	if got.ValidCalls != 1 || got.ValidCoercedCalls != 2 || got.CallsToKnownTools != 3 {
 		t.Errorf("coercing catalog: valid %d, valid if coerced %d of %d; want 1, 2 of 3", got.ValidCalls, got.ValidCoercedCalls, got.CallsToKnownTools)
 	}
-	if got.Outcome != record.OutcomeInvalidArgs {
-		t.Errorf("Outcome = %s: strict validity decides the outcome, want invalid_args", got.Outcome)
+	if got.Outcome != record.OutcomeInvalidArgs || got.Detail != "search: top_k: want a number (valid if coerced)" {
+		t.Errorf("got %s (%s): strict validity decides the outcome, want invalid_args, the detail saying valid if coerced", got.Outcome, got.Detail)
 	}
 	// A catalog that cannot coerce leaves the count out (Judge reads it
 	// as ValidCalls).
@@ -110,8 +110,8 @@ func TestValidIfCoerced(t *testing.T) {
 	}
 	// Nothing coerces into validity: the count stays out too.
 	only := conv(terrace, one(wordK))
-	if got := Score(only, expect(t, toolForm), Options{Tools: coercingCatalog{base}}); got.ValidCoercedCalls != 0 {
-		t.Errorf("no call valid if coerced: ValidCoercedCalls = %d, want 0", got.ValidCoercedCalls)
+	if got := Score(only, expect(t, toolForm), Options{Tools: coercingCatalog{base}}); got.ValidCoercedCalls != 0 || strings.Contains(got.Detail, "coerced") {
+		t.Errorf("no call valid if coerced: ValidCoercedCalls = %d, detail %q; want 0 and no word of coercion", got.ValidCoercedCalls, got.Detail)
 	}
 }
 

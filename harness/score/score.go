@@ -108,16 +108,18 @@ func Score(t *record.Transcript, e *suite.Expect, opts Options) record.Score {
 			}
 		}
 	}
+	var coerced []bool
 	if opts.Tools != nil {
+		coerced = validIfCoerced(execs, opts.Tools)
 		// Recorded only when coercion changes the figure: Judge reads an
 		// absent count as ValidCalls.
-		if n := validIfCoerced(execs, opts.Tools); n > 0 {
+		if n := countTrue(coerced); n > 0 {
 			s.ValidCoercedCalls = s.ValidCalls + n
 		}
 	}
 	s.RepeatedCalls, _, _ = repeats(t)
 	s.Truncated = Truncated(t, opts.NumCtx)
-	sc := &scorer{t: t, e: e, opts: opts, calls: calls, execs: execs}
+	sc := &scorer{t: t, e: e, opts: opts, calls: calls, execs: execs, coerced: coerced}
 	s.Outcome, s.Detail = sc.verdict(&s)
 	if s.Outcome != record.OutcomeInfraError {
 		// Every judgement of the trial is made here, once: reports count it.
@@ -129,6 +131,16 @@ func Score(t *record.Transcript, e *suite.Expect, opts Options) record.Score {
 		}
 	}
 	return s
+}
+
+func countTrue(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
 }
 
 // checkCalls stands in for the executions a trial without execution does
@@ -169,6 +181,9 @@ type scorer struct {
 	opts  Options
 	calls []record.ToolCall
 	execs []record.Execution
+	// coerced marks the executions that are valid if coerced; nil when
+	// the catalog cannot say.
+	coerced []bool
 }
 
 // exec returns the execution of call i; the zero Execution when the
@@ -296,7 +311,11 @@ func (sc *scorer) verdict(s *record.Score) (outcome, detail string) {
 	// outranks one that broke only what it was not.
 	for _, p := range ps {
 		if x := sc.exec(p.call); x.ErrorKind == record.ExecInvalidArgs && !x.HiddenOnly {
-			return record.OutcomeInvalidArgs, fmt.Sprintf("%s: %s", sc.calls[p.call].Name, x.Error)
+			d := fmt.Sprintf("%s: %s", sc.calls[p.call].Name, x.Error)
+			if p.call < len(sc.coerced) && sc.coerced[p.call] {
+				d += " (valid if coerced)"
+			}
+			return record.OutcomeInvalidArgs, d
 		}
 	}
 	for _, p := range ps {
