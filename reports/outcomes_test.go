@@ -110,3 +110,15 @@ func TestJUnitTruncated(t *testing.T) {
 		t.Errorf("want one failure (case d), not the truncated no_call:\n%s", out)
 	}
 }
+
+func TestTranscriptNamesTheNumCtx(t *testing.T) {
+	var b bytes.Buffer
+	p := NewTranscriptPrinter(&b, nil)
+	p.Add(&record.Trial{Model: "m", CaseID: "c", NumCtx: 64, Score: record.Score{Outcome: record.OutcomeNoCall, Truncated: true}, Transcript: &record.Transcript{}})
+	if err := p.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "warning: a prompt reached num_ctx (64)") {
+		t.Errorf("the transcript does not name the num_ctx the trial ran with:\n%s", b.String())
+	}
+}
