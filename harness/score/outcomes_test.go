@@ -31,9 +31,9 @@ func TestCallNamesInText(t *testing.T) {
 		{"prose", "I should search for dogs.", nil},
 	}
 	for _, tt := range tests {
-		got := CallNamesInText(tt.text, listed)
+		got := callNamesInText(tt.text, listed)
 		if !slices.Equal(got, tt.want) {
-			t.Errorf("%s: CallNamesInText(%q) = %q, want %q", tt.name, tt.text, got, tt.want)
+			t.Errorf("%s: callNamesInText(%q) = %q, want %q", tt.name, tt.text, got, tt.want)
 		}
 	}
 }

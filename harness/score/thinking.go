@@ -31,13 +31,13 @@ var callPrefixNameRE = regexp.MustCompile(`\{\s*["']name["']\s*:\s*["']([^"'\n]*
 // when the tag's shape names none the patterns above know.
 const tagWindow = 200
 
-// CallNamesInText returns the tool names content writes calls to, in the
-// shapes CallInText recognises, in order of appearance and without
-// repeats: the "name" of a JSON call (bare, fenced, nested or in a list) and
-// the name a model's tool-call tag carries. listed, when not nil, says which
-// names are tools; after a tag whose shape carries no name it finds the
-// first listed name written within tagWindow bytes.
-func CallNamesInText(content string, listed func(name string) bool) []string {
+// callNamesInText returns the tool names content writes calls to, in the
+// shapes CallInText recognises, without repeats: the names tool-call tags
+// carry, then the "name" of each JSON call (bare, fenced, nested or in a
+// list). listed, when not nil, says which names are tools; after a tag
+// whose shape carries no name it finds the first listed name written within
+// tagWindow bytes.
+func callNamesInText(content string, listed func(name string) bool) []string {
 	var out []string
 	add := func(n string) {
 		if n == "" {
@@ -149,7 +149,7 @@ func callInThinking(t *record.Transcript, e *suite.Expect, tools Catalog) (strin
 		if strings.TrimSpace(th) == "" || !CallInText(th) {
 			continue
 		}
-		for _, n := range CallNamesInText(th, listed) {
+		for _, n := range callNamesInText(th, listed) {
 			if listed(n) {
 				return n, true
 			}
