@@ -50,6 +50,11 @@ func WriteCompareTerminal(w io.Writer, c *compare.Comparison) error {
 				// cases) is left out, as benchstat leaves out absent units.
 				continue
 			}
+			if r.Metric == compare.MetricArgValidityCoerced && sameAsStrict(g, r) {
+				// Coercion changed no call on either side: the row would
+				// repeat arg_validity.
+				continue
+			}
 			v := r.Verdict
 			if r.TooFew {
 				v += " ¹"
@@ -274,4 +279,16 @@ func WriteCompareJSON(w io.Writer, c *compare.Comparison) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(c)
+}
+
+// sameAsStrict reports whether the coerced validity row r of g reads as
+// its strict validity row on both sides.
+func sameAsStrict(g *compare.Group, r compare.RateRow) bool {
+	for _, s := range g.Rates {
+		if s.Metric == compare.MetricArgValidity {
+			return s.Rate.Base.K == r.Rate.Base.K && s.Rate.Base.N == r.Rate.Base.N &&
+				s.Rate.Current.K == r.Rate.Current.K && s.Rate.Current.N == r.Rate.Current.N
+		}
+	}
+	return false
 }

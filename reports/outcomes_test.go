@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgrade/toolgrade/harness/compare"
 	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/harness/stats"
 )
 
 // judgedTrials are four trials of one model: a pass, a truncated no_call, a
@@ -120,5 +122,32 @@ func TestTranscriptNamesTheNumCtx(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "warning: a prompt reached num_ctx (64)") {
 		t.Errorf("the transcript does not name the num_ctx the trial ran with:\n%s", b.String())
+	}
+}
+
+// TestCompareShowsCoercedValidityWhenItDiffers: the coerced row is left out
+// of the terminal comparison while it repeats arg_validity, and shown once
+// coercion changed a call on either side.
+func TestCompareShowsCoercedValidityWhenItDiffers(t *testing.T) {
+	row := func(metric string, bk, ck int) compare.RateRow {
+		return compare.RateRow{Metric: metric, Rate: compare.SidePair[stats.Rate]{Base: stats.Rate{K: bk, N: 4}, Current: stats.Rate{K: ck, N: 4}}, P: 1, Verdict: compare.Same, TooFew: true}
+	}
+	c := &compare.Comparison{Mode: compare.ModeRuns, Base: "a", Current: "b", Dirs: []string{"a", "b"},
+		Groups: []compare.Group{{Model: "m", Pairs: 4, Scored: 4, Rates: []compare.RateRow{
+			row(compare.MetricArgValidity, 2, 3), row(compare.MetricArgValidityCoerced, 2, 3)}}}}
+	var b bytes.Buffer
+	if err := WriteCompareTerminal(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "arg_validity_coerced") {
+		t.Errorf("the coerced row repeats arg_validity and is shown:\n%s", b.String())
+	}
+	c.Groups[0].Rates[1] = row(compare.MetricArgValidityCoerced, 4, 3)
+	b.Reset()
+	if err := WriteCompareTerminal(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "arg_validity_coerced") {
+		t.Errorf("the coerced row differs and is not shown:\n%s", b.String())
 	}
 }

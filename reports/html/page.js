@@ -359,10 +359,22 @@
 
   var METRICS = ["pass", "selection", "arg_validity", "arg_validity_coerced", "arg_accuracy", "irrelevance", "round_limit"];
 
+  // shownMetrics leaves out arg_validity_coerced when coercion changed no
+  // call in any group of c: the column would repeat arg_validity.
+  function shownMetrics(c) {
+    var differs = (c.groups || []).some(function (g) {
+      var rate = function (m) { return (g.rates || []).find(function (x) { return x.metric === m; }); };
+      var a = rate("arg_validity"), b = rate("arg_validity_coerced");
+      return a && b && (a.rate.base.k !== b.rate.base.k || a.rate.current.k !== b.rate.current.k);
+    });
+    return METRICS.filter(function (m) { return differs || m !== "arg_validity_coerced"; });
+  }
+
   function comparisons() {
     if (!D.comparisons || !D.comparisons.length) return null;
     var sec = section("Paired comparisons", "paired", "Trials paired by case and repeat: each cell is base → current, coloured only where the paired test (McNemar) supports a difference. Regressed cases first, then fixes.");
     D.comparisons.forEach(function (c) {
+      var metrics = shownMetrics(c);
       sec.appendChild(h("h3", null, c.base + " → " + c.current));
       var body = h("tbody");
       var changes = [];
@@ -372,7 +384,7 @@
           g.truncated_excluded && (g.truncated_excluded.base || g.truncated_excluded.current) ?
             h("div", { class: "ci-text", title: "trials whose prompt reached num_ctx, kept out of every pair" },
               "truncated: " + g.truncated_excluded.base + " base, " + g.truncated_excluded.current + " current") : null),
-          METRICS.map(function (metric) {
+          metrics.map(function (metric) {
             var r = (g.rates || []).find(function (x) { return x.metric === metric; });
             if (!r) return h("td", null, "–");
             var cls = r.verdict === "worse" ? "worse" : r.verdict === "better" ? "better" : "same";
@@ -386,7 +398,7 @@
       });
       sec.appendChild(h("div", { class: "scroll" }, h("table", { class: "pairs" },
         h("thead", null, h("tr", null, h("th", null, c.mode === "variants" ? "Model" : c.mode === "models" ? "Variant" : "Model"),
-          METRICS.map(function (m) { return h("th", null, m.replace(/_/g, " ")); }), h("th", null, "Cases"))), body)));
+          metrics.map(function (m) { return h("th", null, m.replace(/_/g, " ")); }), h("th", null, "Cases"))), body)));
       // Regressions first, over every group.
       changes.sort(function (a, b) { return (a.cc.kind === "fix") - (b.cc.kind === "fix"); });
       if (!changes.length) { sec.appendChild(h("p", { class: "note" }, "No case regressed or was fixed.")); return; }
