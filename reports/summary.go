@@ -343,7 +343,7 @@ func (s *Summarizer) Add(t *record.Trial) {
 	j := record.JudgeWith(t, s.Judge)
 	m.s.Trials++
 	m.addGroups(t, &j)
-	if sc.Truncated {
+	if sc.Truncated && !j.Infra {
 		m.s.Truncated++
 	}
 	if j.Excluded {
