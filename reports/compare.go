@@ -33,6 +33,9 @@ func WriteCompareTerminal(w io.Writer, c *compare.Comparison) error {
 		g := &c.Groups[i]
 		fmt.Fprintf(w, "\n== %s ==\n", Printable(compare.GroupLabel(g, c.Mode)))
 		fmt.Fprintf(w, "%d pairs, %d scored (infrastructure errors: %d base, %d current, kept out of every rate)", g.Pairs, g.Scored, g.Infra.Base, g.Infra.Current)
+		if n := g.Truncated.Base + g.Truncated.Current; n > 0 {
+			fmt.Fprintf(w, "; truncated (a prompt reached num_ctx, kept out): %d base, %d current", g.Truncated.Base, g.Truncated.Current)
+		}
 		if n := g.UnpairedCount.Base + g.UnpairedCount.Current; n > 0 {
 			fmt.Fprintf(w, "; unpaired: %d base only, %d current only", g.UnpairedCount.Base, g.UnpairedCount.Current)
 		}
@@ -45,6 +48,11 @@ func WriteCompareTerminal(w io.Writer, c *compare.Comparison) error {
 			if r.Rate.Base.N == 0 && r.Rate.Current.N == 0 {
 				// A metric neither side has (irrelevance without no-tool
 				// cases) is left out, as benchstat leaves out absent units.
+				continue
+			}
+			if r.Metric == compare.MetricArgValidityCoerced && sameAsStrict(g, r) {
+				// Coercion changed no call on either side: the row would
+				// repeat arg_validity.
 				continue
 			}
 			v := r.Verdict
@@ -271,4 +279,16 @@ func WriteCompareJSON(w io.Writer, c *compare.Comparison) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(c)
+}
+
+// sameAsStrict reports whether the coerced validity row r of g reads as
+// its strict validity row on both sides.
+func sameAsStrict(g *compare.Group, r compare.RateRow) bool {
+	for _, s := range g.Rates {
+		if s.Metric == compare.MetricArgValidity {
+			return s.Rate.Base.K == r.Rate.Base.K && s.Rate.Base.N == r.Rate.Base.N &&
+				s.Rate.Current.K == r.Rate.Current.K && s.Rate.Current.N == r.Rate.Current.N
+		}
+	}
+	return false
 }

@@ -89,6 +89,7 @@ func NewHTML(run *record.Run, o *HTMLOptions) *HTML {
 		h.opts = *o
 	}
 	h.sum = NewSummarizer(run.Suite.Name, run.Models)
+	h.sum.Judge = record.JudgeOptionsOf(run)
 	return h
 }
 
@@ -101,7 +102,7 @@ func (h *HTML) Add(t *record.Trial) {
 		row = &htmlRow{calls: map[[2]string]int{}}
 		h.rows[k] = row
 	}
-	if t.Score.Outcome != record.OutcomeInfraError {
+	if record.JudgeWith(t, h.sum.Judge).Counted() {
 		called := noCall
 		if t.Transcript != nil {
 			if calls := t.Transcript.ToolCalls(); len(calls) > 0 {

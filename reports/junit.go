@@ -57,9 +57,12 @@ type junitSuiteAcc struct {
 // junitCaseAcc is one case's repeats under one model and variant.
 type junitCaseAcc struct {
 	pass, scored, infra int
-	outcomes            map[string]int
-	wall                time.Duration
-	failures, errors    []junitDetail // the lowest repeats, at most MaxDetails
+	// truncated counts the trials kept out because a prompt reached
+	// num_ctx: neither a failure nor an error, said in system-out.
+	truncated        int
+	outcomes         map[string]int
+	wall             time.Duration
+	failures, errors []junitDetail // the lowest repeats, at most MaxDetails
 }
 
 type junitDetail struct {
@@ -116,7 +119,9 @@ func (j *JUnit) Add(t *record.Trial) {
 	d := junitDetail{repeat: t.Repeat, outcome: t.Score.Outcome, detail: t.Score.Detail}
 	// The judgement is the record's, so this report counts as the summary
 	// and the gates do.
-	switch jd := record.Judge(t); {
+	switch jd := record.JudgeWith(t, record.JudgeOptionsOf(j.run)); {
+	case jd.Excluded:
+		c.truncated++
 	case jd.Infra:
 		c.infra++
 		c.errors = keepLowest(c.errors, d, j.opts.MaxDetails)
@@ -321,6 +326,9 @@ func (j *JUnit) testCase(suite, id string, c *junitCaseAcc) junitTestCase {
 			Type:    record.OutcomeInfraError,
 			Text:    xmlSafe(detailText(c.errors, c.infra)),
 		}
+	}
+	if c.truncated > 0 {
+		out = append(out, fmt.Sprintf("%d trials not judged: a prompt reached num_ctx, so the model may never have seen its tools (raise num_ctx; --keep-truncated counts them)", c.truncated))
 	}
 	if len(out) > 0 {
 		tc.SystemOut = &junitCharset{Text: xmlSafe(strings.Join(out, "\n"))}

@@ -84,7 +84,7 @@ func mdModels(b *strings.Builder, s *Summary, variants bool) {
 		if m.Infra > 0 {
 			fmt.Fprintf(b, "- %s: %d infrastructure errors\n", mdText(m.Label(variants)), m.Infra)
 		}
-		if line := shownValidity(m); line != "" {
+		for _, line := range notes(m) {
 			fmt.Fprintf(b, "- %s: %s\n", mdText(m.Label(variants)), mdText(line))
 		}
 		if m.PassAtK != nil {
@@ -140,6 +140,9 @@ func caseCell(c *CaseResult) string {
 	}
 	if c.Infra > 0 {
 		cell += fmt.Sprintf(" (%d infra)", c.Infra)
+	}
+	if c.Truncated > 0 {
+		cell += fmt.Sprintf(" (%d truncated)", c.Truncated)
 	}
 	return cell
 }

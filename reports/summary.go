@@ -90,11 +90,18 @@ type ModelSummary struct {
 	// Variant is the tool-description variant; "" (omitted) is the servers'
 	// own descriptions, shown as "base".
 	Variant string `json:"variant,omitempty"`
-	// Trials counts every trial; Scored leaves out infrastructure errors,
-	// which no rate counts.
-	Trials   int            `json:"trials"`
-	Scored   int            `json:"scored"`
-	Infra    int            `json:"infra_errors"`
+	// Trials counts every trial; Scored leaves out infrastructure errors
+	// and the trials excluded as truncated (Excluded), which no rate
+	// counts.
+	Trials int `json:"trials"`
+	Scored int `json:"scored"`
+	Infra  int `json:"infra_errors"`
+	// Excluded counts the trials whose prompt reached num_ctx, kept out
+	// of every rate (the model may never have seen its tools); 0 with
+	// --keep-truncated, which counts them like any other.
+	Excluded int `json:"truncated_excluded,omitempty"`
+	// Outcomes counts the outcomes of the scored trials and the
+	// infra_error ones; excluded trials are counted in Excluded alone.
 	Outcomes map[string]int `json:"outcomes"`
 
 	// The rates; their JSON form is stats.Rate's (k, n, value, lo, hi).
@@ -104,9 +111,16 @@ type ModelSummary struct {
 	// ArgValidityShown is validity against the schema the model was shown:
 	// calls that broke only constraints it was not shown count as valid.
 	ArgValidityShown stats.Rate `json:"arg_validity_shown"`
-	ArgAccuracy      stats.Rate `json:"arg_accuracy"`
-	Irrelevance      stats.Rate `json:"irrelevance"`
-	RoundLimit       stats.Rate `json:"round_limit"`
+	// ArgValidityCoerced is validity once arguments are coerced as a
+	// lenient client would ("5" → 5, "true" → true): the calls valid as
+	// sent and those valid if coerced.
+	ArgValidityCoerced stats.Rate `json:"arg_validity_coerced"`
+	ArgAccuracy        stats.Rate `json:"arg_accuracy"`
+	Irrelevance        stats.Rate `json:"irrelevance"`
+	RoundLimit         stats.Rate `json:"round_limit"`
+	// RepeatedCalls counts the calls of the scored trials that repeated
+	// an earlier call of their trial with the same arguments.
+	RepeatedCalls int `json:"calls_repeated,omitempty"`
 
 	RoundsMean float64     `json:"rounds_mean"`
 	Rounds     map[int]int `json:"rounds"`
@@ -122,7 +136,9 @@ type ModelSummary struct {
 	// LoadSeconds is the load time Ollama reported inside trials (a model
 	// reloaded mid-run shows here), summed; trial latencies include it.
 	LoadSeconds float64 `json:"load_seconds"`
-	Truncated   int     `json:"truncated_prompts"`
+	// Truncated counts the trials with a prompt that reached num_ctx,
+	// excluded (Excluded) or kept.
+	Truncated int `json:"truncated_prompts"`
 
 	// Repeat-based figures, when cases ran more than once.
 	K        int      `json:"k,omitempty"`
@@ -147,10 +163,13 @@ type ModelSummary struct {
 // CaseResult is one case's trials: k passing of n scored (infrastructure
 // errors counted apart), and every outcome.
 type CaseResult struct {
-	ID       string         `json:"id"`
-	Pass     stats.Rate     `json:"pass"`
-	Infra    int            `json:"infra_errors,omitempty"`
-	Outcomes map[string]int `json:"outcomes"`
+	ID    string     `json:"id"`
+	Pass  stats.Rate `json:"pass"`
+	Infra int        `json:"infra_errors,omitempty"`
+	// Truncated counts the trials excluded because a prompt reached
+	// num_ctx.
+	Truncated int            `json:"truncated_excluded,omitempty"`
+	Outcomes  map[string]int `json:"outcomes"`
 	// Stopped is set when --stop-early stopped the case before its last
 	// repeat: Pass's Wilson interval then undercovers (the case stopped
 	// because its run looked extreme), and Stopped holds the exact interval
@@ -173,10 +192,13 @@ type StoppedInterval struct {
 type TagResult struct {
 	Tag string `json:"tag"`
 	// Cases counts the cases with the tag.
-	Cases    int            `json:"cases"`
-	Pass     stats.Rate     `json:"pass"`
-	Infra    int            `json:"infra_errors,omitempty"`
-	Outcomes map[string]int `json:"outcomes"`
+	Cases int        `json:"cases"`
+	Pass  stats.Rate `json:"pass"`
+	Infra int        `json:"infra_errors,omitempty"`
+	// Truncated counts the trials excluded because a prompt reached
+	// num_ctx.
+	Truncated int            `json:"truncated_excluded,omitempty"`
+	Outcomes  map[string]int `json:"outcomes"`
 }
 
 // Label is the row's name in reports: the model, followed by its variant in
@@ -232,7 +254,10 @@ const maxExamples = 5
 // Summarizer accumulates trials into a Summary in memory that grows with the
 // number of models, variants and cases, never with the number of trials.
 type Summarizer struct {
-	Suite  string
+	Suite string
+	// Judge says which trials the rates count; the zero value excludes
+	// those whose prompt reached num_ctx (--keep-truncated keeps them).
+	Judge  record.JudgeOptions
 	models map[rowKey]*modelAcc
 	// order lists the models in run order; variants holds each model's
 	// variants as they appear.
@@ -248,13 +273,17 @@ type rowKey struct{ model, variant string }
 
 // outcomeAcc tallies one case's or tag's trials.
 type outcomeAcc struct {
-	pass, scored, infra int
-	outcomes            map[string]int
+	pass, scored, infra, truncated int
+	outcomes                       map[string]int
 }
 
-func (a *outcomeAcc) add(outcome string) {
+func (a *outcomeAcc) add(outcome string, j *record.Judgements) {
 	if a.outcomes == nil {
 		a.outcomes = map[string]int{}
+	}
+	if j.Excluded {
+		a.truncated++
+		return
 	}
 	a.outcomes[outcome]++
 	switch outcome {
@@ -274,6 +303,7 @@ type modelAcc struct {
 	argAccK, argAccN   int
 	validK, validN     int
 	validShownK        int
+	validCoercedK      int
 	irrK, irrN, limitK int
 	rounds             stats.Counts
 	trialLat, roundLat stats.Histogram
@@ -326,13 +356,24 @@ func (s *Summarizer) row(model, variant string) *modelAcc {
 
 // Add counts one trial.
 func (s *Summarizer) Add(t *record.Trial) {
+	s.curves.Judge = s.Judge
 	s.curves.Add(t)
 	m := s.row(t.Model, t.Variant)
 	sc := t.Score
+	// The judgements are the record's, made once, so this report, compare
+	// and the gates cannot count differently.
+	j := record.JudgeWith(t, s.Judge)
 	m.s.Trials++
+	m.addGroups(t, &j)
+	if sc.Truncated && !j.Infra {
+		m.s.Truncated++
+	}
+	if j.Excluded {
+		m.s.Excluded++
+		return
+	}
 	m.s.Outcomes[sc.Outcome]++
-	m.addGroups(t)
-	if sc.Outcome == record.OutcomeInfraError {
+	if j.Infra {
 		m.s.Infra++
 		m.addExample(t)
 		m.addBFCL(t, nil)
@@ -353,9 +394,6 @@ func (s *Summarizer) Add(t *record.Trial) {
 	if sc.Outcome == record.OutcomePass {
 		cc.C++
 	}
-	// The judgements are the record's, made once, so this report, compare
-	// and the gates cannot count differently.
-	j := record.Judge(t)
 	m.addBFCL(t, &j)
 	count := func(jd record.Judgement, k, n *int) {
 		if jd.Defined {
@@ -373,9 +411,8 @@ func (s *Summarizer) Add(t *record.Trial) {
 	m.validN += j.KnownCalls
 	m.validK += j.ValidCalls
 	m.validShownK += j.ValidVisibleCalls
-	if sc.Truncated {
-		m.s.Truncated++
-	}
+	m.validCoercedK += j.ValidCoercedCalls
+	m.s.RepeatedCalls += j.RepeatedCalls
 	m.rounds.Add(sc.Rounds)
 	if tr := t.Transcript; tr != nil {
 		m.trialLat.Add(tr.Wall.Seconds())
@@ -390,13 +427,13 @@ func (s *Summarizer) Add(t *record.Trial) {
 }
 
 // addGroups counts the trial in its case and in each of its tags.
-func (m *modelAcc) addGroups(t *record.Trial) {
+func (m *modelAcc) addGroups(t *record.Trial, j *record.Judgements) {
 	c := m.byCase[t.CaseID]
 	if c == nil {
 		c = &outcomeAcc{}
 		m.byCase[t.CaseID] = c
 	}
-	c.add(t.Score.Outcome)
+	c.add(t.Score.Outcome, j)
 	for _, tag := range t.Tags {
 		g := m.byTag[tag]
 		if g == nil {
@@ -404,7 +441,7 @@ func (m *modelAcc) addGroups(t *record.Trial) {
 			m.byTag[tag] = g
 			m.tagCases[tag] = map[string]bool{}
 		}
-		g.add(t.Score.Outcome)
+		g.add(t.Score.Outcome, j)
 		m.tagCases[tag][t.CaseID] = true
 	}
 }
@@ -462,6 +499,7 @@ func (s *Summarizer) summarize(m *modelAcc) ModelSummary {
 	ms.ArgAccuracy = newRate(m.argAccK, m.argAccN)
 	ms.ArgValidity = newRate(m.validK, m.validN)
 	ms.ArgValidityShown = newRate(m.validShownK, m.validN)
+	ms.ArgValidityCoerced = newRate(m.validCoercedK, m.validN)
 	ms.Irrelevance = newRate(m.irrK, m.irrN)
 	ms.RoundLimit = newRate(m.limitK, ms.Scored)
 	ms.RoundsMean = m.rounds.Mean()
@@ -484,11 +522,11 @@ func (s *Summarizer) summarize(m *modelAcc) ModelSummary {
 	ms.Cases = []CaseResult{}
 	for _, id := range slices.Sorted(maps.Keys(m.byCase)) {
 		c := m.byCase[id]
-		ms.Cases = append(ms.Cases, CaseResult{ID: id, Pass: newRate(c.pass, c.scored), Infra: c.infra, Outcomes: c.outcomes})
+		ms.Cases = append(ms.Cases, CaseResult{ID: id, Pass: newRate(c.pass, c.scored), Infra: c.infra, Truncated: c.truncated, Outcomes: c.outcomes})
 	}
 	for _, tag := range slices.Sorted(maps.Keys(m.byTag)) {
 		g := m.byTag[tag]
-		ms.Tags = append(ms.Tags, TagResult{Tag: tag, Cases: len(m.tagCases[tag]), Pass: newRate(g.pass, g.scored), Infra: g.infra, Outcomes: g.outcomes})
+		ms.Tags = append(ms.Tags, TagResult{Tag: tag, Cases: len(m.tagCases[tag]), Pass: newRate(g.pass, g.scored), Infra: g.infra, Truncated: g.truncated, Outcomes: g.outcomes})
 	}
 	ms.BFCL = m.bfclSummary()
 	return ms

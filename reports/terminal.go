@@ -37,7 +37,7 @@ func WriteTerminal(w io.Writer, s *Summary) error {
 			count(m.PromptTokens), count(m.EvalTokens), secs(m.WarmupSeconds))
 	}
 	for _, m := range s.Models {
-		if line := shownValidity(m); line != "" {
+		for _, line := range notes(m) {
 			fmt.Fprintf(w, "%s: %s\n", Printable(m.Label(variants)), line)
 		}
 	}
@@ -109,8 +109,11 @@ func warnings(m *ModelSummary, variants bool) []string {
 	if m.Infra > 0 {
 		out = append(out, fmt.Sprintf("%s: %d trials hit infrastructure errors (Ollama or MCP failures, after retries); they are kept out of every rate", name, m.Infra))
 	}
-	if m.Truncated > 0 {
-		out = append(out, fmt.Sprintf("%s: %d trials had a prompt that reached num_ctx: Ollama cut it, and the tools may have been lost; raise num_ctx", name, m.Truncated))
+	switch {
+	case m.Excluded > 0:
+		out = append(out, fmt.Sprintf("%s: %d trials had a prompt that reached num_ctx: Ollama cut it, and the tools may have been lost; they are kept out of every rate (--keep-truncated counts them); raise num_ctx", name, m.Excluded))
+	case m.Truncated > 0:
+		out = append(out, fmt.Sprintf("%s: %d trials had a prompt that reached num_ctx: Ollama cut it, and the tools may have been lost; they are counted in the rates (--keep-truncated); raise num_ctx", name, m.Truncated))
 	}
 	if m.Scored > 0 && m.Scored < 10 {
 		out = append(out, fmt.Sprintf("%s: only %d scored trials: the intervals are wide; add cases or --repeat", name, m.Scored))
@@ -160,6 +163,53 @@ func roundsDist(d map[int]int) string {
 		parts[i] = fmt.Sprintf("%d:%d", k, d[k])
 	}
 	return strings.Join(parts, " ")
+}
+
+// notes are the lines a report adds under the table for one row, each only
+// when it has something to say: validity as shown and if coerced, repeated
+// calls, trials excluded as truncated.
+func notes(m ModelSummary) []string {
+	var out []string
+	for _, line := range []string{shownValidity(m), coercedValidity(m), repeatedCalls(m), excluded(m)} {
+		if line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// coercedValidity says how validity reads once arguments are coerced as a
+// lenient client would; "" when coercion makes no invalid call valid.
+func coercedValidity(m ModelSummary) string {
+	n := m.ArgValidityCoerced.K - m.ArgValidity.K
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("arg validity %s, valid if coerced %s: %d %s valid once coerced as a lenient client would (\"5\" → 5, \"true\" → true)",
+		m.ArgValidity.Percent(), m.ArgValidityCoerced.Percent(), n, plural(n, "call was", "calls were"))
+}
+
+// repeatedCalls counts the calls that repeated an earlier one; "" for none.
+func repeatedCalls(m ModelSummary) string {
+	if m.RepeatedCalls == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d %s an earlier call of the same trial with the same arguments", m.RepeatedCalls, plural(m.RepeatedCalls, "call repeated", "calls repeated"))
+}
+
+// excluded counts the trials kept out of the rates as truncated; "" for none.
+func excluded(m ModelSummary) string {
+	if m.Excluded == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d %s out of every rate: a prompt reached num_ctx", m.Excluded, plural(m.Excluded, "trial kept", "trials kept"))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // shownValidity says how validity reads against the schema the model was

@@ -149,7 +149,11 @@ func (p *TranscriptPrinter) header(b *strings.Builder, t *record.Trial) {
 	}
 	fmt.Fprintf(b, "%s\n", p.paint(sgrDim, strings.Join(facts, "; ")))
 	if t.Score.Truncated {
-		fmt.Fprintf(b, "%s\n", p.paint(sgrYellow, "warning: a prompt reached num_ctx: Ollama cut it, and the tools may have been lost"))
+		at := "num_ctx"
+		if t.NumCtx > 0 {
+			at = fmt.Sprintf("num_ctx (%d)", t.NumCtx)
+		}
+		fmt.Fprintf(b, "%s\n", p.paint(sgrYellow, "warning: a prompt reached "+at+": Ollama cut it, and the tools may have been lost"))
 	}
 	if d := t.Score.Detail; d != "" {
 		fmt.Fprintf(b, "%s %s\n", p.paint(sgrBold, "detail:"), p.detail(t.Score.Outcome, d))

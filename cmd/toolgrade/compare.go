@@ -28,6 +28,7 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	sweepAxis := fs.String("sweep", "", "compare the points of a sweep run along `AXIS` (decoys for a tool-count sweep), each paired with its line's first point, and say where each model's selection falls below --threshold")
 	threshold := fs.Float64("threshold", curve.DefaultThreshold, "with --sweep, the selection rate each model's curve is judged against: the first point below it, and the first whose 95% interval is wholly below it")
 	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level of the McNemar and Mann-Whitney tests; a difference with p >= alpha is ~")
+	keepTruncated := fs.Bool("keep-truncated", false, keepTruncatedUsage)
 	var gf gateFlags
 	gf.register(fs)
 	gf.registerRegressions(fs, false)
@@ -57,12 +58,12 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		if set["threshold"] && (*threshold <= 0 || *threshold > 1) {
 			return usageErrorf("compare: --threshold %g: must be a selection rate in (0, 1]", *threshold)
 		}
-		return compareSweep(pos, *sweepAxis, *threshold, *alpha, *models != "" || *variants != "", *format, *outPath, &gf, gateOn, stdout, stderr)
+		return compareSweep(pos, *sweepAxis, *threshold, *alpha, *keepTruncated, *models != "" || *variants != "", *format, *outPath, &gf, gateOn, stdout, stderr)
 	}
 	if set["threshold"] {
 		return usageErrorf("compare: --threshold goes with --sweep AXIS")
 	}
-	opts := &compare.Options{Alpha: *alpha}
+	opts := &compare.Options{Alpha: *alpha, KeepTruncated: *keepTruncated}
 	var c *compare.Comparison
 	var warnings []*record.SyntaxError
 	var current *store.Reader // whose summary --gate judges
@@ -86,6 +87,7 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 			return err
 		}
 		current = r
+		opts.KeepTruncated = opts.KeepTruncated || r.Run.KeepTruncated
 		if flag == "--models" {
 			c, warnings, err = compare.Models(r, a, b, opts)
 		} else {
@@ -106,6 +108,9 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		if err != nil {
 			return err
 		}
+		// Both sides judge alike: what the runs recorded only when both
+		// kept truncated trials.
+		opts.KeepTruncated = opts.KeepTruncated || (base.Run.KeepTruncated && cur.Run.KeepTruncated)
 		if c, warnings, err = compare.Runs(base, cur, opts); err != nil {
 			return fmt.Errorf("compare: %w", err)
 		}
@@ -128,6 +133,7 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	// --variants, the run's), --max-regressions on this comparison.
 	var sum *reports.Summary
 	if len(gf.gates) > 0 {
+		current.Run.KeepTruncated = opts.KeepTruncated
 		if sum, err = summarize(current, io.Discard); err != nil {
 			return err
 		}
@@ -139,7 +145,7 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 // each point paired with its line's first, and where each model's selection
 // falls below threshold; --gate judges the run's summary, as with
 // --variants.
-func compareSweep(pos []string, axis string, threshold, alpha float64, pairFlags bool, format, outPath string, gf *gateFlags, gateOn gate.On, stdout, stderr io.Writer) error {
+func compareSweep(pos []string, axis string, threshold, alpha float64, keepTruncated, pairFlags bool, format, outPath string, gf *gateFlags, gateOn gate.On, stdout, stderr io.Writer) error {
 	switch {
 	case axis == "":
 		return usageErrorf("compare: --sweep needs an AXIS, such as decoys")
@@ -156,7 +162,7 @@ func compareSweep(pos []string, axis string, threshold, alpha float64, pairFlags
 	if err != nil {
 		return err
 	}
-	sc, warnings, err := compare.Sweep(r, axis, &compare.SweepOptions{Alpha: alpha, Threshold: threshold})
+	sc, warnings, err := compare.Sweep(r, axis, &compare.SweepOptions{Alpha: alpha, Threshold: threshold, KeepTruncated: keepTruncated || r.Run.KeepTruncated})
 	if err != nil {
 		return asUsage(fmt.Errorf("compare: %w", err))
 	}

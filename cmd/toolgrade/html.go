@@ -36,7 +36,7 @@ func variantComparisons(run *store.Reader) []*compare.Comparison {
 		if c.Variant == "" {
 			continue
 		}
-		cmp, _, err := compare.Variants(run, "base", c.Variant, nil)
+		cmp, _, err := compare.Variants(run, "base", c.Variant, &compare.Options{KeepTruncated: run.Run.KeepTruncated})
 		if err == nil {
 			out = append(out, cmp)
 		}

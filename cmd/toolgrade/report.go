@@ -14,6 +14,9 @@ import (
 	"github.com/toolgrade/toolgrade/reports"
 )
 
+// keepTruncatedUsage is the one help text of --keep-truncated.
+const keepTruncatedUsage = "count the trials whose prompt reached num_ctx in the rates (by default they are kept out, counted apart, since the model may never have seen its tools)"
+
 // reportFormats are --format's values, in the order usage lists them.
 var reportFormats = []string{"terminal", "json", "markdown", "junit", "html"}
 
@@ -22,6 +25,7 @@ func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	format := fs.String("format", "terminal", "the report's `FORMAT`: terminal, json (summary.json), markdown, junit or html")
 	asJSON := fs.Bool("json", false, "the same as --format json")
 	outPath := fs.String("o", "", "write the report to `FILE` (replaced atomically) instead of stdout")
+	keepTruncated := fs.Bool("keep-truncated", false, keepTruncatedUsage)
 	var gf gateFlags
 	gf.register(fs)
 	pos, err := parse(fs, args)
@@ -48,6 +52,8 @@ func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	if err != nil {
 		return err
 	}
+	// For this report only: run.json is read, never written, here.
+	run.Run.KeepTruncated = run.Run.KeepTruncated || *keepTruncated
 	if err := writeOutput(*outPath, stdout, func(w io.Writer) error {
 		return writeReport(run, *format, w, stderr)
 	}); err != nil {
@@ -132,6 +138,7 @@ func writeOutput(path string, stdout io.Writer, write func(io.Writer) error) err
 // on stderr.
 func summarize(run *store.Reader, stderr io.Writer) (*reports.Summary, error) {
 	sum := reports.NewSummarizer(run.Run.Suite.Name, run.Run.Models)
+	sum.Judge = record.JudgeOptionsOf(run.Run)
 	if err := eachTrial(run, stderr, sum.Add); err != nil {
 		return nil, err
 	}

@@ -33,6 +33,7 @@ func runRescore(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	fs := newFlags("rescore", "DIR --suite SUITE.yaml", stderr)
 	suitePath := fs.String("suite", "", "the edited suite `FILE` to judge the transcripts against (required)")
 	out := fs.String("out", "", "the new run `DIR` (default: DIR-rescored-TIMESTAMP; DIR itself is never written)")
+	keepTruncated := fs.Bool("keep-truncated", false, keepTruncatedUsage+"; the new run.json records it")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -124,7 +125,12 @@ func runRescore(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 		}
 		c := s.Case(t.CaseID)
 		opts := score.OptionsFor(&s.Defaults)
-		if opts.NumCtx == 0 {
+		switch {
+		case t.NumCtx > 0:
+			// What the trial ran with (-o num_ctx, a variant's options)
+			// is what its prompts were cut at.
+			opts.NumCtx = t.NumCtx
+		case opts.NumCtx == 0:
 			opts.NumCtx = numCtx[t.Model]
 		}
 		opts.Tools = cats[t.Variant].forCase(t.CaseID)
@@ -134,6 +140,7 @@ func runRescore(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	}
 
 	run := *meta
+	run.KeepTruncated = run.KeepTruncated || *keepTruncated
 	run.Suite = record.RunSuite{Name: s.Name, Path: absPath(s.Path), Hash: s.Hash}
 	run.Cases = map[string]string{}
 	for i := range s.Cases {
@@ -277,13 +284,14 @@ func newRecordedCatalog(data json.RawMessage, servers map[string][]string) (*rec
 	if err := json.Unmarshal(data, &tools); err != nil {
 		return nil, err
 	}
-	c := &recordedCatalog{tools: tools, schemas: map[string]*jsonschema.Resolved{}, partial: map[string]*jsonschema.Resolved{}, servers: servers}
+	c := &recordedCatalog{tools: tools, schemas: map[string]*jsonschema.Resolved{}, partial: map[string]*jsonschema.Resolved{}, params: map[string]json.RawMessage{}, servers: servers}
 	for _, t := range tools {
 		c.names = append(c.names, t.Function.Name)
 		b, err := json.Marshal(t.Function.Parameters)
 		if err != nil {
 			return nil, err
 		}
+		c.params[t.Function.Name] = b
 		var sch jsonschema.Schema
 		if json.Unmarshal(b, &sch) != nil {
 			continue // not checkable offline: left unchecked
@@ -330,11 +338,22 @@ type recordedCatalog struct {
 	names   []string
 	schemas map[string]*jsonschema.Resolved
 	partial map[string]*jsonschema.Resolved
-	servers map[string][]string // server → exposed tool names
+	params  map[string]json.RawMessage // exposed name → the parameters as sent
+	servers map[string][]string        // server → exposed tool names
 	// cases are the catalogs of the cases that brought their own tools, by
 	// case id; nil when none did.
 	cases  map[string]*recordedCatalog
 	decoys []string // the decoys among tools (RunCatalog.Decoys)
+}
+
+// Coerce coerces arguments against the parameters the model was shown, as
+// servers.Catalog does against the full schema (servers.CoerceArgs).
+func (c *recordedCatalog) Coerce(exposed string, args json.RawMessage) (json.RawMessage, bool) {
+	p, ok := c.params[exposed]
+	if !ok {
+		return args, false
+	}
+	return servers.CoerceArgs(p, args)
 }
 
 func (c *recordedCatalog) Names() []string { return c.names }

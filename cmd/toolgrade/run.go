@@ -45,6 +45,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	variants := fs.String("variants", "", "comma-separated variants of the suite to run; base is the servers' own catalog (default: base and every variant)")
 	junit := fs.String("junit", "", "write the JUnit XML report to `FILE` when the run ends (also when it stops early: then partial)")
 	retryInfra := fs.Bool("retry-infra", true, "wait for an unreachable Ollama, and let --resume rerun infra_error trials; false: both are final")
+	keepTruncated := fs.Bool("keep-truncated", false, keepTruncatedUsage+"; run.json records it, so reports rebuilt later count alike")
 	stopEarly := fs.Bool("stop-early", false, "stop repeating a case once Wald's test settles its pass rate against --stop-threshold (δ 0.2, α = β = 0.05)")
 	stopThreshold := fs.Float64("stop-threshold", stats.DefaultSPRT.Threshold, "the pass rate --stop-early judges each case against")
 	var shf shardFlags
@@ -221,6 +222,8 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if err := w.Update(func(r *record.Run) {
 		r.Parallel = *parallel
 		r.NoExecute = r.NoExecute || *noExecute
+		// Only the reports depend on it, so a resume may add it.
+		r.KeepTruncated = r.KeepTruncated || *keepTruncated
 		r.Models = store.MergeModels(r.Models, checked)
 	}); err != nil {
 		return err

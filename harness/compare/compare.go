@@ -5,7 +5,10 @@
 // read its counts, and it never holds a transcript.
 package compare
 
-import "github.com/toolgrade/toolgrade/harness/stats"
+import (
+	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/harness/stats"
+)
 
 // Format names the JSON schema of a Comparison; its number changes only
 // when a field changes meaning or goes away.
@@ -32,6 +35,17 @@ const (
 type Options struct {
 	// Alpha is the significance level of every test; 0 means DefaultAlpha.
 	Alpha float64
+	// KeepTruncated pairs the trials whose prompt reached num_ctx like any
+	// other (--keep-truncated); false leaves every pair with such a trial
+	// out, counted in Group.Truncated.
+	KeepTruncated bool
+}
+
+func (o *Options) judge() record.JudgeOptions {
+	if o == nil {
+		return record.JudgeOptions{}
+	}
+	return record.JudgeOptions{KeepTruncated: o.KeepTruncated}
 }
 
 func (o *Options) alpha() float64 {
@@ -100,12 +114,16 @@ type Group struct {
 	// varies, or the base variant).
 	Model   string `json:"model,omitempty"`
 	Variant string `json:"variant,omitempty"`
-	// Pairs counts the trial pairs; Scored those with no infra_error on
-	// either side, which every rate, latency and cost figure is made of.
+	// Pairs counts the trial pairs; Scored those with no infra_error and
+	// no trial excluded as truncated on either side, which every rate,
+	// latency and cost figure is made of.
 	Pairs  int `json:"pairs"`
 	Scored int `json:"scored_pairs"`
 	// Infra counts the infra_error trials among the pairs, per side.
 	Infra SidePair[int] `json:"infra_errors"`
+	// Truncated counts, per side, the trials among the pairs excluded
+	// because a prompt reached num_ctx (none with KeepTruncated).
+	Truncated SidePair[int] `json:"truncated_excluded"`
 	// Unpaired are the trials present on one side only, by case.
 	Unpaired      []Unpaired    `json:"unpaired"`
 	UnpairedCount SidePair[int] `json:"unpaired_count"`
@@ -137,9 +155,12 @@ const (
 	MetricPass        = "pass"
 	MetricSelection   = "selection"
 	MetricArgValidity = "arg_validity"
-	MetricArgAccuracy = "arg_accuracy"
-	MetricIrrelevance = "irrelevance"
-	MetricRoundLimit  = "round_limit"
+	// MetricArgValidityCoerced is argument validity once the arguments are
+	// coerced as a lenient client would ("5" → 5).
+	MetricArgValidityCoerced = "arg_validity_coerced"
+	MetricArgAccuracy        = "arg_accuracy"
+	MetricIrrelevance        = "irrelevance"
+	MetricRoundLimit         = "round_limit"
 )
 
 // RateRow is one rate on both sides and the paired test of its change.

@@ -55,13 +55,13 @@ func newSide() *side {
 	return &side{trials: map[pairKey]*slim{}, outcomes: map[string]string{}}
 }
 
-func (s *side) add(k pairKey, t *record.Trial) {
+func (s *side) add(k pairKey, t *record.Trial, opts record.JudgeOptions) {
 	o, ok := s.outcomes[t.Score.Outcome]
 	if !ok {
 		o = strings.Clone(t.Score.Outcome)
 		s.outcomes[o] = o
 	}
-	sl := &slim{m: record.Judge(t), outcome: o}
+	sl := &slim{m: record.JudgeWith(t, opts), outcome: o}
 	if o != record.OutcomePass {
 		sl.detail = t.Score.Detail
 	}
@@ -102,7 +102,7 @@ func Runs(base, current *store.Reader, opts *Options) (*Comparison, []*record.Sy
 		go func() {
 			defer wg.Done()
 			warns[i], errs[i] = r.Trials(func(t *record.Trial) {
-				sides[i].add(pairKey{groupKey{t.Model, t.Variant}, t.CaseID, t.Repeat}, t)
+				sides[i].add(pairKey{groupKey{t.Model, t.Variant}, t.CaseID, t.Repeat}, t, opts.judge())
 			})
 		}()
 	}
@@ -126,9 +126,9 @@ func Models(r *store.Reader, a, b string, opts *Options) (*Comparison, []*record
 		k := pairKey{groupKey{"", t.Variant}, t.CaseID, t.Repeat}
 		switch t.Model {
 		case a:
-			sides[0].add(k, t)
+			sides[0].add(k, t, opts.judge())
 		case b:
-			sides[1].add(k, t)
+			sides[1].add(k, t, opts.judge())
 		}
 	})
 	if err != nil {
@@ -156,9 +156,9 @@ func Variants(r *store.Reader, a, b string, opts *Options) (*Comparison, []*reco
 		k := pairKey{groupKey{t.Model, ""}, t.CaseID, t.Repeat}
 		switch t.Variant {
 		case va:
-			sides[0].add(k, t)
+			sides[0].add(k, t, opts.judge())
 		case vb:
-			sides[1].add(k, t)
+			sides[1].add(k, t, opts.judge())
 		}
 	})
 	if err != nil {
@@ -238,7 +238,7 @@ func changedCases(a, b *record.Run) map[string]bool {
 // groupAcc accumulates one group.
 type groupAcc struct {
 	g        Group
-	rates    [6]rateAcc
+	rates    [nMetrics]rateAcc
 	walls    [2][]float64
 	rounds   [2][]float64
 	cost     [2]costAcc
@@ -268,10 +268,13 @@ type caseAcc struct {
 	reg, fix      *CaseChange
 }
 
-var metricNames = [6]string{MetricPass, MetricSelection, MetricArgValidity, MetricArgAccuracy, MetricIrrelevance, MetricRoundLimit}
+// nMetrics is how many rates a comparison judges.
+const nMetrics = 7
 
-func judgements(m *record.Judgements) [6]record.Judgement {
-	return [6]record.Judgement{m.Pass, m.Selection, m.ArgValidity, m.ArgAccuracy, m.Irrelevance, m.RoundLimit}
+var metricNames = [nMetrics]string{MetricPass, MetricSelection, MetricArgValidity, MetricArgValidityCoerced, MetricArgAccuracy, MetricIrrelevance, MetricRoundLimit}
+
+func judgements(m *record.Judgements) [nMetrics]record.Judgement {
+	return [nMetrics]record.Judgement{m.Pass, m.Selection, m.ArgValidity, m.ArgValidityCoerced, m.ArgAccuracy, m.Irrelevance, m.RoundLimit}
 }
 
 // build pairs the two sides and fills c's groups.
@@ -329,8 +332,11 @@ func (c *Comparison) build(sides [2]*side, changed map[string]bool, opts *Option
 			if t.m.Infra {
 				*ga.g.Infra.at(i)++
 			}
+			if t.m.Excluded {
+				*ga.g.Truncated.at(i)++
+			}
 		}
-		if pair[0].m.Infra || pair[1].m.Infra {
+		if !pair[0].m.Counted() || !pair[1].m.Counted() {
 			continue
 		}
 		ga.g.Scored++
@@ -389,7 +395,7 @@ func GroupLabel(g *Group, mode string) string {
 }
 
 func (ga *groupAcc) addPair(k pairKey, pair [2]*slim, sides [2]*side) {
-	js := [2][6]record.Judgement{judgements(&pair[0].m), judgements(&pair[1].m)}
+	js := [2][nMetrics]record.Judgement{judgements(&pair[0].m), judgements(&pair[1].m)}
 	for mi := range ga.rates {
 		ra := &ga.rates[mi]
 		for i := range 2 {

@@ -21,6 +21,9 @@ type SweepOptions struct {
 	// Threshold is the selection rate each curve is judged against; 0
 	// means curve.DefaultThreshold (0.8).
 	Threshold float64
+	// KeepTruncated counts the trials whose prompt reached num_ctx, as
+	// Options.KeepTruncated does.
+	KeepTruncated bool
 }
 
 // SweepComparison is a sweep run's curves along one axis, each point paired
@@ -87,6 +90,8 @@ func Sweep(r *store.Reader, axis string, opts *SweepOptions) (*SweepComparison, 
 	}
 	sc := &SweepComparison{Format: Format, Mode: ModeSweep, Alpha: alpha, Threshold: o.Threshold, Dir: r.Dir, Axis: axis}
 	st := curve.NewStats()
+	judge := (&Options{KeepTruncated: o.KeepTruncated}).judge()
+	st.Judge = judge
 	sides := map[string]*side{}
 	for _, p := range grid {
 		sides[p.Variant] = newSide()
@@ -94,7 +99,7 @@ func Sweep(r *store.Reader, axis string, opts *SweepOptions) (*SweepComparison, 
 	w, err := r.Trials(func(t *record.Trial) {
 		st.Add(t)
 		if s := sides[t.Variant]; s != nil {
-			s.add(pairKey{groupKey{t.Model, ""}, t.CaseID, t.Repeat}, t)
+			s.add(pairKey{groupKey{t.Model, ""}, t.CaseID, t.Repeat}, t, judge)
 		}
 	})
 	if err != nil {

@@ -10,13 +10,17 @@ import (
 )
 
 // Measure is what one model did at one point: rates counted from
-// record.Judge over the scored trials, as the summary counts them
-// (infrastructure errors apart, in no figure).
+// record.JudgeWith over the scored trials, as the summary counts them
+// (infrastructure errors and excluded truncated trials apart, in no
+// figure).
 type Measure struct {
 	// Trials counts every trial; Infra those that hit an infrastructure
 	// error.
 	Trials int `json:"trials"`
 	Infra  int `json:"infra_errors"`
+	// Truncated counts the trials kept out because a prompt reached
+	// num_ctx (see record.JudgeOptions).
+	Truncated int `json:"truncated_excluded,omitempty"`
 	// Selection and Pass are the rates; their JSON form is stats.Rate's.
 	Selection stats.Rate `json:"tool_selection"`
 	Pass      stats.Rate `json:"pass"`
@@ -33,6 +37,9 @@ type Measure struct {
 // that grows with models and variants, never with trials. The zero value is
 // not ready: use NewStats.
 type Stats struct {
+	// Judge says which trials count, as the summary's Judge does; the
+	// zero value keeps truncated trials out.
+	Judge  record.JudgeOptions
 	rows   map[rowKey]*acc
 	models []string
 }
@@ -62,9 +69,13 @@ func (s *Stats) Add(t *record.Trial) {
 		}
 	}
 	a.m.Trials++
-	j := record.Judge(t)
+	j := record.JudgeWith(t, s.Judge)
 	if j.Infra {
 		a.m.Infra++
+		return
+	}
+	if j.Excluded {
+		a.m.Truncated++
 		return
 	}
 	if j.Pass.OK {

@@ -252,6 +252,8 @@ func rateOf(metric Metric, m *reports.ModelSummary) stats.Rate {
 		return m.Selection
 	case ArgValidity:
 		return m.ArgValidity
+	case ArgValidityCoerced:
+		return m.ArgValidityCoerced
 	case ArgAccuracy:
 		return m.ArgAccuracy
 	case Irrelevance:

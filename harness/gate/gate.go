@@ -36,11 +36,14 @@ const (
 	Pass        Metric = "pass"
 	Selection   Metric = "tool_selection"
 	ArgValidity Metric = "arg_validity"
-	ArgAccuracy Metric = "arg_accuracy"
-	Irrelevance Metric = "irrelevance"
-	RoundLimit  Metric = "round_limit"
-	P50         Metric = "p50"
-	P95         Metric = "p95"
+	// ArgValidityCoerced is argument validity once the arguments are
+	// coerced as a lenient client would ("5" → 5).
+	ArgValidityCoerced Metric = "arg_validity_coerced"
+	ArgAccuracy        Metric = "arg_accuracy"
+	Irrelevance        Metric = "irrelevance"
+	RoundLimit         Metric = "round_limit"
+	P50                Metric = "p50"
+	P95                Metric = "p95"
 	// Regressed is the count of cases that passed in a baseline run and
 	// fail now; it comes from --max-regressions, never from an expression.
 	Regressed Metric = "regressions"
@@ -53,14 +56,14 @@ const (
 // `selection` (the report's column) works as well as `tool_selection`.
 var metricNames = map[string]Metric{
 	"pass": Pass, "tool_selection": Selection, "selection": Selection,
-	"arg_validity": ArgValidity, "arg_accuracy": ArgAccuracy, "irrelevance": Irrelevance,
+	"arg_validity": ArgValidity, "arg_validity_coerced": ArgValidityCoerced, "arg_accuracy": ArgAccuracy, "irrelevance": Irrelevance,
 	"round_limit": RoundLimit, "p50": P50, "p95": P95,
 }
 
 // MetricNames lists the names an expression may use, in the order messages
 // list them.
 func MetricNames() []string {
-	return []string{"pass", "tool_selection", "selection", "arg_validity", "arg_accuracy", "irrelevance", "round_limit", "p50", "p95"}
+	return []string{"pass", "tool_selection", "selection", "arg_validity", "arg_validity_coerced", "arg_accuracy", "irrelevance", "round_limit", "p50", "p95"}
 }
 
 // Latency reports whether m is a duration rather than a rate.

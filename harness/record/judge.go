@@ -30,11 +30,20 @@ type Judgements struct {
 	// shown: ok when every call to a known tool passed it, even if some
 	// broke constraints it was not shown (hidden_constraint).
 	ArgValidityShown Judgement `json:"arg_validity_shown"`
+	// ArgValidityCoerced is ArgValidity once the arguments are coerced as
+	// a lenient client would ("5" → 5): ok when every call to a known tool
+	// was valid as sent or valid if coerced.
+	ArgValidityCoerced Judgement `json:"arg_validity_coerced"`
 	// KnownCalls and ValidCalls are the call-level counts behind validity,
-	// ValidVisibleCalls the count behind validity as shown.
+	// ValidVisibleCalls the count behind validity as shown,
+	// ValidCoercedCalls the count behind validity if coerced.
 	KnownCalls        int `json:"calls_known"`
 	ValidCalls        int `json:"calls_valid"`
 	ValidVisibleCalls int `json:"calls_valid_visible"`
+	ValidCoercedCalls int `json:"calls_valid_coerced"`
+	// RepeatedCalls counts the calls that repeated an earlier call of the
+	// trial with the same arguments.
+	RepeatedCalls int `json:"calls_repeated"`
 	// Irrelevance is defined for no-tool cases; ok when the model called
 	// no tool (pass, wrong_answer or empty_answer: what it said is judged
 	// apart).
@@ -47,6 +56,31 @@ type Judgements struct {
 	// BFCL is BFCL's valid/invalid verdict for a trial of a case tagged
 	// bfcl_category:CATEGORY (see judgeBFCL); nil for other cases.
 	BFCL *Judgement `json:"bfcl,omitempty"`
+	// Excluded: the trial is Truncated and the options did not keep such
+	// trials, so no rate counts it and no other judgement is defined: the
+	// model may never have seen its tools. Reports count it apart, as they
+	// count infrastructure errors.
+	Excluded bool `json:"excluded,omitempty"`
+}
+
+// JudgeOptionsOf returns the options the reports of run judge with.
+func JudgeOptionsOf(run *Run) JudgeOptions {
+	if run == nil {
+		return JudgeOptions{}
+	}
+	return JudgeOptions{KeepTruncated: run.KeepTruncated}
+}
+
+// Counted reports whether the trial counts in the rates: it is neither an
+// infrastructure error nor excluded as truncated.
+func (j Judgements) Counted() bool { return !j.Infra && !j.Excluded }
+
+// JudgeOptions say which trials the rates count. The zero value is what
+// every report does by default.
+type JudgeOptions struct {
+	// KeepTruncated counts the trials whose prompt reached num_ctx in the
+	// rates like any other (--keep-truncated); false excludes them.
+	KeepTruncated bool
 }
 
 // Judge judges one trial from its Score: the scorer made every judgement
@@ -54,10 +88,19 @@ type Judgements struct {
 // reports, comparisons and gates count alike. Trials written before format
 // 1.1 lack Score.IrrelevanceOK and Score.RoundLimit; for them Judge derives
 // both as toolgrade did then, from the outcome and the transcript.
-func Judge(t *Trial) Judgements {
+//
+// A trial whose prompt reached num_ctx is excluded from every rate
+// (Judgements.Excluded); JudgeWith with KeepTruncated counts it.
+func Judge(t *Trial) Judgements { return JudgeWith(t, JudgeOptions{}) }
+
+// JudgeWith is Judge with the options a command was given.
+func JudgeWith(t *Trial, opts JudgeOptions) Judgements {
 	sc := t.Score
 	if sc.Outcome == OutcomeInfraError {
 		return Judgements{Infra: true}
+	}
+	if sc.Truncated && !opts.KeepTruncated {
+		return Judgements{Truncated: true, Excluded: true}
 	}
 	m := Judgements{
 		Pass:       Judgement{true, sc.Outcome == OutcomePass},
@@ -67,6 +110,10 @@ func Judge(t *Trial) Judgements {
 		// visible one, which only drops constraints; before format 1.2
 		// the count is absent and this makes it ValidCalls.
 		ValidVisibleCalls: max(sc.ValidVisibleCalls, sc.ValidCalls),
+		// A call valid as sent is valid if coerced; a trial scored before
+		// the count existed has none, and this makes it ValidCalls.
+		ValidCoercedCalls: max(sc.ValidCoercedCalls, sc.ValidCalls),
+		RepeatedCalls:     sc.RepeatedCalls,
 		Truncated:         sc.Truncated,
 	}
 	if sc.CallExpected {
@@ -80,6 +127,7 @@ func Judge(t *Trial) Judgements {
 	if sc.CallsToKnownTools > 0 {
 		m.ArgValidity = Judgement{true, sc.ValidCalls == sc.CallsToKnownTools}
 		m.ArgValidityShown = Judgement{true, m.ValidVisibleCalls == sc.CallsToKnownTools}
+		m.ArgValidityCoerced = Judgement{true, m.ValidCoercedCalls == sc.CallsToKnownTools}
 	}
 	m.RoundLimit = Judgement{true, roundLimit(t)}
 	m.BFCL = judgeBFCL(t)

@@ -15,27 +15,34 @@ func TestJudge(t *testing.T) {
 	}{
 		{"infra", Trial{Score: Score{Outcome: OutcomeInfraError, CallExpected: true}}, Judgements{Infra: true}},
 		{"pass with calls", Trial{Score: Score{Outcome: OutcomePass, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, CallsToKnownTools: 2, ValidCalls: 2}},
-			Judgements{Pass: y, Selection: y, ArgAccuracy: y, ArgValidity: y, ArgValidityShown: y, KnownCalls: 2, ValidCalls: 2, ValidVisibleCalls: 2, RoundLimit: n}},
+			Judgements{Pass: y, Selection: y, ArgAccuracy: y, ArgValidity: y, ArgValidityShown: y, ArgValidityCoerced: y, KnownCalls: 2, ValidCalls: 2, ValidVisibleCalls: 2, ValidCoercedCalls: 2, RoundLimit: n}},
 		{"wrong tool", Trial{Score: Score{Outcome: OutcomeWrongTool, CallExpected: true, CallsToKnownTools: 1, ValidCalls: 1}},
-			Judgements{Pass: n, Selection: n, ArgAccuracy: u, ArgValidity: y, ArgValidityShown: y, KnownCalls: 1, ValidCalls: 1, ValidVisibleCalls: 1, RoundLimit: n}},
+			Judgements{Pass: n, Selection: n, ArgAccuracy: u, ArgValidity: y, ArgValidityShown: y, ArgValidityCoerced: y, KnownCalls: 1, ValidCalls: 1, ValidVisibleCalls: 1, ValidCoercedCalls: 1, RoundLimit: n}},
 		{"one invalid call of two", Trial{Score: Score{Outcome: OutcomeInvalidArgs, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 2, ValidCalls: 1}},
-			Judgements{Pass: n, Selection: y, ArgAccuracy: n, ArgValidity: n, ArgValidityShown: n, KnownCalls: 2, ValidCalls: 1, ValidVisibleCalls: 1, RoundLimit: n}},
+			Judgements{Pass: n, Selection: y, ArgAccuracy: n, ArgValidity: n, ArgValidityShown: n, ArgValidityCoerced: n, KnownCalls: 2, ValidCalls: 1, ValidVisibleCalls: 1, ValidCoercedCalls: 1, RoundLimit: n}},
 		{"hidden constraint", Trial{Score: Score{Outcome: OutcomeHiddenConstraint, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 2, ValidCalls: 1, ValidVisibleCalls: 2}},
-			Judgements{Pass: n, Selection: y, ArgAccuracy: n, ArgValidity: n, ArgValidityShown: y, KnownCalls: 2, ValidCalls: 1, ValidVisibleCalls: 2, RoundLimit: n}},
+			Judgements{Pass: n, Selection: y, ArgAccuracy: n, ArgValidity: n, ArgValidityShown: y, ArgValidityCoerced: n, KnownCalls: 2, ValidCalls: 1, ValidVisibleCalls: 2, ValidCoercedCalls: 1, RoundLimit: n}},
 		// Before format 1.2 calls_valid_visible is absent: validity as
 		// shown is validity.
 		{"1.1 trial without visible count", Trial{Score: Score{Outcome: OutcomeInvalidArgs, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 2, ValidCalls: 1}},
-			Judgements{Pass: n, Selection: y, ArgAccuracy: n, ArgValidity: n, ArgValidityShown: n, KnownCalls: 2, ValidCalls: 1, ValidVisibleCalls: 1, RoundLimit: n}},
+			Judgements{Pass: n, Selection: y, ArgAccuracy: n, ArgValidity: n, ArgValidityShown: n, ArgValidityCoerced: n, KnownCalls: 2, ValidCalls: 1, ValidVisibleCalls: 1, ValidCoercedCalls: 1, RoundLimit: n}},
 		{"no tool, wrong answer", Trial{Score: Score{Outcome: OutcomeWrongAnswer}},
 			Judgements{Pass: n, Irrelevance: y, RoundLimit: n}},
 		{"no tool, empty answer", Trial{Score: Score{Outcome: OutcomeEmptyAnswer}},
 			Judgements{Pass: n, Irrelevance: y, RoundLimit: n}},
 		{"no tool, unexpected call", Trial{Score: Score{Outcome: OutcomeUnexpectedCall, CallsToKnownTools: 1, ValidCalls: 1}},
-			Judgements{Pass: n, Irrelevance: n, ArgValidity: y, ArgValidityShown: y, KnownCalls: 1, ValidCalls: 1, ValidVisibleCalls: 1, RoundLimit: n}},
+			Judgements{Pass: n, Irrelevance: n, ArgValidity: y, ArgValidityShown: y, ArgValidityCoerced: y, KnownCalls: 1, ValidCalls: 1, ValidVisibleCalls: 1, ValidCoercedCalls: 1, RoundLimit: n}},
 		{"round limit outcome", Trial{Score: Score{Outcome: OutcomeRoundLimit, CallExpected: true, ToolCorrect: true, ArgsCorrect: true}},
 			Judgements{Pass: n, Selection: y, ArgAccuracy: y, RoundLimit: y}},
-		{"round limit hit, passed", Trial{Score: Score{Outcome: OutcomePass, Truncated: true}, Transcript: &Transcript{RoundLimitHit: true}},
-			Judgements{Pass: y, Irrelevance: y, RoundLimit: y, Truncated: true}},
+		{"round limit hit, passed", Trial{Score: Score{Outcome: OutcomePass}, Transcript: &Transcript{RoundLimitHit: true}},
+			Judgements{Pass: y, Irrelevance: y, RoundLimit: y}},
+		// A prompt that reached num_ctx keeps the trial out of every rate.
+		{"truncated", Trial{Score: Score{Outcome: OutcomeNoCall, CallExpected: true, Truncated: true}},
+			Judgements{Truncated: true, Excluded: true}},
+		{"truncated infra error", Trial{Score: Score{Outcome: OutcomeInfraError, Truncated: true}},
+			Judgements{Infra: true}},
+		{"valid if coerced", Trial{Score: Score{Outcome: OutcomeInvalidArgs, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 2, ValidCalls: 1, ValidCoercedCalls: 2, RepeatedCalls: 1}},
+			Judgements{Pass: n, Selection: y, ArgAccuracy: n, ArgValidity: n, ArgValidityShown: n, ArgValidityCoerced: y, KnownCalls: 2, ValidCalls: 1, ValidVisibleCalls: 1, ValidCoercedCalls: 2, RepeatedCalls: 1, RoundLimit: n}},
 		// Format 1.1 trials carry the scorer's judgements, which Judge
 		// reads instead of deriving them: here they differ from what the
 		// outcome alone would say.
@@ -50,6 +57,25 @@ func TestJudge(t *testing.T) {
 		if got := Judge(&tt.tr); got != tt.want {
 			t.Errorf("%s:\n got %+v\nwant %+v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestJudgeKeepTruncated: with KeepTruncated a trial whose prompt reached
+// num_ctx is judged like any other, and still says it was truncated.
+func TestJudgeKeepTruncated(t *testing.T) {
+	tr := Trial{Score: Score{Outcome: OutcomePass, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, Truncated: true}}
+	if j := Judge(&tr); !j.Excluded || j.Counted() || j.Pass.Defined {
+		t.Errorf("Judge = %+v, want it excluded and nothing defined", j)
+	}
+	j := JudgeWith(&tr, JudgeOptions{KeepTruncated: true})
+	if j.Excluded || !j.Counted() || !j.Truncated || j.Pass != (Judgement{true, true}) {
+		t.Errorf("JudgeWith(KeepTruncated) = %+v, want a counted pass, marked truncated", j)
+	}
+	if got := JudgeOptionsOf(&Run{KeepTruncated: true}); !got.KeepTruncated {
+		t.Errorf("JudgeOptionsOf a run that keeps them = %+v", got)
+	}
+	if got := JudgeOptionsOf(nil); got.KeepTruncated {
+		t.Errorf("JudgeOptionsOf(nil) = %+v, want the zero options", got)
 	}
 }
 

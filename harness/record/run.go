@@ -33,9 +33,15 @@ type Run struct {
 	MaxRounds int            `json:"max_rounds"`
 	// NoExecute is true when the run was started with --no-execute: no
 	// trial ran a tool; a resume keeps it.
-	NoExecute bool      `json:"no_execute,omitempty"`
-	Start     time.Time `json:"start"`
-	End       time.Time `json:"end,omitzero"`
+	NoExecute bool `json:"no_execute,omitempty"`
+	// KeepTruncated is true when the run's reports count the trials whose
+	// prompt reached num_ctx in the rates (run --keep-truncated); false
+	// excludes them (see JudgeOptions). Reports rebuilt from the run read
+	// it, and --keep-truncated on report or compare sets it for that
+	// report only.
+	KeepTruncated bool      `json:"keep_truncated,omitempty"`
+	Start         time.Time `json:"start"`
+	End           time.Time `json:"end,omitzero"`
 	// Status is "running" until the run ends, then "complete",
 	// "interrupted" or "failed".
 	Status string `json:"status"`

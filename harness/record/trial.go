@@ -19,8 +19,13 @@ type Trial struct {
 	Attempts int `json:"attempts"`
 	// Host is the Ollama (its URL, redacted) that ran the trial when the
 	// run spread trials over several; empty with one Ollama.
-	Host  string    `json:"host,omitempty"`
-	Start time.Time `json:"start"`
+	Host string `json:"host,omitempty"`
+	// NumCtx is the context length the trial ran with: the request's
+	// num_ctx option when it set one, else the model's own (its num_ctx
+	// parameter, or the context it was loaded with). 0: unknown, or a
+	// trial written before toolgrade recorded it.
+	NumCtx int       `json:"num_ctx,omitempty"`
+	Start  time.Time `json:"start"`
 	// Transcript is the final attempt's conversation.
 	Transcript *Transcript `json:"transcript"`
 	Score      Score       `json:"score"`
@@ -63,6 +68,16 @@ type Score struct {
 	// valid calls and those that failed only hidden constraints. 0 before
 	// format 1.2; Judge reads it as at least ValidCalls.
 	ValidVisibleCalls int `json:"calls_valid_visible,omitempty"`
+	// ValidCoercedCalls counts the calls to known tools whose arguments
+	// passed the schema as sent or once coerced as a lenient client would
+	// ("5" → 5 for an integer; see servers.CoerceArgs): at least
+	// ValidCalls. 0 when coercion makes no invalid call valid (and in
+	// trials scored before toolgrade counted it): Judge then reads it as
+	// ValidCalls.
+	ValidCoercedCalls int `json:"calls_valid_coerced,omitempty"`
+	// RepeatedCalls counts the calls that repeat an earlier call of the
+	// trial: the same tool with arguments equal as JSON values.
+	RepeatedCalls int `json:"calls_repeated,omitempty"`
 	// Rounds is how many requests the conversation used.
 	Rounds int `json:"rounds"`
 	// Truncated: a prompt reached num_ctx, so Ollama cut it and the tools
@@ -88,9 +103,13 @@ const (
 	OutcomeHallucinatedTool = "hallucinated_tool"
 	OutcomeNoCall           = "no_call"
 	OutcomeCallInText       = "call_in_text"
-	OutcomeEmptyAnswer      = "empty_answer"
-	OutcomeUnexpectedCall   = "unexpected_call"
-	OutcomeInvalidArgs      = "invalid_args"
+	// OutcomeCallInThinking: no call was made, but the thinking writes one
+	// to a listed tool (in the shapes call_in_text recognises); a call in
+	// the answer as well is call_in_text.
+	OutcomeCallInThinking = "call_in_thinking"
+	OutcomeEmptyAnswer    = "empty_answer"
+	OutcomeUnexpectedCall = "unexpected_call"
+	OutcomeInvalidArgs    = "invalid_args"
 	// OutcomeHiddenConstraint: the arguments fit the schema the model was
 	// shown and broke only constraints it was not (Detail names them).
 	OutcomeHiddenConstraint = "hidden_constraint"
@@ -104,7 +123,7 @@ const (
 
 // Outcomes lists every outcome in report order.
 var Outcomes = []string{
-	OutcomePass, OutcomeWrongTool, OutcomeHallucinatedTool, OutcomeNoCall, OutcomeCallInText,
+	OutcomePass, OutcomeWrongTool, OutcomeHallucinatedTool, OutcomeNoCall, OutcomeCallInText, OutcomeCallInThinking,
 	OutcomeEmptyAnswer, OutcomeUnexpectedCall, OutcomeHiddenConstraint, OutcomeInvalidArgs, OutcomeWrongArgs,
 	OutcomeMissingCall, OutcomeExtraCall, OutcomeRoundLimit, OutcomeWrongAnswer, OutcomeInfraError,
 }

@@ -462,14 +462,14 @@ func (r *Runner) trial(ctx context.Context, cfg Config, p *pause, info *record.M
 	}
 	loop := &bridge.Loop{Chat: chat, Tools: tools, Now: r.Now}
 	opts := score.OptionsFor(&s.Defaults)
-	opts.NumCtx = numCtx(req.Options) // a variant may set its own
 	opts.Tools = catalog
 	if c, ok := tools.(score.Catalog); ok && opts.Tools == nil {
 		opts.Tools = c
 	}
-	if opts.NumCtx == 0 {
-		opts.NumCtx = info.NumCtx
-	}
+	// The request's own options decide, so whatever set num_ctx (the
+	// suite, -o, a variant) is what a prompt is judged against.
+	t.NumCtx = numCtx(req.Options, info.NumCtx)
+	opts.NumCtx = t.NumCtx
 	retries, backoff0 := retryPolicy(cfg)
 	backoff, tries, waits := backoff0, 0, 0
 	for attempt := 1; ; attempt++ {
@@ -539,10 +539,24 @@ func request(base bridge.Request, s *suite.Suite, c *suite.Case, repeat int, v *
 	return base, seed
 }
 
-// numCtx is the num_ctx a request's options set, or 0.
-func numCtx(opts map[string]any) int {
-	n, _ := opts["num_ctx"].(int64)
-	return int(n)
+// numCtx is the context length a request runs with: its num_ctx option,
+// else the model's own (model); 0 when neither is known.
+func numCtx(options map[string]any, model int) int {
+	switch n := options["num_ctx"].(type) {
+	case int:
+		if n > 0 {
+			return n
+		}
+	case int64:
+		if n > 0 {
+			return int(n)
+		}
+	case float64:
+		if n >= 1 {
+			return int(n)
+		}
+	}
+	return model
 }
 
 func keepAlive(s *suite.Suite) *api.Duration {

@@ -29,8 +29,11 @@ type Options struct {
 	NumCtx int
 	// StrictArgs applies to cases that do not set strict_args themselves.
 	StrictArgs bool
-	// Tools checks the calls of trials that did not execute (see Score); nil
-	// leaves them unchecked.
+	// Tools checks the calls of trials that did not execute (see Score),
+	// says which names the thinking of a call_in_thinking trial may call
+	// (nil: the tools the case expects), and, when it is a Coercer, which
+	// invalid calls are valid if coerced (nil: none). Nil leaves the calls
+	// of trials without execution unchecked.
 	Tools Catalog
 }
 
@@ -54,12 +57,16 @@ func OptionsFor(d *suite.Defaults) Options {
 //
 // The outcome is the first of these that applies: infra_error; for no_tool
 // cases unexpected_call, call_in_text, empty_answer, wrong_answer; for cases
-// expecting calls, when no call was made call_in_text, empty_answer, no_call;
+// expecting calls, when no call was made call_in_text (the answer writes a
+// call), call_in_thinking (the thinking writes a call to a listed tool: the
+// answer wins when both do), empty_answer, no_call;
 // then hallucinated_tool or wrong_tool for the first call, then for the
 // expected calls hallucinated_tool or wrong_tool, invalid_args,
 // hidden_constraint (arguments that broke only constraints the model was not
 // shown, Execution.HiddenOnly), wrong_args,
-// missing_call, then round_limit, extra_call (calls: form only), and last
+// missing_call, then round_limit (detail "repeating NAME(ARGS)" when the
+// last round that called tools repeated an earlier call), extra_call
+// (calls: form only), and last
 // empty_answer, wrong_answer; else pass.
 //
 // A trial that ran without execution (t.NotExecuted: execute: false) has one
@@ -101,8 +108,18 @@ func Score(t *record.Transcript, e *suite.Expect, opts Options) record.Score {
 			}
 		}
 	}
+	var coerced []bool
+	if opts.Tools != nil {
+		coerced = validIfCoerced(execs, opts.Tools)
+		// Recorded only when coercion changes the figure: Judge reads an
+		// absent count as ValidCalls.
+		if n := countTrue(coerced); n > 0 {
+			s.ValidCoercedCalls = s.ValidCalls + n
+		}
+	}
+	s.RepeatedCalls, _, _ = repeats(t)
 	s.Truncated = Truncated(t, opts.NumCtx)
-	sc := &scorer{t: t, e: e, opts: opts, calls: calls, execs: execs}
+	sc := &scorer{t: t, e: e, opts: opts, calls: calls, execs: execs, coerced: coerced}
 	s.Outcome, s.Detail = sc.verdict(&s)
 	if s.Outcome != record.OutcomeInfraError {
 		// Every judgement of the trial is made here, once: reports count it.
@@ -114,6 +131,16 @@ func Score(t *record.Transcript, e *suite.Expect, opts Options) record.Score {
 		}
 	}
 	return s
+}
+
+func countTrue(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
 }
 
 // checkCalls stands in for the executions a trial without execution does
@@ -156,6 +183,9 @@ type scorer struct {
 	opts  Options
 	calls []record.ToolCall
 	execs []record.Execution
+	// coerced marks the executions that are valid if coerced; nil when
+	// the catalog cannot say.
+	coerced []bool
 }
 
 // exec returns the execution of call i; the zero Execution when the
@@ -202,9 +232,15 @@ func (sc *scorer) verdict(s *record.Score) (outcome, detail string) {
 		return sc.answer(answer)
 	}
 	if len(sc.calls) == 0 {
-		switch {
-		case CallInText(answer):
+		// The answer outranks the thinking: a call written where the
+		// client reads it is the nearer miss.
+		if CallInText(answer) {
 			return record.OutcomeCallInText, excerpt(answer)
+		}
+		if name, ok := callInThinking(sc.t, sc.e, sc.opts.Tools); ok {
+			return record.OutcomeCallInThinking, thinkingDetail(sc.t, name)
+		}
+		switch {
 		case strings.TrimSpace(answer) == "":
 			return record.OutcomeEmptyAnswer, "no tool call and no answer"
 		}
@@ -277,7 +313,11 @@ func (sc *scorer) verdict(s *record.Score) (outcome, detail string) {
 	// outranks one that broke only what it was not.
 	for _, p := range ps {
 		if x := sc.exec(p.call); x.ErrorKind == record.ExecInvalidArgs && !x.HiddenOnly {
-			return record.OutcomeInvalidArgs, fmt.Sprintf("%s: %s", sc.calls[p.call].Name, x.Error)
+			d := fmt.Sprintf("%s: %s", sc.calls[p.call].Name, x.Error)
+			if p.call < len(sc.coerced) && sc.coerced[p.call] {
+				d += " (valid if coerced)"
+			}
+			return record.OutcomeInvalidArgs, d
 		}
 	}
 	for _, p := range ps {
@@ -298,6 +338,9 @@ func (sc *scorer) verdict(s *record.Score) (outcome, detail string) {
 		return record.OutcomeMissingCall, fmt.Sprintf("%d of %d expected calls made; missing: %s", len(expected)-len(unpaired), len(expected), strings.Join(missing, "; "))
 	}
 	if sc.t.RoundLimitHit {
+		if _, c, ok := repeats(sc.t); ok {
+			return record.OutcomeRoundLimit, "repeating " + showCall(c)
+		}
 		return record.OutcomeRoundLimit, fmt.Sprintf("still calling tools after %d rounds", max(sc.t.MaxRounds, len(sc.t.Rounds)-1))
 	}
 	if !sc.e.FirstOnly && len(spare) > 0 {

@@ -55,6 +55,12 @@ func conv(answer string, groups ...[]tc) *record.Transcript {
 
 func one(calls ...tc) []tc { return calls }
 
+// thinking sets the thinking of t's last response.
+func thinking(t *record.Transcript, text string) *record.Transcript {
+	t.Rounds[len(t.Rounds)-1].Response.Thinking = text
+	return t
+}
+
 func roundLimit(t *record.Transcript) *record.Transcript {
 	t.RoundLimitHit = true
 	return t
@@ -136,6 +142,11 @@ func outcomeTests() []outcomeTest {
 		{name: "call in text", expect: toolForm, t: conv("```json\n{\"name\": \"search\", \"arguments\": {\"query\": \"dog\"}}\n```"), want: record.OutcomeCallInText},
 		{name: "empty answer instead of a call", expect: toolForm, t: conv(""), want: record.OutcomeEmptyAnswer},
 		{name: "no call", expect: toolForm, t: conv("Probably yes."), want: record.OutcomeNoCall, wantDetail: "Probably yes."},
+		{name: "call in thinking", expect: toolForm, t: thinking(conv("Probably yes."), `I will call <tool_call>{"name": "search", "arguments": {"query": "dog"}}</tool_call>`), want: record.OutcomeCallInThinking, wantDetail: "the thinking calls search, but no call was made"},
+		{name: "call in thinking beats empty answer", expect: toolForm, t: thinking(conv(""), `{"name": "search", "arguments": {}}`), want: record.OutcomeCallInThinking},
+		{name: "call in text beats call in thinking", expect: toolForm, t: thinking(conv(`<tool_call>{"name": "search", "arguments": {}}</tool_call>`), `<tool_call>{"name": "search", "arguments": {}}</tool_call>`), want: record.OutcomeCallInText},
+		{name: "thinking calls an unlisted tool", expect: toolForm, t: thinking(conv("Probably yes."), `{"name": "get_weather", "arguments": {}}`), want: record.OutcomeNoCall},
+		{name: "thinking names the tool without a call", expect: toolForm, t: thinking(conv("Probably yes."), "I could use search, but I know this."), want: record.OutcomeNoCall},
 
 		// the first call
 		{name: "hallucinated tool", expect: toolForm, t: conv(terrace, one(weather)), want: record.OutcomeHallucinatedTool, wantDetail: `"get_weather" is not a tool`},
@@ -168,7 +179,8 @@ func outcomeTests() []outcomeTest {
 		{name: "missing call", expect: callsForm, t: conv("Open 9 to 5.", one(hours)), want: record.OutcomeMissingCall, wantDetail: "1 of 2 expected calls made; missing: get_document {name: menu.txt}"},
 		{name: "missing call any order", expect: anyOrder, t: conv("ok", one(menu)), want: record.OutcomeMissingCall, wantDetail: "missing: get_document {name: hours.txt}"},
 		{name: "missing call beats round limit", expect: callsForm, t: roundLimit(conv("", one(hours))), want: record.OutcomeMissingCall},
-		{name: "round limit", expect: toolForm, t: roundLimit(conv(terrace, one(searchDog), one(searchDog))), want: record.OutcomeRoundLimit, wantDetail: "still calling tools after 5 rounds"},
+		{name: "round limit", expect: toolForm, t: roundLimit(conv(terrace, one(searchDog), one(searchCat))), want: record.OutcomeRoundLimit, wantDetail: "still calling tools after 5 rounds"},
+		{name: "round limit repeating", expect: toolForm, t: roundLimit(conv(terrace, one(searchDog), one(searchCat), one(searchDog))), want: record.OutcomeRoundLimit, wantDetail: `repeating search({"query":"can I bring my dog","top_k":5})`},
 		{name: "round limit beats extra call", expect: callsForm, t: roundLimit(conv("", one(hours, menu), one(list))), want: record.OutcomeRoundLimit},
 		{name: "extra call", expect: callsForm, t: conv("ok", one(hours, menu), one(list)), want: record.OutcomeExtraCall, wantDetail: "3 calls, 2 expected; extra: list_documents"},
 		{name: "extra call any order", expect: anyOrder, t: conv("ok", one(hours, menu, hours)), want: record.OutcomeExtraCall},

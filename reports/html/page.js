@@ -8,7 +8,7 @@
   var trials = null; // parsed on first use: the overview does not need them
   var byKey = null;
 
-  var OUTCOMES = ["pass", "wrong_tool", "hallucinated_tool", "no_call", "call_in_text", "empty_answer",
+  var OUTCOMES = ["pass", "wrong_tool", "hallucinated_tool", "no_call", "call_in_text", "call_in_thinking", "empty_answer",
     "unexpected_call", "hidden_constraint", "invalid_args", "wrong_args", "missing_call", "extra_call", "round_limit",
     "wrong_answer", "infra_error"];
   var SVGNS = "http://www.w3.org/2000/svg";
@@ -124,6 +124,15 @@
     return sec;
   }
 
+  // coerced notes validity once arguments are coerced as a lenient client
+  // would, when that differs from validity as sent.
+  function coerced(m) {
+    var c = m.arg_validity_coerced;
+    if (!c || c.k <= m.arg_validity.k) return null;
+    return h("div", { class: "ci-text", title: "valid once coerced as a lenient client would (\"5\" → 5, \"true\" → true)" },
+      "valid if coerced " + rateText(c));
+  }
+
   function modelTable() {
     var sec = section("Models", "models", "Rates with their 95% Wilson intervals; infrastructure errors are kept out of every rate. Round limit: lower is better.");
     var head = h("tr", null, ["Model", "Pass", "Tool selection", "Arg validity", "Arg accuracy", "Irrelevance",
@@ -133,10 +142,12 @@
       var at = m.pass_at_k != null ? [pct(m.pass_at_k) + " / " + pct(m.pass_hat_k), h("div", { class: "ci-text" }, "k = " + m.k)] : "–";
       body.appendChild(h("tr", { "data-row": label(m) },
         h("th", { class: "name" }, m.model, variants() ? h("div", { class: "variant" }, m.variant || "base") : null,
-          m.infra_errors ? h("span", { class: "badge infra" }, m.infra_errors + " infra") : null),
+          m.infra_errors ? h("span", { class: "badge infra" }, m.infra_errors + " infra") : null,
+          m.truncated_excluded ? h("span", { class: "badge infra", title: "a prompt reached num_ctx: kept out of every rate" }, m.truncated_excluded + " truncated") : null,
+          m.calls_repeated ? h("span", { class: "badge", title: "calls that repeated an earlier call of their trial with the same arguments" }, m.calls_repeated + " repeated") : null),
         rateCell(m.pass, "pass", h("div", null, whisker(m.pass, 120))),
         rateCell(m.tool_selection, "tool_selection"),
-        rateCell(m.arg_validity, "arg_validity"),
+        rateCell(m.arg_validity, "arg_validity", coerced(m)),
         rateCell(m.arg_accuracy, "arg_accuracy"),
         rateCell(m.irrelevance, "irrelevance"),
         rateCell(m.round_limit, "round_limit"),
@@ -216,9 +227,10 @@
           "data-model": m.model, "data-variant": m.variant || "", "data-case": id,
           title: fails.map(function (o) { return o + " ×" + c.outcomes[o]; }).join(", ") || "all pass",
           onclick: function () { openCell(m.model, m.variant || "", id); }
-        }, c.pass.n ? kn(c.pass) : "infra");
+        }, c.pass.n ? kn(c.pass) : c.infra_errors ? "infra" : "truncated");
         td.addEventListener("keydown", function (e) { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); openCell(m.model, m.variant || "", id); } });
         if (c.infra_errors) td.appendChild(h("sup", null, "+" + c.infra_errors));
+        if (c.truncated_excluded) td.appendChild(h("sup", { title: "a prompt reached num_ctx: kept out of the rates" }, "✂" + c.truncated_excluded));
         tr.appendChild(td);
       });
       body.appendChild(tr);
@@ -366,19 +378,34 @@
     return sec;
   }
 
-  var METRICS = ["pass", "selection", "arg_validity", "arg_accuracy", "irrelevance", "round_limit"];
+  var METRICS = ["pass", "selection", "arg_validity", "arg_validity_coerced", "arg_accuracy", "irrelevance", "round_limit"];
+
+  // shownMetrics leaves out arg_validity_coerced when coercion changed no
+  // call in any group of c: the column would repeat arg_validity.
+  function shownMetrics(c) {
+    var differs = (c.groups || []).some(function (g) {
+      var rate = function (m) { return (g.rates || []).find(function (x) { return x.metric === m; }); };
+      var a = rate("arg_validity"), b = rate("arg_validity_coerced");
+      return a && b && (a.rate.base.k !== b.rate.base.k || a.rate.current.k !== b.rate.current.k);
+    });
+    return METRICS.filter(function (m) { return differs || m !== "arg_validity_coerced"; });
+  }
 
   function comparisons() {
     if (!D.comparisons || !D.comparisons.length) return null;
     var sec = section("Paired comparisons", "paired", "Trials paired by case and repeat: each cell is base → current, coloured only where the paired test (McNemar) supports a difference. Regressed cases first, then fixes.");
     D.comparisons.forEach(function (c) {
+      var metrics = shownMetrics(c);
       sec.appendChild(h("h3", null, c.base + " → " + c.current));
       var body = h("tbody");
       var changes = [];
       (c.groups || []).forEach(function (g) {
         var name = g.model || g.variant || "all";
-        body.appendChild(h("tr", null, h("th", { class: "name" }, name, h("div", { class: "ci-text" }, g.scored_pairs + " pairs")),
-          METRICS.map(function (metric) {
+        body.appendChild(h("tr", null, h("th", { class: "name" }, name, h("div", { class: "ci-text" }, g.scored_pairs + " pairs"),
+          g.truncated_excluded && (g.truncated_excluded.base || g.truncated_excluded.current) ?
+            h("div", { class: "ci-text", title: "trials whose prompt reached num_ctx, kept out of every pair" },
+              "truncated: " + g.truncated_excluded.base + " base, " + g.truncated_excluded.current + " current") : null),
+          metrics.map(function (metric) {
             var r = (g.rates || []).find(function (x) { return x.metric === metric; });
             if (!r) return h("td", null, "–");
             var cls = r.verdict === "worse" ? "worse" : r.verdict === "better" ? "better" : "same";
@@ -392,7 +419,7 @@
       });
       sec.appendChild(h("div", { class: "scroll" }, h("table", { class: "pairs" },
         h("thead", null, h("tr", null, h("th", null, c.mode === "variants" ? "Model" : c.mode === "models" ? "Variant" : "Model"),
-          METRICS.map(function (m) { return h("th", null, m.replace(/_/g, " ")); }), h("th", null, "Cases"))), body)));
+          metrics.map(function (m) { return h("th", null, m.replace(/_/g, " ")); }), h("th", null, "Cases"))), body)));
       // Regressions first, over every group.
       changes.sort(function (a, b) { return (a.cc.kind === "fix") - (b.cc.kind === "fix"); });
       if (!changes.length) { sec.appendChild(h("p", { class: "note" }, "No case regressed or was fixed.")); return; }
