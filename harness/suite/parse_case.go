@@ -66,6 +66,8 @@ func (p *parser) kase(n *yaml.Node, path string, d *Defaults) (c Case, idNode *y
 			if b, ok := p.boolean(v, join(path, "execute")); ok {
 				c.NoExecute = !b
 			}
+		case "review":
+			c.Review, _ = p.boolean(v, join(path, "review"))
 		default:
 			p.unknownKey(f.key, path, caseKeys, "")
 		}
