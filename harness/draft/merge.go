@@ -1,0 +1,339 @@
+package draft
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/toolgrade/toolgrade/harness/record"
+)
+
+// Build drafts a suite from conversations, in three steps:
+//
+//  1. Each conversation becomes a case-to-be (or a Skip saying why not).
+//  2. Those whose questions are equal once normalised (case, whitespace and
+//     punctuation ignored; every opening message counts, the system prompt
+//     too) are one case. Its expectation is the one most of them share (a
+//     tie: the first seen); the others are noted with their counts.
+//  3. A question is then merged into an earlier case when their similarity
+//     (see Similarity) is at least MinSimilarity and their expected tools
+//     agree; when the tools differ both are kept, each with a note naming
+//     the other.
+//
+// Cases keep the order of their first conversation, so the same input gives
+// the same draft.
+func Build(convs []Conversation, o *Options) *Draft {
+	if o == nil {
+		o = &Options{}
+	}
+	minSim := o.MinSimilarity
+	if minSim == 0 {
+		minSim = DefaultMinSimilarity
+	}
+	d := &Draft{Name: o.Name, Servers: o.Servers, Read: len(convs)}
+	var groups []*group
+	byText := map[string]*group{}
+	for _, c := range convs {
+		one, why := draftOne(c)
+		if one == nil {
+			d.Skipped = append(d.Skipped, Skip{Source: c.Source, Reason: why})
+			continue
+		}
+		if !slices.Contains(d.Models, one.model) {
+			d.Models = append(d.Models, one.model)
+		}
+		key := normalize(askText(one.messages))
+		g := byText[key]
+		if g == nil {
+			g = &group{text: key}
+			byText[key] = g
+			groups = append(groups, g)
+		}
+		g.members = append(g.members, one)
+	}
+	for _, g := range groups {
+		c := g.caseOf()
+		if merged := mergeInto(d.Cases, c, g, minSim); !merged {
+			d.Cases = append(d.Cases, c)
+		}
+	}
+	d.liftSystem()
+	ids := map[string]bool{}
+	for _, c := range d.Cases {
+		c.ID = uniqueID(c.baseID(), ids)
+	}
+	for _, c := range d.Cases {
+		for i := range c.Notes {
+			// Similar cases were named before their ids were known.
+			for j, other := range d.Cases {
+				c.Notes[i] = strings.ReplaceAll(c.Notes[i], fmt.Sprintf("\x00case%d\x00", j), other.ID)
+			}
+		}
+	}
+	return d
+}
+
+// group is the conversations whose questions are equal once normalised.
+type group struct {
+	text    string
+	members []*drafted
+	// expect is the chosen expectation (caseOf sets it).
+	expect Expectation
+}
+
+// caseOf makes the group's case: the first member's question, the
+// expectation most members share.
+func (g *group) caseOf() *Case {
+	type tally struct {
+		expect Expectation
+		n      int
+		models []string
+	}
+	var tallies []*tally
+	byKey := map[string]*tally{}
+	for _, m := range g.members {
+		k := m.expect.key()
+		t := byKey[k]
+		if t == nil {
+			t = &tally{expect: m.expect}
+			byKey[k] = t
+			tallies = append(tallies, t)
+		}
+		t.n++
+		if !slices.Contains(t.models, m.model) {
+			t.models = append(t.models, m.model)
+		}
+	}
+	best := tallies[0]
+	for _, t := range tallies[1:] {
+		if t.n > best.n {
+			best = t
+		}
+	}
+	g.expect = best.expect
+	first := g.members[0]
+	c := &Case{Messages: first.messages, Expect: best.expect}
+	// The notes of the conversations whose expectation was kept: the others'
+	// failures are theirs.
+	seen := map[string]bool{}
+	for _, m := range g.members {
+		c.Sources = append(c.Sources, m.src)
+		c.Models = append(c.Models, m.model)
+		if m.expect.key() != best.expect.key() {
+			continue
+		}
+		for _, n := range m.notes {
+			if !seen[n] {
+				seen[n] = true
+				c.Notes = append(c.Notes, n)
+			}
+		}
+	}
+	for _, t := range tallies {
+		if t != best {
+			c.Notes = append(c.Notes, fmt.Sprintf("%d of %d conversations made other calls (%s): %s",
+				t.n, len(g.members), strings.Join(t.models, ", "), t.expect))
+		}
+	}
+	return c
+}
+
+// mergeInto merges group g's case c into the most similar earlier case
+// whose expected tools agree, and reports whether it did. A similar case
+// with other tools gets a note, and so does c.
+func mergeInto(cases []*Case, c *Case, g *group, minSim float64) bool {
+	var best *Case
+	bestSim := 0.0
+	for i, other := range cases {
+		if !sameShape(other.Messages, c.Messages) {
+			continue
+		}
+		text := normalize(askText(other.Messages))
+		if la, lb := len([]rune(text)), len([]rune(g.text)); 1-float64(max(la, lb)-min(la, lb))/float64(max(la, lb, 1)) < minSim {
+			continue // the lengths alone rule it out, without the quadratic distance
+		}
+		sim := Similarity(text, g.text)
+		if sim < minSim {
+			continue
+		}
+		if other.Expect.tools() != c.Expect.tools() {
+			note := fmt.Sprintf("similar (%.2f) to case \x00case%d\x00, which expects %s: keep both only if they differ", sim, i, other.Expect)
+			c.Notes = append(c.Notes, note)
+			continue
+		}
+		if sim > bestSim {
+			best, bestSim = other, sim
+		}
+	}
+	if best == nil {
+		return false
+	}
+	n := len(c.Sources)
+	plural := "s"
+	if n == 1 {
+		plural = ""
+	}
+	best.Notes = append(best.Notes, fmt.Sprintf("also asked (%.2f, %d conversation%s) as %s", bestSim, n, plural, quote(lastUser(c.Messages), 120)))
+	if c.Expect.key() != best.Expect.key() {
+		best.Notes = append(best.Notes, "  with other arguments: "+c.Expect.String())
+	}
+	best.Sources = append(best.Sources, c.Sources...)
+	best.Models = append(best.Models, c.Models...)
+	best.Notes = append(best.Notes, c.Notes...)
+	return true
+}
+
+// sameShape reports whether two asks have the same roles in the same order
+// and the same system prompt: only the text of user and assistant turns may
+// be near-identical rather than equal.
+func sameShape(a, b []record.Message) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Role != b[i].Role || a[i].Role == "system" && normalize(a[i].Content) != normalize(b[i].Content) {
+			return false
+		}
+	}
+	return true
+}
+
+// liftSystem moves the system prompt into defaults.system when every case
+// opens with the same one, so the cases' asks are the questions alone.
+func (d *Draft) liftSystem() {
+	if len(d.Cases) == 0 {
+		return
+	}
+	sys := ""
+	for i, c := range d.Cases {
+		if c.Messages[0].Role != "system" || i > 0 && c.Messages[0].Content != sys {
+			return
+		}
+		sys = c.Messages[0].Content
+	}
+	d.System = sys
+	for _, c := range d.Cases {
+		c.Messages = c.Messages[1:]
+	}
+}
+
+// askText is what two questions are compared by: every opening message,
+// role first.
+func askText(msgs []record.Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		b.WriteString(m.Role)
+		b.WriteString(": ")
+		b.WriteString(m.Content)
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// normalize lowercases text, drops punctuation and symbols, and collapses
+// whitespace, so "Can I bring my dog?" and "can i bring  my dog" are one
+// question.
+func normalize(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsNumber(r):
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			space = true
+		}
+	}
+	return b.String()
+}
+
+// Similarity is 1 minus the Levenshtein distance between a and b (over
+// runes) divided by the longer length: 1 for equal texts, 0 for texts with
+// nothing in common. Build compares normalised questions with it; an edit
+// distance rather than shared words, so "dogs" against "dog" counts as one
+// letter, not one word in five.
+func Similarity(a, b string) float64 {
+	ra, rb := []rune(a), []rune(b)
+	n := max(len(ra), len(rb))
+	if n == 0 {
+		return 1
+	}
+	return 1 - float64(levenshtein(ra, rb))/float64(n)
+}
+
+func levenshtein(a, b []rune) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// baseID is the id the case would like: the case id of the trial it was
+// drafted from, else a slug of its question.
+func (c *Case) baseID() string {
+	if t := c.Sources[0].Trial; t != nil && t.CaseID != "" && !strings.ContainsFunc(t.CaseID, unicode.IsSpace) {
+		return t.CaseID
+	}
+	return slug(lastUser(c.Messages))
+}
+
+// lastUser is the last user message: the question the model answered.
+func lastUser(msgs []record.Message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == "user" {
+			return msgs[i].Content
+		}
+	}
+	return ""
+}
+
+// slug makes an id of a question: its first words, lowercased, joined by
+// hyphens ("Can I bring my dog?" → can-i-bring-my-dog).
+func slug(q string) string {
+	const maxWords, maxLen = 6, 40
+	words := strings.Fields(normalize(q))
+	var b strings.Builder
+	for i, w := range words {
+		if i == maxWords || b.Len()+len(w) > maxLen && b.Len() > 0 {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		b.WriteString(w)
+	}
+	if b.Len() == 0 {
+		return "case"
+	}
+	return b.String()
+}
+
+// uniqueID returns id, or id-2, id-3, ... when taken, and takes it.
+func uniqueID(id string, taken map[string]bool) string {
+	out := id
+	for i := 2; taken[out]; i++ {
+		out = fmt.Sprintf("%s-%d", id, i)
+	}
+	taken[out] = true
+	return out
+}
+
+func sortStrings(s []string) { slices.Sort(s) }
