@@ -54,7 +54,7 @@ func Build(convs []Conversation, o *Options) *Draft {
 	}
 	for _, g := range groups {
 		c := g.caseOf()
-		if merged := mergeInto(d.Cases, c, g, minSim); !merged {
+		if merged := mergeInto(d.Cases, c, minSim); !merged {
 			d.Cases = append(d.Cases, c)
 		}
 	}
@@ -139,21 +139,22 @@ func (g *group) caseOf() *Case {
 	return c
 }
 
-// mergeInto merges group g's case c into the most similar earlier case
+// mergeInto merges case c into the most similar earlier case
 // whose expected tools agree, and reports whether it did. A similar case
 // with other tools gets a note, and so does c.
-func mergeInto(cases []*Case, c *Case, g *group, minSim float64) bool {
+func mergeInto(cases []*Case, c *Case, minSim float64) bool {
 	var best *Case
 	bestSim := 0.0
+	mine := questionText(c.Messages)
 	for i, other := range cases {
 		if !sameShape(other.Messages, c.Messages) {
 			continue
 		}
-		text := normalize(askText(other.Messages))
-		if la, lb := len([]rune(text)), len([]rune(g.text)); 1-float64(max(la, lb)-min(la, lb))/float64(max(la, lb, 1)) < minSim {
+		text := questionText(other.Messages)
+		if la, lb := len([]rune(text)), len([]rune(mine)); 1-float64(max(la, lb)-min(la, lb))/float64(max(la, lb, 1)) < minSim {
 			continue // the lengths alone rule it out, without the quadratic distance
 		}
-		sim := Similarity(text, g.text)
+		sim := Similarity(text, mine)
 		if sim < minSim {
 			continue
 		}
@@ -231,14 +232,31 @@ func askText(msgs []record.Message) string {
 	return b.String()
 }
 
-// normalize lowercases text, drops punctuation and symbols, and collapses
-// whitespace, so "Can I bring my dog?" and "can i bring  my dog" are one
+// questionText is what two asks of the same shape are compared by: the
+// text of their turns normalised, the roles and the system prompt left out
+// (sameShape requires them equal), so a long shared prompt does not make
+// different questions look alike.
+func questionText(msgs []record.Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		if m.Role != "system" {
+			b.WriteString(m.Content)
+			b.WriteString("\n")
+		}
+	}
+	return normalize(b.String())
+}
+
+// normalize lowercases text, drops apostrophes, turns other punctuation
+// and symbols into spaces, and collapses whitespace, so "Can I bring my dog?" and "can i bring  my dog" are one
 // question.
 func normalize(s string) string {
 	var b strings.Builder
 	space := false
 	for _, r := range s {
 		switch {
+		case r == '\'' || r == '’':
+			// Inside a word: what's is one word, not two.
 		case unicode.IsLetter(r) || unicode.IsNumber(r):
 			if space && b.Len() > 0 {
 				b.WriteByte(' ')
