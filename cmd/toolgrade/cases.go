@@ -37,7 +37,7 @@ func runCasesFrom(_ context.Context, args []string, _ io.Reader, stdout, stderr 
 	outPath := fs.String("o", "", "write the draft suite to `FILE` (which must not exist yet) instead of stdout")
 	servers := fs.String("servers", "", "mcpServers `FILE` to name in the draft's servers: key (written relative to -o's folder)")
 	name := fs.String("name", "", "the draft suite's `NAME` (default: the file's name)")
-	minSim := fs.Float64("min-similarity", draft.DefaultMinSimilarity, "merge two questions whose normalised edit similarity is at least this (0 < s ≤ 1; 1: only questions equal once case, spaces and punctuation are ignored) and whose expected tools agree")
+	minSim := fs.Float64("min-similarity", draft.DefaultMinSimilarity, "merge two questions whose normalised edit similarity is at least `S` (0 < S ≤ 1; 1: only questions equal once case, spaces and punctuation are ignored) and whose expected tools agree")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -66,9 +66,9 @@ func runCasesFrom(_ context.Context, args []string, _ io.Reader, stdout, stderr 
 		if err != nil {
 			var pe *os.PathError
 			if errors.As(err, &pe) {
-				err = fmt.Errorf("%s: %w", pe.Path, pe.Err)
+				return usageErrorf("cases from: cannot read %s: %v", pe.Path, pe.Err)
 			}
-			return usageErrorf("cases from: cannot read %v", err)
+			return usageErrorf("cases from: %v", err)
 		}
 	}
 	d := draft.Build(convs, &draft.Options{Name: *name, Servers: serversRef, MinSimilarity: *minSim})
