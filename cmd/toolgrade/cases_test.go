@@ -58,7 +58,7 @@ func recordTraffic(t *testing.T, ollama, servers string, chats []string) string 
 }
 
 // chat is an /api/chat body: the restaurant's system prompt, then turns
-// alternating user, assistant, user...
+// alternating user, assistant, user..., with think and options set.
 func chat(model string, turns ...string) string {
 	msgs := []map[string]string{{"role": "system", "content": "You answer questions about our restaurant."}}
 	for i, c := range turns {
@@ -68,7 +68,8 @@ func chat(model string, turns ...string) string {
 		}
 		msgs = append(msgs, map[string]string{"role": role, "content": c})
 	}
-	b, _ := json.Marshal(map[string]any{"model": model, "stream": false, "messages": msgs})
+	b, _ := json.Marshal(map[string]any{"model": model, "stream": false, "messages": msgs, "think": false,
+		"options": map[string]any{"num_ctx": 8192, "temperature": 0, "seed": 7}})
 	return string(b)
 }
 
@@ -125,9 +126,9 @@ func TestCasesFromRecordedTrafficRunsAndPasses(t *testing.T) {
 	wantIDs := []string{"can-i-bring-my-dog", "what-documents-can-you-search", "what-is-the-capital-of-france",
 		"check-the-hours-and-the-menu", "find-the-dog-policy-then-open", "where-can-the-dog-sit", "show-me-faq-txt-in-full"}
 	if !slices.Equal(ids, wantIDs) || s.Name != "traffic" || s.AwaitingReview() != len(wantIDs) || s.ServersPath != cfg ||
-		s.Defaults.System != "You answer questions about our restaurant." || !slices.Equal(s.Models, []string{"scripted-good", "scripted-weak"}) {
-		t.Errorf("draft: ids %v, name %q, %d awaiting review, servers %q, system %q, models %v\n%s",
-			ids, s.Name, s.AwaitingReview(), s.ServersPath, s.Defaults.System, s.Models, text)
+		s.Defaults.System != "You answer questions about our restaurant." || s.Defaults.Think != "false" || s.Defaults.NumCtx() != 8192 || !slices.Equal(s.Models, []string{"scripted-good", "scripted-weak"}) {
+		t.Errorf("draft: ids %v, name %q, %d awaiting review, servers %q, defaults %+v, models %v\n%s",
+			ids, s.Name, s.AwaitingReview(), s.ServersPath, s.Defaults, s.Models, text)
 	}
 	for _, w := range []string{
 		"# 3 conversations (scripted-good ×3): " + transcripts + ":1, :2, :3\n",
@@ -238,6 +239,27 @@ func TestCasesFromUsage(t *testing.T) {
 	for _, args := range [][]string{{"cases", "-h"}, {"cases", "from", "-h"}} {
 		if r := runCLI(t, context.Background(), args...); r.code != exitOK || !strings.Contains(r.stderr, "Usage: toolgrade cases from [flags] DIR...") {
 			t.Errorf("%v: code %d\n%s", args, r.code, r.stderr)
+		}
+	}
+}
+
+// TestCasesFromServersPath: a relative --servers is written relative to the
+// draft's folder, so the suite finds it from there; an absolute one as given.
+func TestCasesFromServersPath(t *testing.T) {
+	t.Chdir(t.TempDir())
+	os.MkdirAll("cases/servers", 0o755)
+	os.MkdirAll("drafts", 0o755)
+	os.WriteFile("cases/servers/docs.json", []byte(`{"mcpServers": {}}`), 0o644)
+	abs, _ := filepath.Abs("cases/servers/docs.json")
+	for _, c := range []struct{ servers, out, want string }{
+		{"cases/servers/docs.json", "drafts/t.yaml", "../cases/servers/docs.json"},
+		{"cases/servers/docs.json", "cases/t.yaml", "servers/docs.json"},
+		{"cases/servers/docs.json", "", "cases/servers/docs.json"},
+		{abs, "drafts/t.yaml", abs},
+	} {
+		got, err := serversPath(c.servers, c.out)
+		if err != nil || got != c.want {
+			t.Errorf("serversPath(%q, %q) = %q, %v; want %q", c.servers, c.out, got, err, c.want)
 		}
 	}
 }

@@ -43,6 +43,13 @@ type Draft struct {
 	// System is the system prompt every case opened with, lifted into
 	// defaults.system; "" when the cases differ (each then keeps its own).
 	System string
+	// Think and Options are the settings every drafted conversation's first
+	// request agreed on, lifted into defaults.think and defaults.options so
+	// the cases run as they were recorded: think ("" when unset or when the
+	// conversations differ), and the options of LiftedOptions, each as JSON
+	// (absent when not every conversation sent the same value).
+	Think   string
+	Options map[string]json.RawMessage
 	// Cases are in the order their first conversation was read.
 	Cases []*Case
 	// Read counts the conversations given; Skipped lists those no case
@@ -145,6 +152,12 @@ func (e Expectation) String() string {
 	return strings.Join(s, ", ")
 }
 
+// LiftedOptions are the model options a draft carries into
+// defaults.options when every conversation sent the same value: those that
+// change tool calling most (the context that may cut the tools off, and
+// sampling). seed is not among them: a run's repeats each send their own.
+var LiftedOptions = []string{"num_ctx", "temperature"}
+
 // drafted is one conversation made into a case-to-be.
 type drafted struct {
 	src      Source
@@ -152,6 +165,8 @@ type drafted struct {
 	messages []record.Message
 	expect   Expectation
 	notes    []string
+	// request is the first round's request, for the settings to lift.
+	request record.Request
 }
 
 // draftOne makes a case-to-be of one conversation, or says why it cannot.
@@ -174,7 +189,7 @@ func draftOne(c Conversation) (*drafted, string) {
 	if why != "" {
 		return nil, why
 	}
-	d := &drafted{src: c.Source, model: t.Model, messages: msgs}
+	d := &drafted{src: c.Source, model: t.Model, messages: msgs, request: first.Request}
 	calls := first.Response.ToolCalls
 	if len(calls) > 0 && len(first.Executions) == 0 && !t.NotExecuted && len(t.Rounds) == 1 {
 		// The loop hands calls to tools of the client's own back without

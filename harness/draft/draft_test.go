@@ -249,3 +249,36 @@ func TestTrialIDs(t *testing.T) {
 		t.Errorf("sources %q", got)
 	}
 }
+
+// TestLiftSettings: the think and options every first request agreed on
+// become the suite's defaults; seeds, which repeats vary, never do.
+func TestLiftSettings(t *testing.T) {
+	with := func(c Conversation, think string, opts map[string]any) Conversation {
+		c.Transcript.Rounds[0].Request.Think = think
+		c.Transcript.Rounds[0].Request.Options = opts
+		return c
+	}
+	agree := []Conversation{
+		with(conv(1, "m", "A?"), "false", map[string]any{"num_ctx": 8192, "temperature": 0.5, "seed": 42}),
+		with(conv(2, "m", "B?"), "false", map[string]any{"num_ctx": 8192.0, "temperature": 0.5, "seed": 43}),
+	}
+	s, text := parsed(t, Build(agree, nil))
+	if s.Defaults.Think != "false" || s.Defaults.NumCtx() != 8192 || s.Defaults.Options["temperature"] != 0.5 {
+		t.Errorf("think %q, options %v:\n%s", s.Defaults.Think, s.Defaults.Options, text)
+	}
+	if _, ok := s.Defaults.Seed(); ok {
+		t.Errorf("a seed was lifted:\n%s", text)
+	}
+	differ := []Conversation{
+		with(conv(1, "m", "A?"), "high", map[string]any{"num_ctx": 8192, "temperature": 0}),
+		with(conv(2, "m", "B?"), "low", map[string]any{"num_ctx": 4096, "temperature": 0}),
+	}
+	s, text = parsed(t, Build(differ, nil))
+	if s.Defaults.Think != "" || s.Defaults.NumCtx() != 0 || s.Defaults.Options["temperature"] != 0.0 {
+		t.Errorf("think %q, options %v:\n%s", s.Defaults.Think, s.Defaults.Options, text)
+	}
+	s, _ = parsed(t, Build([]Conversation{with(conv(1, "m", "A?"), "medium", nil)}, nil))
+	if s.Defaults.Think != "medium" || s.Defaults.Options != nil {
+		t.Errorf("think %q, options %v", s.Defaults.Think, s.Defaults.Options)
+	}
+}

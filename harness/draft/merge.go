@@ -1,6 +1,7 @@
 package draft
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -33,6 +34,7 @@ func Build(convs []Conversation, o *Options) *Draft {
 	}
 	d := &Draft{Name: o.Name, Servers: o.Servers, Read: len(convs)}
 	var groups []*group
+	var all []*drafted
 	byText := map[string]*group{}
 	for _, c := range convs {
 		one, why := draftOne(c)
@@ -51,6 +53,7 @@ func Build(convs []Conversation, o *Options) *Draft {
 			groups = append(groups, g)
 		}
 		g.members = append(g.members, one)
+		all = append(all, one)
 	}
 	for _, g := range groups {
 		c := g.caseOf()
@@ -59,6 +62,7 @@ func Build(convs []Conversation, o *Options) *Draft {
 		}
 	}
 	d.liftSystem()
+	d.liftSettings(all)
 	ids := map[string]bool{}
 	for _, c := range d.Cases {
 		c.ID = uniqueID(c.baseID(), ids)
@@ -216,6 +220,39 @@ func (d *Draft) liftSystem() {
 	d.System = sys
 	for _, c := range d.Cases {
 		c.Messages = c.Messages[1:]
+	}
+}
+
+// liftSettings sets Think and Options to what every conversation's first
+// request sent alike.
+func (d *Draft) liftSettings(all []*drafted) {
+	if len(all) == 0 {
+		return
+	}
+	think := all[0].request.Think
+	for _, one := range all {
+		if one.request.Think != think {
+			think = ""
+		}
+	}
+	d.Think = think
+	for _, k := range LiftedOptions {
+		var same json.RawMessage
+		for i, one := range all {
+			v, ok := one.request.Options[k]
+			b, err := json.Marshal(v)
+			if !ok || err != nil || i > 0 && string(b) != string(same) {
+				same = nil
+				break
+			}
+			same = b
+		}
+		if same != nil {
+			if d.Options == nil {
+				d.Options = map[string]json.RawMessage{}
+			}
+			d.Options[k] = same
+		}
 	}
 }
 

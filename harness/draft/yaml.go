@@ -51,9 +51,32 @@ func (d *Draft) node(from []string) *yaml.Node {
 		}
 		add(root, "models", models)
 	}
+	def := mapping()
 	if d.System != "" {
-		def := mapping()
 		add(def, "system", str(d.System))
+	}
+	switch d.Think {
+	case "":
+	case "true", "false":
+		add(def, "think", boolean(d.Think == "true"))
+	default:
+		add(def, "think", str(d.Think))
+	}
+	if len(d.Options) > 0 {
+		opts := mapping()
+		opts.Style = yaml.FlowStyle
+		for _, k := range LiftedOptions {
+			if v, ok := d.Options[k]; ok {
+				dec := json.NewDecoder(bytes.NewReader(v))
+				dec.UseNumber()
+				if n, err := jsonNode(dec); err == nil {
+					add(opts, k, n)
+				}
+			}
+		}
+		add(def, "options", opts)
+	}
+	if len(def.Content) > 0 {
 		add(root, "defaults", def)
 	}
 	cases := &yaml.Node{Kind: yaml.SequenceNode}
