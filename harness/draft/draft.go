@@ -196,13 +196,16 @@ func draftOne(c Conversation) (*drafted, string) {
 		// running any: a suite can expect only the servers' tools.
 		return nil, fmt.Sprintf("the model called tools of the client's own (%s), which a suite cannot expect", callNames(calls))
 	}
-	for _, ex := range first.Executions {
+	// The calls expected: the first response's one, or every call when it
+	// made several (the calls: form judges the whole sequence).
+	executed := first.Executions
+	if len(calls) > 1 {
+		calls, executed = t.ToolCalls(), t.Executions()
+	}
+	for _, ex := range executed {
 		if ex.ErrorKind == record.ExecUnknownTool {
 			return nil, fmt.Sprintf("the model called %q, which no server has", ex.Name)
 		}
-	}
-	if len(calls) > 1 {
-		calls = t.ToolCalls()
 	}
 	for _, tc := range calls {
 		args := record.Args(tc.Arguments)

@@ -282,3 +282,26 @@ func TestLiftSettings(t *testing.T) {
 		t.Errorf("think %q, options %v", s.Defaults.Think, s.Defaults.Options)
 	}
 }
+
+// TestAskRoundTrip: questions read back exactly as the model saw them,
+// whatever YAML would make of them unquoted.
+func TestAskRoundTrip(t *testing.T) {
+	for _, q := range []string{"123", "yes", "null", "- a list?", "# not a comment", "  leading spaces", "trailing spaces  ",
+		"two\nlines", "ends with a newline\n", "key: value", "{braces}", "tab\there", "'quoted'", `"double"`, "café ☕"} {
+		s, text := parsed(t, Build([]Conversation{conv(1, "m", q)}, nil))
+		if got := s.Cases[0].Messages; len(got) != 1 || got[0].Content != q {
+			t.Errorf("%q reads back as %+v:\n%s", q, got, text)
+		}
+	}
+}
+
+// TestUnknownToolLaterInASequence: with the calls: form every call is
+// expected, so a later call to a tool no server has rules the draft out.
+func TestUnknownToolLaterInASequence(t *testing.T) {
+	c := conv(1, "m", "Both", call("a", `{}`), call("b", `{}`))
+	c.Transcript.Rounds[1].Response.ToolCalls = []record.ToolCall{call("nope", `{}`)}
+	c.Transcript.Rounds[1].Executions = []record.Execution{{Name: "nope", IsError: true, ErrorKind: record.ExecUnknownTool}}
+	if d, why := draftOne(c); d != nil || why != `the model called "nope", which no server has` {
+		t.Errorf("draftOne = %v, %q", d, why)
+	}
+}

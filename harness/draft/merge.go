@@ -19,8 +19,9 @@ import (
 //     tie: the first seen); the others are noted with their counts.
 //  3. A question is then merged into an earlier case when their similarity
 //     (see Similarity) is at least MinSimilarity and their expected tools
-//     agree; when the tools differ both are kept, each with a note naming
-//     the other.
+//     agree (the same tools in the same order, or as a set for parallel
+//     calls); when the tools differ both are kept, the later with a note
+//     naming the earlier.
 //
 // Cases keep the order of their first conversation, so the same input gives
 // the same draft.
@@ -48,7 +49,7 @@ func Build(convs []Conversation, o *Options) *Draft {
 		key := normalize(askText(one.messages))
 		g := byText[key]
 		if g == nil {
-			g = &group{text: key}
+			g = &group{}
 			byText[key] = g
 			groups = append(groups, g)
 		}
@@ -67,23 +68,26 @@ func Build(convs []Conversation, o *Options) *Draft {
 	for _, c := range d.Cases {
 		c.ID = uniqueID(c.baseID(), ids)
 	}
+	// Similar cases were named (by caseRef) before their ids were known.
+	var refs []string
+	for i, c := range d.Cases {
+		refs = append(refs, caseRef(i), c.ID)
+	}
+	r := strings.NewReplacer(refs...)
 	for _, c := range d.Cases {
 		for i := range c.Notes {
-			// Similar cases were named before their ids were known.
-			for j, other := range d.Cases {
-				c.Notes[i] = strings.ReplaceAll(c.Notes[i], fmt.Sprintf("\x00case%d\x00", j), other.ID)
-			}
+			c.Notes[i] = r.Replace(c.Notes[i])
 		}
 	}
 	return d
 }
 
+// caseRef stands in a note for the id of the i-th case until ids are made.
+func caseRef(i int) string { return fmt.Sprintf("\x00case%d\x00", i) }
+
 // group is the conversations whose questions are equal once normalised.
 type group struct {
-	text    string
 	members []*drafted
-	// expect is the chosen expectation (caseOf sets it).
-	expect Expectation
 }
 
 // caseOf makes the group's case: the first member's question, the
@@ -115,7 +119,6 @@ func (g *group) caseOf() *Case {
 			best = t
 		}
 	}
-	g.expect = best.expect
 	first := g.members[0]
 	c := &Case{Messages: first.messages, Expect: best.expect}
 	// The notes of the conversations whose expectation was kept: the others'
@@ -143,9 +146,10 @@ func (g *group) caseOf() *Case {
 	return c
 }
 
-// mergeInto merges case c into the most similar earlier case
-// whose expected tools agree, and reports whether it did. A similar case
-// with other tools gets a note, and so does c.
+// mergeInto merges case c into the most similar earlier case whose
+// expected tools agree, and reports whether it did; the case merged into
+// notes the question and any other arguments. Each similar case with other
+// tools gets a note on c, which is kept apart from it.
 func mergeInto(cases []*Case, c *Case, minSim float64) bool {
 	var best *Case
 	bestSim := 0.0
@@ -163,7 +167,7 @@ func mergeInto(cases []*Case, c *Case, minSim float64) bool {
 			continue
 		}
 		if other.Expect.tools() != c.Expect.tools() {
-			note := fmt.Sprintf("similar (%.2f) to case \x00case%d\x00, which expects %s: keep both only if they differ", sim, i, other.Expect)
+			note := fmt.Sprintf("similar (%.2f) to case %s, which expects %s: keep both only if they differ", sim, caseRef(i), other.Expect)
 			c.Notes = append(c.Notes, note)
 			continue
 		}
