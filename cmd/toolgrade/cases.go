@@ -85,8 +85,7 @@ func runCasesFrom(_ context.Context, args []string, _ io.Reader, stdout, stderr 
 	if *outPath != "" {
 		where = " into " + *outPath
 	}
-	fmt.Fprintf(stderr, "toolgrade: drafted %d cases from %d conversations (%d merged, %d skipped)%s; every one awaits review (review: true)\n",
-		len(d.Cases), d.Read, d.Read-len(d.Skipped)-len(d.Cases), len(d.Skipped), where)
+	fmt.Fprintf(stderr, "toolgrade: drafted %s%s; every one awaits review (review: true)\n", d.Summary(), where)
 	return nil
 }
 

@@ -191,13 +191,18 @@ func TestCasesFromToStdout(t *testing.T) {
 		Rounds: []record.Round{{Index: 1, Request: record.Request{ToolsSent: true}, Response: record.Response{Content: "Hi."}}}}
 	b, _ := json.Marshal(tr)
 	os.WriteFile(filepath.Join(dir, record.TranscriptsFile), append(b, '\n'), 0o644)
-	r := runCLI(t, context.Background(), "cases", "from", dir)
+	// Several inputs make one draft: the same question twice is one case.
+	r := runCLI(t, context.Background(), "cases", "from", dir, filepath.Join(dir, record.TranscriptsFile))
 	if r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.stderr)
 	}
 	s, err := suite.Parse([]byte(r.stdout), "draft.yaml")
-	if err != nil || len(s.Cases) != 1 || s.Cases[0].ID != "hello" || !s.Cases[0].Expect.NoTool || !s.Cases[0].Review {
+	if err != nil || len(s.Cases) != 1 || s.Cases[0].ID != "hello" || !s.Cases[0].Expect.NoTool || !s.Cases[0].Review ||
+		!strings.Contains(r.stdout, "# 2 conversations (m ×2): ") {
 		t.Errorf("stdout is not the draft (%v):\n%s", err, r.stdout)
+	}
+	if !strings.Contains(r.stderr, "drafted 1 case from 2 conversations (1 merged, 0 skipped); every one awaits review") {
+		t.Errorf("stderr: %s", r.stderr)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/harness/score"
 )
 
 // DefaultMinSimilarity is the similarity above which two questions whose
@@ -222,6 +223,10 @@ func draftOne(c Conversation) (*drafted, string) {
 		d.expect.FirstOnly = true
 	case n > 1:
 		d.expect.AnyOrder = n == len(first.Response.ToolCalls)
+	}
+	if len(calls) == 0 && score.CallInText(first.Response.Content) {
+		// Scoring reads such an answer as call_in_text, which no_tool fails.
+		d.notes = append(d.notes, "its answer holds a tool call written as text, which no_tool: true fails: expect the call it meant, unless no tool fits the question")
 	}
 	for _, ex := range t.Executions() {
 		if ex.IsError {

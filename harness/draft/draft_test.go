@@ -95,6 +95,11 @@ func TestDraftOneKeeps(t *testing.T) {
 			t.Rounds[0].Executions = nil
 		}, `search({"q":"dog"})`, nil},
 		{"no arguments", func(t *record.Transcript) { t.Rounds[0].Response.ToolCalls[0].Arguments = nil }, `search({})`, nil},
+		{"a call written as text", func(t *record.Transcript) {
+			t.Rounds = t.Rounds[:1]
+			t.Rounds[0].Executions = nil
+			t.Rounds[0].Response = record.Response{Content: `{"name": "search", "arguments": {"query": "wifi"}}`}
+		}, "no tool", []string{"its answer holds a tool call written as text, which no_tool: true fails: expect the call it meant, unless no tool fits the question"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cv := conv(1, "m", "Can I bring my dog?", dog)
@@ -103,7 +108,7 @@ func TestDraftOneKeeps(t *testing.T) {
 			if d == nil {
 				t.Fatalf("skipped: %s", why)
 			}
-			if d.expect.String() != c.expect || !d.expect.FirstOnly || !cmp.Equal(d.notes, c.notes) {
+			if d.expect.String() != c.expect || d.expect.FirstOnly != (d.expect.Calls != nil) || !cmp.Equal(d.notes, c.notes) {
 				t.Errorf("expect %s (first only %v), notes %q; want %s, %q", d.expect, d.expect.FirstOnly, d.notes, c.expect, c.notes)
 			}
 		})

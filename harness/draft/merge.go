@@ -178,12 +178,7 @@ func mergeInto(cases []*Case, c *Case, minSim float64) bool {
 	if best == nil {
 		return false
 	}
-	n := len(c.Sources)
-	plural := "s"
-	if n == 1 {
-		plural = ""
-	}
-	best.Notes = append(best.Notes, fmt.Sprintf("also asked (%.2f, %d conversation%s) as %s", bestSim, n, plural, quote(lastUser(c.Messages), 120)))
+	best.Notes = append(best.Notes, fmt.Sprintf("also asked (%.2f, %s) as %s", bestSim, nouns(len(c.Sources), "conversation"), quote(lastUser(c.Messages), 120)))
 	if c.Expect.key() != best.Expect.key() {
 		best.Notes = append(best.Notes, "  with other arguments: "+c.Expect.String())
 	}

@@ -91,8 +91,7 @@ func (d *Draft) node(from []string) *yaml.Node {
 // does with it.
 func (d *Draft) header(from []string) string {
 	lines := []string{
-		fmt.Sprintf("A draft suite: toolgrade cases from %s made it from %d conversations (%d cases, %d skipped).",
-			strings.Join(from, " "), d.Read, len(d.Cases), len(d.Skipped)),
+		fmt.Sprintf("A draft suite: toolgrade cases from %s drafted %s.", strings.Join(from, " "), d.Summary()),
 		"Each case expects the calls the model made and is marked review: true. Check",
 		"each expectation, loosen literal arguments into matchers where other wordings",
 		"are as right ({contains: ...}, {regex: ...}, {any: true}), add an answer:",
@@ -143,11 +142,7 @@ func (c *Case) node() *yaml.Node {
 // comment says what the case stands for: how many conversations, by which
 // models, from where; then its notes.
 func (c *Case) comment() string {
-	plural := "s"
-	if len(c.Sources) == 1 {
-		plural = ""
-	}
-	lines := []string{fmt.Sprintf("%d conversation%s (%s): %s", len(c.Sources), plural, modelCounts(c.Models), sources(c.Sources))}
+	lines := []string{fmt.Sprintf("%s (%s): %s", nouns(len(c.Sources), "conversation"), modelCounts(c.Models), sources(c.Sources))}
 	return comment(append(lines, c.Notes...))
 }
 
@@ -398,4 +393,19 @@ func quote(text string, max int) string {
 		text = string(r[:max]) + "…"
 	}
 	return strconv.Quote(text)
+}
+
+// Summary counts what the draft made of its conversations: "7 cases from
+// 10 conversations (3 merged, 0 skipped)".
+func (d *Draft) Summary() string {
+	return fmt.Sprintf("%s from %s (%d merged, %d skipped)", nouns(len(d.Cases), "case"), nouns(d.Read, "conversation"),
+		d.Read-len(d.Skipped)-len(d.Cases), len(d.Skipped))
+}
+
+// nouns is "1 conversation", "2 conversations".
+func nouns(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
