@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/score"
@@ -261,6 +262,9 @@ func opening(msgs []record.Message) ([]record.Message, string) {
 			return nil, fmt.Sprintf("message %d has role %q, which a case cannot hold", i+1, m.Role)
 		case strings.TrimSpace(m.Content) == "":
 			return nil, fmt.Sprintf("message %d (%s) has no text", i+1, m.Role)
+		case !utf8.ValidString(m.Content):
+			// JSON decoding never gives one; a Conversation built in Go may.
+			return nil, fmt.Sprintf("message %d (%s) is not valid UTF-8", i+1, m.Role)
 		}
 		out = append(out, record.Message{Role: m.Role, Content: m.Content})
 	}
