@@ -9,6 +9,7 @@ package draft
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -119,7 +120,7 @@ func (e Expectation) tools() string {
 		names[i] = c.Tool
 	}
 	if e.AnyOrder {
-		sortStrings(names)
+		slices.Sort(names)
 	}
 	form := "calls"
 	if e.FirstOnly {
@@ -136,7 +137,7 @@ func (e Expectation) key() string {
 		parts[i] = c.Tool + string(canonical(c.Args))
 	}
 	if e.AnyOrder {
-		sortStrings(parts)
+		slices.Sort(parts)
 	}
 	b, _ := json.Marshal(parts)
 	return e.tools() + string(b)
