@@ -242,6 +242,9 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	for _, g := range policy.Unmatched(toolInfos(cat)) {
 		fmt.Fprintf(stderr, "toolgrade: warning: %s: tool pattern %q matches no tool\n", s.Path, g)
 	}
+	if n := s.AwaitingReview(); n > 0 {
+		fmt.Fprintf(stderr, "toolgrade: warning: %s: %d of %d cases await review (review: true): their expectations are drafts no one has confirmed\n", s.Path, n, len(s.Cases))
+	}
 	r.Tools, r.Catalog = policy, cat
 	r.Out = w.Trials()
 	saved := map[string]int{} // per model, this session

@@ -12,7 +12,7 @@ import (
 
 // TranscriptsFile is the file of a --record directory that conversations
 // are appended to, one record.Transcript a line.
-const TranscriptsFile = "transcripts.jsonl"
+const TranscriptsFile = record.TranscriptsFile
 
 // Recorder appends transcripts to DIR/transcripts.jsonl, one JSON line per
 // conversation, each written whole as its conversation ends. It is safe for

@@ -270,6 +270,11 @@ const (
 	SummaryFile = "summary.json"
 )
 
+// TranscriptsFile is the file of a `serve --record` directory: one
+// Transcript a line, appended as each conversation ends, with no format
+// field (a Transcript has none).
+const TranscriptsFile = "transcripts.jsonl"
+
 // MarkdownFile is the run's Markdown report, which `run` writes when it ends.
 const MarkdownFile = "report.md"
 

@@ -56,7 +56,13 @@ func (r *Reader) Trials(fn func(*record.Trial)) ([]*record.SyntaxError, error) {
 
 // ReadTrials reads dir's trials file as Reader.Trials does.
 func ReadTrials(dir string, fn func(*record.Trial)) ([]*record.SyntaxError, error) {
-	path := filepath.Join(dir, record.TrialsFile)
+	return ReadTrialsFile(filepath.Join(dir, record.TrialsFile), fn)
+}
+
+// ReadTrialsFile reads one trials file, whatever its name, as Reader.Trials
+// reads a run's: the last line of each trial key, in file order. A missing
+// file holds no trials.
+func ReadTrialsFile(path string, fn func(*record.Trial)) ([]*record.SyntaxError, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil

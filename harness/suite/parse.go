@@ -19,7 +19,7 @@ import (
 var (
 	suiteKeys    = []string{"name", "servers", "models", "defaults", "decoys", "decoy_seed", "variants", "sweep", "gates", "cases"}
 	defaultsKeys = []string{"system", "max_rounds", "think", "keep_alive", "normalize_strings", "strict_args", "execute", "allow_tools", "deny_tools", "options", "schema_hints"}
-	caseKeys     = []string{"id", "ask", "tags", "tools", "expect", "max_rounds", "execute"}
+	caseKeys     = []string{"id", "ask", "tags", "tools", "expect", "max_rounds", "execute", "review"}
 	messageKeys  = []string{"role", "content"}
 	expectKeys   = []string{"tool", "args", "calls", "any_order", "no_tool", "answer", "strict_args", "max_rounds", "any_tool"}
 	callKeys     = []string{"tool", "args"}

@@ -72,6 +72,8 @@ func (p *parser) kase(n *yaml.Node, path string, d *Defaults) (c Case, idNode *y
 		case "tools":
 			c.ToolsPos = p.pos(v)
 			c.Tools = p.caseTools(v, join(path, "tools"))
+		case "review":
+			c.Review, _ = p.boolean(v, join(path, "review"))
 		default:
 			p.unknownKey(f.key, path, caseKeys, "")
 		}

@@ -141,6 +141,12 @@ func (p *parser) regex(n *yaml.Node, path string) *regexp.Regexp {
 	return re
 }
 
+// IsMatcherKey reports whether key is one of the matcher keys (equals,
+// contains, regex, ...), which make a mapping read as a matcher rather than a
+// literal; writers of suites (toolgrade cases from) wrap a literal object
+// holding one in {equals: ...}.
+func IsMatcherKey(key string) bool { return slices.Contains(matcherKeys, key) }
+
 func hasKeyIn(fs []field, keys []string) bool {
 	for _, f := range fs {
 		if slices.Contains(keys, f.key.Value) {

@@ -28,6 +28,7 @@
 //	    tools:                         # optional: this case's own catalog instead of the servers'
 //	      - {name: f, description: "...", parameters: {type: object, properties: {...}}}  # inline: never runs
 //	      - search                     # a tool of the suite's servers by name
+//	    review: true                   # drafted by toolgrade cases from; not yet confirmed
 //	    expect:
 //	      tool: search                 # or calls: [{tool: ..., args: ...}], or no_tool: true
 //	      args: {query: {contains: dog}, top_k: {any: true}}
@@ -219,6 +220,22 @@ type Case struct {
 	// then stops at the model's first response and its calls are scored
 	// without running (see score.Score). The zero value executes.
 	NoExecute bool
+	// Review is the case's review: true: its expectation was drafted from
+	// recorded traffic (toolgrade cases from) and no person has confirmed
+	// it yet. The case loads and runs as any other; run warns how many
+	// await review. False when unset.
+	Review bool
+}
+
+// AwaitingReview returns how many cases are marked review: true.
+func (s *Suite) AwaitingReview() int {
+	n := 0
+	for i := range s.Cases {
+		if s.Cases[i].Review {
+			n++
+		}
+	}
+	return n
 }
 
 // ToolPattern is one allow_tools or deny_tools glob, where it is written.
