@@ -69,6 +69,9 @@ demo: build deps
 	toolgrade compare $(DEMO_DIR)/variants --variants base,explicit-get; \
 	echo; echo '$$ toolgrade run cases/sweep.yaml --out demo-out/sweep'; \
 	toolgrade run cases/sweep.yaml --out $(DEMO_DIR)/sweep; \
+	echo; echo '$$ toolgrade compare demo-out/sweep --sweep decoys'; \
+	toolgrade compare $(DEMO_DIR)/sweep --sweep decoys; \
+	echo "(the curves as charts: demo-out/sweep/report.html)"; \
 	echo; echo '$$ toolgrade serve --servers cases/servers/demo.json --listen 127.0.0.1:0 &'; \
 	toolgrade serve --servers cases/servers/demo.json --listen 127.0.0.1:0 --addr-file $(DEMO_DIR)/serve-addr 2>$(DEMO_DIR)/serve.log & \
 	spid=$$!; trap "kill $$pid $$spid 2>/dev/null" EXIT; \

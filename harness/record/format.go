@@ -19,7 +19,14 @@ import (
 // 1.2 added the hidden_constraint outcome, score.calls_valid_visible and
 // hidden_only on executions; 1.1 lines read as having no hidden-only
 // failures, their visible validity equal to their validity.
-const Format = "1.2"
+//
+// 1.3 added the call_in_thinking outcome, score.calls_valid_coerced and
+// score.calls_repeated, each trial's num_ctx, and in run.json the
+// catalogs' sweep, decoys, think, options and case_catalogs, and
+// keep_truncated. Truncated trials are out of the rates from 1.3 on unless
+// keep_truncated; 1.2 lines read the same way, their truncated flag as
+// written.
+const Format = "1.3"
 
 // FormatMajor is the major version of Format: the newest this build reads.
 const FormatMajor = 1
