@@ -284,7 +284,11 @@ func (c *Catalog) lookup(name string) *Tool {
 // ToolInfo resolves a name as Lookup does, for a tool policy: the tool's
 // names and its MCP annotations (see bridge.Policy).
 func (c *Catalog) ToolInfo(name string) (bridge.ToolInfo, bool) {
-	t := c.lookup(name)
+	return toolInfo(c.lookup(name))
+}
+
+// toolInfo is what a tool policy reads of t; false for no tool.
+func toolInfo(t *Tool) (bridge.ToolInfo, bool) {
 	if t == nil {
 		return bridge.ToolInfo{}, false
 	}

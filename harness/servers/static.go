@@ -156,11 +156,7 @@ func (s *Static) HiddenOf(exposed string) []Hidden {
 // ToolInfo resolves a name for a tool policy; an inline tool has no server
 // and no annotations.
 func (s *Static) ToolInfo(name string) (bridge.ToolInfo, bool) {
-	t := s.lookup(name)
-	if t == nil {
-		return bridge.ToolInfo{}, false
-	}
-	return bridge.ToolInfo{Exposed: t.Exposed, Server: t.Server, Tool: t.Name, Annotations: t.Annotations}, true
+	return toolInfo(s.lookup(name))
 }
 
 // Call runs a call to a tool of the base catalog there. An unknown name and
