@@ -260,7 +260,8 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 			// The evidence of the earlier sessions counts, so a resume stops
 			// the cases they settled.
 			outcomes = map[record.TrialKey]string{}
-			if _, err := store.ReadTrials(dir, func(t *record.Trial) { outcomes[t.Key()] = t.Score.Outcome }); err != nil {
+			judge := record.JudgeOptions{KeepTruncated: meta.KeepTruncated || *keepTruncated}
+			if _, err := store.ReadTrials(dir, func(t *record.Trial) { outcomes[t.Key()] = runner.Evidence(t, judge) }); err != nil {
 				return err
 			}
 		}
@@ -283,7 +284,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	ran, runErr := r.Run(ctx, runner.Config{
 		Suite: s, Models: checked, Repeat: *repeat, Parallel: *parallel, Retries: *retries, Done: done,
 		WaitOllama: wait, NoExecute: meta.NoExecute, Variants: vs.list, Only: only,
-		StopEarly: rule, Outcomes: outcomes,
+		StopEarly: rule, Outcomes: outcomes, Judge: record.JudgeOptions{KeepTruncated: meta.KeepTruncated || *keepTruncated},
 	})
 	prog.finish()
 	end := time.Now()

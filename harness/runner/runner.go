@@ -79,9 +79,13 @@ type Config struct {
 	// were not infra errors, and a settled case is skipped in every later
 	// repeat. Nil: every case runs every repeat.
 	StopEarly *stats.SPRT
-	// Outcomes are the outcomes of the trials in Done (resume), so that
-	// StopEarly counts the evidence of an earlier session; nil: none known.
+	// Outcomes are the outcomes of the trials in Done (resume), as Evidence
+	// gives them, so that StopEarly counts the evidence of an earlier
+	// session; nil: none known.
 	Outcomes map[record.TrialKey]string
+	// Judge says which trials StopEarly counts, as the reports count them:
+	// the zero value leaves out truncated trials (see record.JudgeWith).
+	Judge record.JudgeOptions
 	// Only, when not nil, is the shard this run holds (see package shard):
 	// trials not in it are neither run nor counted, and a model with none
 	// in it is not loaded. Nil: every trial.

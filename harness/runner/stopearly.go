@@ -11,6 +11,7 @@ import (
 type evidence struct {
 	model   string
 	test    stats.SPRT
+	judge   record.JudgeOptions
 	tally   map[caseKey]*passes
 	settled map[caseKey]bool
 }
@@ -25,7 +26,7 @@ func newEvidence(cfg Config, model string) *evidence {
 	if cfg.StopEarly == nil {
 		return nil
 	}
-	ev := &evidence{model: model, test: cfg.StopEarly.Filled(), tally: map[caseKey]*passes{}, settled: map[caseKey]bool{}}
+	ev := &evidence{model: model, test: cfg.StopEarly.Filled(), judge: cfg.Judge, tally: map[caseKey]*passes{}, settled: map[caseKey]bool{}}
 	for k, outcome := range cfg.Outcomes {
 		if k.Model == model {
 			ev.count(caseKey{k.Variant, k.CaseID}, outcome)
@@ -37,13 +38,23 @@ func newEvidence(cfg Config, model string) *evidence {
 // add counts a trial just written.
 func (ev *evidence) add(t *record.Trial) {
 	if ev != nil {
-		ev.count(caseKey{t.Variant, t.CaseID}, t.Score.Outcome)
+		ev.count(caseKey{t.Variant, t.CaseID}, Evidence(t, ev.judge))
 	}
 }
 
+// Evidence is what --stop-early counts of a trial: its outcome, or "" for
+// a trial no rate counts (record.JudgeWith): an infrastructure error (Ollama
+// down or a server crash says nothing about the model) or a truncated trial
+// kept out, whose model may never have seen its tools.
+func Evidence(t *record.Trial, opts record.JudgeOptions) string {
+	if !record.JudgeWith(t, opts).Counted() {
+		return ""
+	}
+	return t.Score.Outcome
+}
+
 func (ev *evidence) count(k caseKey, outcome string) {
-	// Ollama down or a server crash says nothing about the model.
-	if outcome == record.OutcomeInfraError {
+	if outcome == "" || outcome == record.OutcomeInfraError {
 		return
 	}
 	p := ev.tally[k]

@@ -87,3 +87,35 @@ func TestStopEarlyIgnoresInfraErrorsAndCountsResumedEvidence(t *testing.T) {
 		t.Errorf("fresh case ran repeats %v, want 0..3", got)
 	}
 }
+
+// TestStopEarlyIgnoresTruncatedTrials: trials whose prompt reached num_ctx
+// are kept out of the rates, so they are no evidence either: with a num_ctx
+// every prompt reaches, no case settles and every repeat runs; with
+// KeepTruncated they count, and each case settles after 4.
+func TestStopEarlyIgnoresTruncatedTrials(t *testing.T) {
+	for _, keep := range []bool{false, true} {
+		r := newRig(t, nil, nil, nil, "docs")
+		s := loadSuite(t, "../../cases/docs.yaml", r.cat)
+		s.Defaults.Options["num_ctx"] = int64(64) // the fake's prompt_eval_count stops there
+		_, err := r.runner.Run(context.Background(), runner.Config{
+			Suite: s, Models: models(t, r, "scripted-good"), Repeat: 6,
+			StopEarly: &stats.SPRT{}, Judge: record.JudgeOptions{KeepTruncated: keep},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		trials := r.trials(t)
+		want := 6 * len(s.Cases)
+		if keep {
+			want = 4 * len(s.Cases)
+		}
+		if len(trials) != want {
+			t.Errorf("keep truncated %v: %d trials, want %d", keep, len(trials), want)
+		}
+		for _, tr := range trials {
+			if !tr.Score.Truncated {
+				t.Fatalf("%s: not truncated at num_ctx 64", tr.CaseID)
+			}
+		}
+	}
+}
