@@ -157,12 +157,7 @@ func bfclRows(s *Summary, variants bool, text func(string) string) [][]string {
 		if m.BFCL == nil {
 			continue
 		}
-		pass := map[string]stats.Rate{}
-		for _, tag := range m.Tags {
-			if c, ok := strings.CutPrefix(tag.Tag, record.BFCLCategoryTag); ok {
-				pass[c] = tag.Pass
-			}
-		}
+		pass := bfclPass(&m)
 		for _, c := range m.BFCL.Categories {
 			// The outcomes include infra_error, which neither rate counts.
 			rows = append(rows, []string{text(m.Label(variants)), text(c.Category), fmt.Sprint(c.Cases), c.Accuracy.Percent(), pass[c.Category].Percent(), text(outcomeList(c.Outcomes))})
@@ -171,22 +166,44 @@ func bfclRows(s *Summary, variants bool, text func(string) string) [][]string {
 	return rows
 }
 
+// bfclPass is toolgrade's pass rate of each BFCL category of row m, from
+// the results of its bfcl_category: tags.
+func bfclPass(m *ModelSummary) map[string]stats.Rate {
+	pass := map[string]stats.Rate{}
+	for _, tag := range m.Tags {
+		if c, ok := strings.CutPrefix(tag.Tag, record.BFCLCategoryTag); ok {
+			pass[c] = tag.Pass
+		}
+	}
+	return pass
+}
+
 var bfclHeader = []string{"Model", "BFCL category", "Cases", "BFCL accuracy", "Pass", "Outcomes"}
 
 // outcomeList shows outcome counts in the order of record.Outcomes.
 func outcomeList(counts map[string]int) string {
 	var parts []string
+	for _, o := range outcomeOrder(counts) {
+		parts = append(parts, fmt.Sprintf("%s %d", o, counts[o]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// outcomeOrder lists the outcomes counted in counts in the order of
+// record.Outcomes, then any other (from a newer toolgrade) by name.
+func outcomeOrder(counts map[string]int) []string {
+	var out []string
 	for _, o := range record.Outcomes {
 		if counts[o] > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", o, counts[o]))
+			out = append(out, o)
 		}
 	}
 	for _, o := range slices.Sorted(maps.Keys(counts)) {
-		if !slices.Contains(record.Outcomes, o) {
-			parts = append(parts, fmt.Sprintf("%s %d", o, counts[o]))
+		if !slices.Contains(record.Outcomes, o) && counts[o] > 0 {
+			out = append(out, o)
 		}
 	}
-	return strings.Join(parts, ", ")
+	return out
 }
 
 // bfclLine is one row's leaderboard summary columns.

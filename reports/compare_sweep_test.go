@@ -73,3 +73,46 @@ func TestSweepCompareJSON(t *testing.T) {
 		t.Errorf("weak: %+v", weak)
 	}
 }
+
+// TestSweepCompareMarkdown: each curve's verdict first, then its table with
+// the worse changes in bold, as a pull request comment reads it.
+func TestSweepCompareMarkdown(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteSweepCompareMarkdown(&b, sweepComparison(t)); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"## toolgrade compare: sweep of decoys\n\nRun `runs/sweep`: each point paired with its line's first, case by case and repeat by repeat; threshold 80%.\n\n",
+		"- **good**: selection holds at or above 80% through 60 decoys (63 tools)\n- **weak**: selection falls below 80% at 30 decoys (33 tools); significantly below (95% interval wholly under it) from 60 decoys (63 tools)\n\n### Tool-count sweep: good\n",
+		"| 60 | 63 | 6/18 33% [16–57] | **-55.6 pts (p=0.002, worse)** | 40% [21–62] | **-50.0 pts (p=0.002, worse)** |\n",
+		"| 30 | 33 | 12/18 67% [43–84] | -22.2 pts (p=0.125, \\~) |",
+		"| 0 | 3 | 16/18 89% [67–97] |  | 90% [69–98] |  |\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the Markdown comparison lacks %q", want)
+		}
+	}
+	golden(t, "compare-sweep.golden.md", b.Bytes())
+}
+
+// TestSweepCompareMarkdownEscapes: a model's name and a warning are text
+// from the run; they cannot open a table cell, HTML or a link.
+func TestSweepCompareMarkdownEscapes(t *testing.T) {
+	sc := sweepComparison(t)
+	sc.Curves[0].Model = "<img src=x>|[x](y)"
+	sc.Warnings = []string{"**bold**\n# heading"}
+	var b bytes.Buffer
+	if err := WriteSweepCompareMarkdown(&b, sc); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, bad := range []string{"<img", "|[x]", "**bold**", "\n# heading"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("the Markdown holds %q raw:\n%s", bad, out)
+		}
+	}
+	if !strings.Contains(out, "- **&lt;img src=x&gt;\\|\\[x\\](y)**: selection holds") || !strings.Contains(out, "### Warnings\n\n- \\*\\*bold\\*\\*\\\\x0a\\# heading\n") {
+		t.Errorf("escaped:\n%s", out)
+	}
+}

@@ -252,6 +252,9 @@ type htmlData struct {
 	Comparisons []*compare.Comparison `json:"comparisons,omitempty"`
 	// Sweep is a chart per curve of a sweep run; nil for other runs.
 	Sweep []htmlSweep `json:"sweep,omitempty"`
+	// BFCL is the BFCL section of a run of an imported BFCL suite; nil
+	// when no case is tagged bfcl_category:.
+	BFCL *htmlBFCL `json:"bfcl,omitempty"`
 }
 
 // htmlSweep is one curve's chart: its heading, and the SVG drawn here
@@ -313,6 +316,7 @@ func (h *HTML) overview(sum *Summary) *htmlData {
 		c := &sum.Sweep[i]
 		d.Sweep = append(d.Sweep, htmlSweep{Title: sweepHeading(c), Axis: c.Axis, Line: c.Falls(curve.DefaultThreshold).String(c.Axis), SVG: sweepSVG(c)})
 	}
+	d.BFCL = htmlBFCLOf(sum)
 	return d
 }
 

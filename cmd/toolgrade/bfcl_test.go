@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/harness/bfcl"
 	"github.com/toolgrade/toolgrade/harness/bfcl/bfclfake"
 	"github.com/toolgrade/toolgrade/harness/record"
@@ -15,20 +16,20 @@ import (
 	"github.com/toolgrade/toolgrade/reports"
 )
 
-// TestImportedBFCLSuiteRuns: the suite `import bfcl` writes from the
-// fixtures loads with `toolgrade run` unchanged and runs against the fake
-// Ollama through the real loop: a model that answers every question with
-// BFCL's ground truth passes every case and is BFCL-valid in every
-// category; one that breaks one rule per case fails every case, BFCL-
-// invalid; nothing is executed; the report prints BFCL's figures.
-func TestImportedBFCLSuiteRuns(t *testing.T) {
+// bfclRun imports the harness/bfcl fixtures as a suite and runs it with
+// bfcl-good (BFCL's ground truth for every question) and bfcl-perturbed
+// (one rule broken per case) against the fake Ollama scripted by
+// bfclfake.Script; it returns the suite's path, the run directory, the fake
+// and the run's result.
+func bfclRun(t *testing.T) (suitePath, out string, srv *fakeollama.Server, r result) {
+	t.Helper()
 	qs, _ := filepath.Glob("../../harness/bfcl/testdata/BFCL_v3_*.json")
 	as, _ := filepath.Glob("../../harness/bfcl/testdata/possible_answer/BFCL_v3_*.json")
 	if len(qs) < 13 || len(as) == 0 {
 		t.Fatalf("fixtures: %d question files, %d answer files", len(qs), len(as))
 	}
 	dir := t.TempDir()
-	suitePath := filepath.Join(dir, "bfcl.yaml")
+	suitePath = filepath.Join(dir, "bfcl.yaml")
 	args := append([]string{"import", "bfcl"}, qs...)
 	for _, a := range as {
 		args = append(args, "--answers", a)
@@ -46,11 +47,22 @@ func TestImportedBFCLSuiteRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv, url := fakeOllama(t, script)
-	out := filepath.Join(dir, "run")
-	r := runCLI(t, context.Background(), "run", suitePath, "--models", "bfcl-good,bfcl-perturbed", "--out", out, "--ollama", url)
+	out = filepath.Join(dir, "run")
+	r = runCLI(t, context.Background(), "run", suitePath, "--models", "bfcl-good,bfcl-perturbed", "--out", out, "--ollama", url)
 	if r.err != nil {
 		t.Fatalf("run: %v\n%s", r.err, r.stderr)
 	}
+	return suitePath, out, srv, r
+}
+
+// TestImportedBFCLSuiteRuns: the suite `import bfcl` writes from the
+// fixtures loads with `toolgrade run` unchanged and runs against the fake
+// Ollama through the real loop: a model that answers every question with
+// BFCL's ground truth passes every case and is BFCL-valid in every
+// category; one that breaks one rule per case fails every case, BFCL-
+// invalid; nothing is executed; the report prints BFCL's figures.
+func TestImportedBFCLSuiteRuns(t *testing.T) {
+	suitePath, out, srv, r := bfclRun(t)
 	trials := readTrialsAll(t, out)
 	st, err := suite.Load(suitePath)
 	if err != nil {

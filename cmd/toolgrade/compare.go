@@ -20,7 +20,7 @@ import (
 // gate (--gate on the current side, --max-regressions) fails: then 4.
 func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("compare", "BASE CURRENT | DIR --models a,b | DIR --variants a,b | DIR --sweep AXIS", stderr)
-	format := fs.String("format", "terminal", "the comparison's `FORMAT`: terminal, json (schema "+compare.Format+") or html (one self-contained page)")
+	format := fs.String("format", "terminal", "the comparison's `FORMAT`: terminal, json (schema "+compare.Format+"), markdown (with --sweep, for a pull request) or html (one self-contained page)")
 	asJSON := fs.Bool("json", false, "the same as --format json")
 	outPath := fs.String("o", "", "write the comparison to `FILE` (replaced atomically) instead of stdout")
 	models := fs.String("models", "", "compare models `a,b` of one run (a is the base), pairing their trials by variant, case and repeat")
@@ -46,8 +46,8 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		}
 		*format = "json"
 	}
-	if *format != "terminal" && *format != "json" && *format != "html" {
-		return usageErrorf("compare: --format %q: want one of terminal, json, html", *format)
+	if *format != "terminal" && *format != "json" && *format != "markdown" && *format != "html" {
+		return usageErrorf("compare: --format %q: want one of terminal, json, markdown, html", *format)
 	}
 	if *alpha <= 0 || *alpha >= 1 {
 		return usageErrorf("compare: --alpha %g: must be between 0 and 1", *alpha)
@@ -62,6 +62,9 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	if set["threshold"] {
 		return usageErrorf("compare: --threshold goes with --sweep AXIS")
+	}
+	if *format == "markdown" {
+		return usageErrorf("compare: --format markdown goes with --sweep AXIS; two runs, models or variants compare as terminal, json or html")
 	}
 	opts := &compare.Options{Alpha: *alpha, KeepTruncated: *keepTruncated}
 	var c *compare.Comparison
@@ -168,8 +171,11 @@ func compareSweep(pos []string, axis string, threshold, alpha float64, keepTrunc
 	}
 	store.Warn(stderr, warnings)
 	err = writeOutput(outPath, stdout, func(w io.Writer) error {
-		if format == "json" {
+		switch format {
+		case "json":
 			return reports.WriteSweepCompareJSON(w, sc)
+		case "markdown":
+			return reports.WriteSweepCompareMarkdown(w, sc)
 		}
 		return reports.WriteSweepCompareTerminal(w, sc)
 	})

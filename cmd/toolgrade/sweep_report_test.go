@@ -79,6 +79,16 @@ func TestCompareSweep(t *testing.T) {
 	if r.code != exitGate || !strings.Contains(r.stderr, "gate failed: weak tool_selection@10 82% [58–94] < 85%") {
 		t.Errorf("gate: code %d\n%s", r.code, r.stderr)
 	}
+	// Markdown for a pull request: the verdicts first, written to -o.
+	md := filepath.Join(t.TempDir(), "sweep.md")
+	r = runCLI(t, context.Background(), "compare", dir, "--sweep", "decoys", "--format", "markdown", "-o", md, "--gate", "good:selection@60>=0.8")
+	b, err := os.ReadFile(md)
+	if r.code != exitOK || err != nil || !strings.HasPrefix(string(b), "## toolgrade compare: sweep of decoys\n") ||
+		!strings.Contains(string(b), "\n- **weak**: selection falls below 80% at 30 decoys (33 tools); significantly below (95% interval wholly under it) from 60 decoys (63 tools)\n") ||
+		!strings.Contains(string(b), "| 60 | 63 | 6/18 33% [16–57] | **-55.6 pts (p=0.002, worse)** |") || r.stdout != "" ||
+		r.stderr != "gate held: good tool_selection@60 94% [74–100] >= 80%\n" {
+		t.Errorf("markdown: code %d (%v), %v\n%s\n%s", r.code, r.err, err, b, r.stderr)
+	}
 	for _, tt := range []struct {
 		args []string
 		msg  string
@@ -89,6 +99,8 @@ func TestCompareSweep(t *testing.T) {
 		{[]string{"compare", dir, dir, "--sweep", "decoys"}, "with --sweep, give one run directory"},
 		{[]string{"compare", dir, "--sweep", "decoys", "--variants", "base,decoys=10"}, "give --sweep, --models or --variants, one of them"},
 		{[]string{"compare", compareRuns + "base", "--sweep", "decoys"}, "the run swept nothing"},
+		{[]string{"compare", dir, "--sweep", "decoys", "--format", "html"}, "`toolgrade report DIR --format html` draws the curves"},
+		{[]string{"compare", dir, "--models", "good,weak", "--format", "markdown"}, "--format markdown goes with --sweep AXIS"},
 	} {
 		r := runCLI(t, context.Background(), tt.args...)
 		if r.code != exitUsage || r.err == nil || !strings.Contains(r.err.Error(), tt.msg) {

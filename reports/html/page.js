@@ -160,6 +160,55 @@
     return sec;
   }
 
+  // bfclSection shows, for a run of an imported BFCL suite, BFCL's accuracy
+  // per category beside toolgrade's pass rate and outcomes of the same
+  // trials, then the leaderboard's summary columns (reports/html_bfcl.go).
+  function bfclSection() {
+    var B = D.bfcl;
+    if (!B || !B.rows || !B.rows.length) return null;
+    var sec = section("BFCL", "bfcl", B.note);
+    var head = h("tr", null, ["Model", "BFCL category", "Cases", "BFCL accuracy", "Pass (toolgrade)", "Outcomes"].map(function (c) { return h("th", null, c); }));
+    var body = h("tbody");
+    B.rows.forEach(function (r) {
+      r.categories.forEach(function (c, i) {
+        var tr = h("tr", { "data-row": r.label, "data-category": c.category, class: i === 0 ? "group" : null });
+        if (i === 0) tr.appendChild(h("th", { class: "name", rowspan: r.categories.length }, r.label));
+        add(tr, [
+          h("td", { class: "cat" }, h("code", null, c.category)),
+          h("td", { class: "num", "data-metric": "cases" }, String(c.cases),
+            c.infra_errors ? h("span", { class: "badge infra" }, c.infra_errors + " infra") : null),
+          lineRate(c.accuracy, "bfcl_accuracy", true),
+          lineRate(c.pass, "pass", false),
+          h("td", { class: "outcomes" }, c.outcomes.map(function (o) {
+            return h("span", { class: "pill o-" + o.outcome, "data-outcome": o.outcome }, o.outcome.replace(/_/g, " ") + " " + o.n);
+          }))]);
+        body.appendChild(tr);
+      });
+    });
+    sec.appendChild(h("div", { class: "scroll" }, h("table", { class: "bfcl" }, h("thead", null, head), body)));
+    var cols = [["non_live_ast", "Non-Live AST"], ["live", "Live"], ["irrelevance", "Irrelevance Detection"], ["relevance", "Relevance Detection"]];
+    sec.appendChild(h("h3", null, "Leaderboard summary"));
+    sec.appendChild(h("div", { class: "scroll" }, h("table", { class: "bfcl-summary" },
+      h("thead", null, h("tr", null, h("th", null, "Model"), cols.map(function (c) { return h("th", null, c[1]); }))),
+      h("tbody", null, B.rows.map(function (r) {
+        return h("tr", { "data-row": r.label }, h("th", { class: "name" }, r.label), cols.map(function (c) {
+          var v = r[c[0]];
+          return v === null || v === undefined ?
+            h("td", { class: "num na", "data-col": c[0], title: "a category this column needs was not run" }, "N/A") :
+            h("td", { class: "num", "data-col": c[0] }, pct(v));
+        }));
+      })))));
+    return sec;
+  }
+
+  // lineRate is a rate on one line (value, k/n, whisker, interval): a BFCL
+  // table has a row per model and category, and stays compact.
+  function lineRate(r, name, bar) {
+    return h("td", { class: "rate line", "data-metric": name },
+      h("span", { class: "v" }, rateText(r)), " ", h("span", { class: "kn" }, kn(r)), bar ? whisker(r, 100) : null,
+      r.n ? h("span", { class: "ci-text", title: "95% Wilson interval" }, pct(r.lo) + " – " + pct(r.hi)) : null);
+  }
+
   function legend(list) {
     return h("div", { class: "legend" }, list.map(function (o) {
       return h("span", null, h("i", { class: "sw o-" + o }), o.replace(/_/g, " "));
@@ -452,7 +501,7 @@
         kpi(num(total), "trials"),
         kpi(scored ? pct(passed / scored) : "–", "pass overall"),
         kpi(String(new Set([].concat.apply([], S.models.map(function (m) { return m.cases.map(function (c) { return c.id; }); }))).size), "cases")));
-      add(app, [warningsCard(), modelTable(), sweepCharts(), comparisons(), heatmap(), outcomeBars(), failures(), confusionTables(), roundsHist(), latencyHist(), tokens()]);
+      add(app, [warningsCard(), modelTable(), sweepCharts(), bfclSection(), comparisons(), heatmap(), outcomeBars(), failures(), confusionTables(), roundsHist(), latencyHist(), tokens()]);
     } else add(app, comparisons());
     return app;
   }
