@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/harness/bridge"
+	"github.com/toolgrade/toolgrade/harness/casetools"
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/redact"
 	"github.com/toolgrade/toolgrade/harness/runner"
@@ -173,7 +174,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return err
 	}
 	defer cat.Close()
-	cc := newCaseCatalogs(cat)
+	cc := casetools.New(cat)
 	if err := s.Check(cc); err != nil {
 		return asUsage(err)
 	}
