@@ -1,7 +1,6 @@
 package bfclfake
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,16 +20,10 @@ import (
 // scripted ground truth of every case, as a run without execution scores
 // its trials: the loader and the bfcl matchers at that size.
 func BenchmarkJudge2000(b *testing.B) {
-	qb, ab := bfcl.Synthetic(2000)
-	qs, err := bfcl.ReadQuestions(bytes.NewReader(qb), "q.json")
+	im, err := readImport(bfcl.Synthetic(2000))
 	if err != nil {
 		b.Fatal(err)
 	}
-	as, err := bfcl.ReadAnswers(bytes.NewReader(ab), "a.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	im := &bfcl.Import{Questions: qs, Answers: as}
 	doc, _, err := im.Suite()
 	if err != nil {
 		b.Fatal(err)
@@ -51,8 +44,8 @@ func BenchmarkJudge2000(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	trs := make([]*record.Transcript, len(qs))
-	for i := range qs {
+	trs := make([]*record.Transcript, len(im.Questions))
+	for i := range im.Questions {
 		trs[i] = transcript(b, script.Rules[2*i].Reply)
 	}
 	b.ReportAllocs()

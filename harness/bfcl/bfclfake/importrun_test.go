@@ -36,15 +36,11 @@ type importRig struct {
 // the named models of Script.
 func newImportRig(tb testing.TB, questions, answers []byte, models ...string) *importRig {
 	tb.Helper()
-	qs, err := bfcl.ReadQuestions(bytes.NewReader(questions), "q.json")
+	im, err := readImport(questions, answers)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	as, err := bfcl.ReadAnswers(bytes.NewReader(answers), "a.json")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	script, err := Script(&bfcl.Import{Questions: qs, Answers: as})
+	script, err := Script(im)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -63,6 +59,20 @@ func newImportRig(tb testing.TB, questions, answers []byte, models ...string) *i
 	return ir
 }
 
+// readImport reads a question file and its possible answers, as `toolgrade
+// import bfcl` reads them.
+func readImport(questions, answers []byte) (*bfcl.Import, error) {
+	qs, err := bfcl.ReadQuestions(bytes.NewReader(questions), "q.json")
+	if err != nil {
+		return nil, err
+	}
+	as, err := bfcl.ReadAnswers(bytes.NewReader(answers), "a.json")
+	if err != nil {
+		return nil, err
+	}
+	return &bfcl.Import{Questions: qs, Answers: as}, nil
+}
+
 // importRun is what one import and run did.
 type importRun struct {
 	cases    int
@@ -77,15 +87,11 @@ type importRun struct {
 // once, writing the trials to out, with the GC tuned as `toolgrade run`
 // tunes it for its trials (runner.TuneGC).
 func (ir *importRig) run(ctx context.Context, out io.Writer, parallel int) (*importRun, error) {
-	qs, err := bfcl.ReadQuestions(bytes.NewReader(ir.questions), "q.json")
+	im, err := readImport(ir.questions, ir.answers)
 	if err != nil {
 		return nil, err
 	}
-	as, err := bfcl.ReadAnswers(bytes.NewReader(ir.answers), "a.json")
-	if err != nil {
-		return nil, err
-	}
-	doc, _, err := (&bfcl.Import{Questions: qs, Answers: as}).Suite()
+	doc, _, err := im.Suite()
 	if err != nil {
 		return nil, err
 	}
