@@ -276,23 +276,10 @@ func createRun(dir string, s *suite.Suite, cat *servers.Catalog, ol *llm.Ollama,
 		MaxRounds:   s.Defaults.MaxRounds,
 		Start:       time.Now(),
 		Models:      models,
-		Cases:       map[string]string{},
+		Cases:       s.CaseHashes(),
+		Servers:     cat.RunServers(),
 	}
 	run.BaseSeed, _ = s.Defaults.Seed()
-	for i := range s.Cases {
-		run.Cases[s.Cases[i].ID] = s.CaseHash(&s.Cases[i])
-	}
-	byServer := map[string][]string{}
-	var order []string
-	for _, tool := range cat.Tools() {
-		if _, ok := byServer[tool.Server]; !ok {
-			order = append(order, tool.Server)
-		}
-		byServer[tool.Server] = append(byServer[tool.Server], tool.Exposed)
-	}
-	for _, name := range order {
-		run.Servers = append(run.Servers, record.RunServer{Name: name, Hash: cat.ServerHash(name), Tools: byServer[name]})
-	}
 	w, err := store.Create(dir, run)
 	if err != nil {
 		return nil, fmt.Errorf("Options.RunDir %s: %w", dir, err)
