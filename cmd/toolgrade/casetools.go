@@ -7,55 +7,11 @@ import (
 	"io"
 	"strings"
 
+	"github.com/toolgrade/toolgrade/harness/casetools"
 	"github.com/toolgrade/toolgrade/harness/servers"
 	"github.com/toolgrade/toolgrade/harness/suite"
 	"github.com/toolgrade/toolgrade/reports"
 )
-
-// caseCatalogs is a servers catalog that also builds the own catalogs of
-// the cases that bring tools (suite.CaseCatalogs): each distinct list of
-// tools once, shared by every case that lists the same. It is not safe for
-// concurrent use; the run builds every catalog before any trial starts.
-type caseCatalogs struct {
-	*servers.Catalog
-	built map[string]*servers.Static // by the case's tools as JSON
-}
-
-func newCaseCatalogs(cat *servers.Catalog) *caseCatalogs {
-	return &caseCatalogs{Catalog: cat, built: map[string]*servers.Static{}}
-}
-
-// CaseCatalog is the catalog of c's own tools over the servers' catalog.
-func (cc *caseCatalogs) CaseCatalog(c *suite.Case) (suite.Catalog, error) {
-	st, err := cc.static(c)
-	if err != nil {
-		return nil, err
-	}
-	return st, nil
-}
-
-// static is the catalog of c's own tools, whose named tools Suite.Check has
-// resolved.
-func (cc *caseCatalogs) static(c *suite.Case) (*servers.Static, error) {
-	defs := make([]servers.StaticTool, len(c.Tools))
-	for i, t := range c.Tools {
-		defs[i] = servers.StaticTool{Name: t.Exposed, Description: t.Description, Schema: t.Parameters}
-	}
-	b, err := json.Marshal(defs)
-	if err != nil {
-		return nil, err
-	}
-	key := string(b)
-	if st := cc.built[key]; st != nil {
-		return st, nil
-	}
-	st, err := servers.NewStatic(cc.Catalog, defs)
-	if err != nil {
-		return nil, err
-	}
-	cc.built[key] = st
-	return st, nil
-}
 
 // hasServers reports whether s names MCP servers.
 func hasServers(s *suite.Suite) bool { return s.ServersPath != "" || s.ServersNode != nil }
@@ -89,7 +45,7 @@ func connectSuiteServers(ctx context.Context, cfg *servers.Config, sf *serverFla
 // caseDropWarnings are the warnings of what Ollama's format drops from the
 // cases' inline tools: one line per distinct tool and severity, naming the
 // cases that bring it (the servers' tools are shown by `toolgrade tools`).
-func caseDropWarnings(s *suite.Suite, cc *caseCatalogs) []string {
+func caseDropWarnings(s *suite.Suite, cc *casetools.Catalogs) []string {
 	type entry struct {
 		tool  servers.Tool
 		cases []string
@@ -101,7 +57,7 @@ func caseDropWarnings(s *suite.Suite, cc *caseCatalogs) []string {
 		if !c.HasInline() {
 			continue
 		}
-		st, err := cc.static(c)
+		st, err := cc.Static(c)
 		if err != nil {
 			continue // Check reported it
 		}
@@ -158,7 +114,7 @@ func casesList(ids []string) string {
 // caseTools is the catalog case c brings, over cat, with the variant's
 // overlays checked (their Exposed set) for the transformation.
 func (vt *variantTools) caseTools(cat *servers.Catalog, c *suite.Case) (*servers.Static, error) {
-	cc := newCaseCatalogs(cat)
+	cc := casetools.New(cat)
 	if err := vt.suite.CheckCaseTools(cc); err != nil {
 		return nil, asUsage(err)
 	}
@@ -167,5 +123,5 @@ func (vt *variantTools) caseTools(cat *servers.Catalog, c *suite.Case) (*servers
 			return nil, asUsage(err)
 		}
 	}
-	return cc.static(c)
+	return cc.Static(c)
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/harness/bridge"
+	"github.com/toolgrade/toolgrade/harness/casetools"
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/redact"
 	"github.com/toolgrade/toolgrade/harness/runner"
@@ -173,7 +174,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return err
 	}
 	defer cat.Close()
-	cc := newCaseCatalogs(cat)
+	cc := casetools.New(cat)
 	if err := s.Check(cc); err != nil {
 		return asUsage(err)
 	}
@@ -413,21 +414,8 @@ func newRunMeta(s *suite.Suite, cat *servers.Catalog, url, ollamaVersion string,
 		Start:       time.Now(),
 	}
 	meta.BaseSeed, _ = s.Defaults.Seed()
-	meta.Cases = map[string]string{}
-	for i := range s.Cases {
-		meta.Cases[s.Cases[i].ID] = s.CaseHash(&s.Cases[i])
-	}
-	byServer := map[string][]string{}
-	var order []string
-	for _, t := range cat.Tools() {
-		if _, ok := byServer[t.Server]; !ok {
-			order = append(order, t.Server)
-		}
-		byServer[t.Server] = append(byServer[t.Server], t.Exposed)
-	}
-	for _, name := range order {
-		meta.Servers = append(meta.Servers, record.RunServer{Name: name, Hash: cat.ServerHash(name), Tools: byServer[name]})
-	}
+	meta.Cases = s.CaseHashes()
+	meta.Servers = cat.RunServers()
 	for _, f := range cat.Failed() {
 		meta.FailedServers = append(meta.FailedServers, f.Name)
 	}

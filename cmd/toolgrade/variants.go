@@ -13,6 +13,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/harness/bridge"
+	"github.com/toolgrade/toolgrade/harness/casetools"
 	"github.com/toolgrade/toolgrade/harness/decoys"
 	"github.com/toolgrade/toolgrade/harness/overlay"
 	"github.com/toolgrade/toolgrade/harness/record"
@@ -44,7 +45,7 @@ func (rv *runVariants) Close() {
 // setupVariants readies the variants a run runs (see variantNames and
 // connectVariants) and, on resume, refuses a variant whose catalog changed.
 // tools is the base's toolbox over cat; the caller closes what it returns.
-func setupVariants(ctx context.Context, s *suite.Suite, cat *caseCatalogs, tools bridge.Toolbox, flag string, given bool, meta *record.Run, dir string, sf *serverFlags, stderr io.Writer) (*runVariants, error) {
+func setupVariants(ctx context.Context, s *suite.Suite, cat *casetools.Catalogs, tools bridge.Toolbox, flag string, given bool, meta *record.Run, dir string, sf *serverFlags, stderr io.Writer) (*runVariants, error) {
 	names, err := variantNames(s, flag, given, meta)
 	if err != nil {
 		return nil, err
@@ -173,10 +174,10 @@ func variantTransform(ctx context.Context, s *suite.Suite, v *suite.Variant, ds 
 // their own tools, the same transformation over each distinct case catalog,
 // built once and shared by the cases that list the same tools. The suite
 // must have passed Check against cat.
-func connectVariants(ctx context.Context, s *suite.Suite, cat *caseCatalogs, tools bridge.Toolbox, names []string, sf *serverFlags, stderr io.Writer) (*runVariants, error) {
+func connectVariants(ctx context.Context, s *suite.Suite, cat *casetools.Catalogs, tools bridge.Toolbox, names []string, sf *serverFlags, stderr io.Writer) (*runVariants, error) {
 	rv := &runVariants{}
 	ds := newDecoySet(s, sf, stderr)
-	byFile := map[string]*caseCatalogs{}
+	byFile := map[string]*casetools.Catalogs{}
 	fail := func(err error) (*runVariants, error) {
 		rv.Close()
 		return nil, err
@@ -201,7 +202,7 @@ func connectVariants(ctx context.Context, s *suite.Suite, cat *caseCatalogs, too
 						return fail(fmt.Errorf("variant %s: %w", name, err))
 					}
 					rv.conns = append(rv.conns, c)
-					vc = newCaseCatalogs(c)
+					vc = casetools.New(c)
 					byFile[sv.ServersPath] = vc
 				}
 				if err := s.CheckVariant(sv, vc); err != nil {
@@ -229,7 +230,7 @@ func connectVariants(ctx context.Context, s *suite.Suite, cat *caseCatalogs, too
 		if name == "" {
 			rc.Sweep = suite.SweepMap(s.BasePoint())
 		}
-		if v.Cases, rc.Cases, err = caseToolboxes(s, vcat, transform, rc.System, allow, deny); err != nil {
+		if v.Cases, rc.Cases, err = caseToolboxes(s, vcat, transform, rc.System); err != nil {
 			return fail(err)
 		}
 		rv.list = append(rv.list, v)
@@ -239,38 +240,25 @@ func connectVariants(ctx context.Context, s *suite.Suite, cat *caseCatalogs, too
 }
 
 // caseToolboxes applies one variant's transformation to the catalog of
-// every case that brings its own tools: a tool policy over the case's
-// catalog (its named tools run on their servers under the suite's
-// allow_tools and deny_tools), then the variant's overlays and hints. Each
-// distinct case catalog is transformed once; what run.json records of them
-// is each distinct tools JSON once, with the cases sent it.
-func caseToolboxes(s *suite.Suite, vcat *caseCatalogs, transform toolTransform, system string, allow, deny []string) (map[string]runner.CaseTools, []record.RunCaseCatalog, error) {
-	var byCase map[string]runner.CaseTools
+// every case that brings its own tools (see casetools.Toolboxes): what
+// run.json records of them is each distinct tools JSON once, with the cases
+// sent it.
+func caseToolboxes(s *suite.Suite, vcat *casetools.Catalogs, transform toolTransform, system string) (map[string]runner.CaseTools, []record.RunCaseCatalog, error) {
+	byCase, err := casetools.Toolboxes(s, vcat, func(tools bridge.Toolbox, st *servers.Static) (runner.CaseTools, error) {
+		vt, err := transform(tools, st, st.HiddenOf)
+		return runner.CaseTools{Tools: vt.Tools, Catalog: vt.Catalog}, err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
 	var recs []record.RunCaseCatalog
-	made := map[*servers.Static]runner.CaseTools{}
 	recorded := map[string]int{} // by hash: index in recs
 	for i := range s.Cases {
 		c := &s.Cases[i]
-		if c.Tools == nil {
+		ct, ok := byCase[c.ID]
+		if !ok {
 			continue
 		}
-		st, err := vcat.static(c)
-		if err != nil {
-			return nil, nil, fmt.Errorf("case %s: %w", c.ID, err)
-		}
-		ct, ok := made[st]
-		if !ok {
-			vt, err := transform(&bridge.Policy{Tools: st, Info: st, Allow: allow, Deny: deny}, st, st.HiddenOf)
-			if err != nil {
-				return nil, nil, fmt.Errorf("case %s: %w", c.ID, err)
-			}
-			ct = runner.CaseTools{Tools: vt.Tools, Catalog: vt.Catalog}
-			made[st] = ct
-		}
-		if byCase == nil {
-			byCase = map[string]runner.CaseTools{}
-		}
-		byCase[c.ID] = ct
 		b, err := json.Marshal(ct.Tools.OllamaTools())
 		if err != nil {
 			return nil, nil, err

@@ -8,11 +8,14 @@ import (
 // Synthetic builds a synthetic BFCL question file and possible-answer
 // file of n entries, cycling through simple, multiple, parallel and
 // irrelevance, each function with five typed parameters (integer, float,
-// string, array of strings, dict): input for benchmarks, not BFCL data.
+// string, array of strings, dict): input for benchmarks, not BFCL data. As
+// in BFCL, every question brings functions of its own (their descriptions
+// name the question), so an imported suite has a catalog per case.
 func Synthetic(n int) (questions, answers []byte) {
 	var q, a bytes.Buffer
+	var i int
 	fn := func(name string) string {
-		return `{"name": "` + name + `", "description": "Look up things in the catalog by several criteria.", "parameters": {"type": "dict", "properties": {` +
+		return `{"name": "` + name + `", "description": "Look up things in catalog ` + fmt.Sprint(i) + ` by several criteria.", "parameters": {"type": "dict", "properties": {` +
 			`"count": {"type": "integer", "description": "How many."}, "weight": {"type": "float", "description": "A weight."}, ` +
 			`"city": {"type": "string", "description": "A city.", "enum": ["Paris", "Rome"]}, "tags": {"type": "array", "items": {"type": "string"}, "description": "Tags."}, ` +
 			`"filter": {"type": "dict", "description": "A filter.", "properties": {"kind": {"type": "string"}, "max": {"type": "integer"}}}}, "required": ["count", "city"]}}`
@@ -21,7 +24,7 @@ func Synthetic(n int) (questions, answers []byte) {
 		return fmt.Sprintf(`{"%s": {"count": [%d], "weight": [1.5, ""], "city": ["Paris", "paris, france"], "tags": [["a", "b"], ""], "filter": [{"kind": ["x"], "max": [%d, ""]}, ""]}}`, name, i, i+1)
 	}
 	cats := []string{"simple", "multiple", "parallel", "irrelevance"}
-	for i := 0; i < n; i++ {
+	for i = 0; i < n; i++ {
 		cat := cats[i%len(cats)]
 		id := fmt.Sprintf("%s_%d", cat, i)
 		fns := fn("catalog.find")

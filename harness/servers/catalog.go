@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/harness/bridge"
+	"github.com/toolgrade/toolgrade/harness/record"
 )
 
 // Tool is one MCP tool as the catalog exposes it to the model.
@@ -304,6 +305,24 @@ func (c *Catalog) Hash() string { return c.hash }
 // filter) change, not when another server's tools rename it. It is "" for a
 // server that is not connected.
 func (c *Catalog) ServerHash(server string) string { return c.serverHash[server] }
+
+// RunServers is what run.json records of the connected servers: each
+// server's name, hash and exposed tool names, in catalog order.
+func (c *Catalog) RunServers() []record.RunServer {
+	byServer := map[string][]string{}
+	var order []string
+	for _, t := range c.Tools() {
+		if _, ok := byServer[t.Server]; !ok {
+			order = append(order, t.Server)
+		}
+		byServer[t.Server] = append(byServer[t.Server], t.Exposed)
+	}
+	var out []record.RunServer
+	for _, name := range order {
+		out = append(out, record.RunServer{Name: name, Hash: c.ServerHash(name), Tools: byServer[name]})
+	}
+	return out
+}
 
 // Failed lists the servers that could not be connected and why.
 func (c *Catalog) Failed() []ServerError { return append([]ServerError(nil), c.failed...) }

@@ -567,3 +567,22 @@ func TestValidatePartial(t *testing.T) {
 		}
 	}
 }
+
+// RunServers lists each connected server once, in catalog order, with its
+// hash and the names the model sees of its tools (a clash prefixed).
+func TestRunServers(t *testing.T) {
+	c := mustConnect(t, nil,
+		inMemory("a", newMCPServer(nil, fakeTool{name: "search"}, fakeTool{name: "fetch"})),
+		inMemory("b", newMCPServer(nil, fakeTool{name: "search"})))
+	got := c.RunServers()
+	want := []record.RunServer{
+		{Name: "a", Hash: c.ServerHash("a"), Tools: []string{"fetch", "a__search"}},
+		{Name: "b", Hash: c.ServerHash("b"), Tools: []string{"b__search"}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("RunServers = %+v, want %+v", got, want)
+	}
+	if mustConnect(t, nil).RunServers() != nil {
+		t.Error("no servers: want nil")
+	}
+}

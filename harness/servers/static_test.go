@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -134,5 +135,46 @@ func TestStaticCalls(t *testing.T) {
 	}
 	if _, err := NewStatic(base, []StaticTool{{Name: "search"}, {Name: "search", Schema: json.RawMessage(`{}`)}}); err == nil {
 		t.Error("a tool listed twice was accepted")
+	}
+}
+
+// Statics builds each distinct tool list once, and only once even when
+// asked from several goroutines at once; a list that fails is not kept.
+func TestStaticsShareEqualLists(t *testing.T) {
+	base := mustConnect(t, nil, fakeServer("docs", fakeTool{name: "search"}))
+	ss := NewStatics(base)
+	inline := StaticTool{Name: "g", Description: "G.", Schema: json.RawMessage(`{"type":"object"}`)}
+	lists := [][]StaticTool{{inline}, {{Name: "search"}}, {inline, {Name: "search"}}}
+	firsts := make([]*Static, len(lists))
+	for i, l := range lists {
+		st, err := ss.Static(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		firsts[i] = st
+	}
+	var wg sync.WaitGroup
+	for i, l := range lists {
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				// An equal list in a new slice: shared by value, not identity.
+				st, err := ss.Static(append([]StaticTool(nil), l...))
+				if err != nil || st != firsts[i] {
+					t.Errorf("list %d: got %p (%v), want the catalog built first %p", i, st, err, firsts[i])
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	if firsts[0] == firsts[2] || firsts[1] == firsts[2] {
+		t.Error("different lists share a catalog")
+	}
+	if _, err := ss.Static([]StaticTool{{Name: "nope"}}); err == nil {
+		t.Error("a named tool the servers lack was accepted")
+	}
+	if ss.Len() != len(lists) {
+		t.Errorf("Len = %d, want %d", ss.Len(), len(lists))
 	}
 }

@@ -117,3 +117,12 @@ type hashedText struct {
 	Regex     string      `json:"regex,omitempty"`
 	OneOf     []string    `json:"one_of,omitempty"`
 }
+
+// CaseHashes maps every case id to its CaseHash, as run.json records them.
+func (s *Suite) CaseHashes() map[string]string {
+	out := make(map[string]string, len(s.Cases))
+	for i := range s.Cases {
+		out[s.Cases[i].ID] = s.CaseHash(&s.Cases[i])
+	}
+	return out
+}

@@ -81,3 +81,15 @@ func TestCaseHashIsPinned(t *testing.T) {
 		t.Errorf("CaseHash = %s", got)
 	}
 }
+
+// CaseHashes holds each case's own hash, by id.
+func TestCaseHashes(t *testing.T) {
+	s, err := Parse([]byte(hashSuite), "h.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.CaseHashes()
+	if len(got) != 2 || got["dog"] != s.CaseHash(s.Case("dog")) || got["other"] != s.CaseHash(s.Case("other")) || got["dog"] == got["other"] {
+		t.Errorf("CaseHashes = %v", got)
+	}
+}

@@ -622,9 +622,27 @@ func TestParseAliasBomb(t *testing.T) {
 	}
 	b.WriteString("cases: *a9\n")
 	got := errLines(t, b.String())
-	want := fmt.Sprintf("s.yaml:1:1: YAML: the document expands to more than %d nodes through its aliases", maxNodes)
+	want := fmt.Sprintf("s.yaml:1:1: YAML: its aliases expand the document by more than %d nodes", maxNodes)
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("errors = %q, want %q", got, want)
+	}
+}
+
+// The bound is on what aliases add: a suite written out at more than
+// maxNodes nodes (an imported one of thousands of cases) loads.
+func TestParseLargeWithoutAliases(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("cases:\n")
+	n := maxNodes/10 + 1 // each case is more than ten nodes
+	for i := range n {
+		fmt.Fprintf(&b, "  - {id: c%d, ask: q, expect: {tool: t, args: {a: 1}}}\n", i)
+	}
+	s, err := Parse([]byte(b.String()), "s.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Cases) != n {
+		t.Errorf("%d cases, want %d", len(s.Cases), n)
 	}
 }
 

@@ -12,8 +12,10 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// maxNodes bounds a document's size with its aliases expanded, so an alias
-// bomb is an error rather than an exhausted machine.
+// maxNodes bounds how many nodes a document's aliases add when expanded, so
+// an alias bomb is an error rather than an exhausted machine. The nodes
+// written out are not bounded: they are already in memory, and an imported
+// suite of thousands of cases, each with its own tools, has millions.
 const maxNodes = 1 << 18
 
 // parser walks a suite's YAML nodes, collecting every problem it meets.
@@ -88,9 +90,20 @@ func (p *parser) syntaxError(err error, data []byte) {
 }
 
 // checkSize walks the document once with aliases expanded (memoised, so the
-// walk itself stays linear) and rejects documents too large expanded and
-// aliases that contain themselves, which the walk below could not finish.
+// walk itself stays linear) and rejects documents whose aliases add more
+// than maxNodes nodes and aliases that contain themselves, which the walk
+// below could not finish.
 func (p *parser) checkSize(doc *yaml.Node) bool {
+	written := 0 // the nodes as written, each once
+	var count func(n *yaml.Node)
+	count = func(n *yaml.Node) {
+		written++
+		for _, c := range n.Content {
+			count(c)
+		}
+	}
+	count(doc)
+	limit := written + maxNodes
 	memo := map[*yaml.Node]int{}
 	var bad *yaml.Node
 	var size func(n *yaml.Node) int
@@ -100,7 +113,7 @@ func (p *parser) checkSize(doc *yaml.Node) bool {
 				if bad == nil {
 					bad = n
 				}
-				return maxNodes + 1
+				return limit + 1
 			}
 			return s
 		}
@@ -113,12 +126,12 @@ func (p *parser) checkSize(doc *yaml.Node) bool {
 			s += size(n.Alias)
 		}
 		for _, c := range n.Content {
-			if s > maxNodes {
+			if s > limit {
 				break
 			}
 			s += size(c)
 		}
-		s = min(s, maxNodes+1)
+		s = min(s, limit+1)
 		memo[n] = s
 		return s
 	}
@@ -127,8 +140,8 @@ func (p *parser) checkSize(doc *yaml.Node) bool {
 		p.errorf(bad, "", "YAML: an alias refers to the node that contains it")
 		return false
 	}
-	if total > maxNodes {
-		p.errorf(doc, "", "YAML: the document expands to more than %d nodes through its aliases", maxNodes)
+	if total > limit {
+		p.errorf(doc, "", "YAML: its aliases expand the document by more than %d nodes", maxNodes)
 		return false
 	}
 	return true

@@ -9,6 +9,10 @@
 // not pulled, the subtests are skipped with a message saying what was tried,
 // so a machine without Ollama runs `go test ./...` clean.
 //
+// A suite's cases may bring their own tools (a case's tools:), as with
+// `toolgrade run`: inline definitions, scored without execution, or a
+// subset of the server's tools by name, run on the server.
+//
 //	func TestToolChoice(t *testing.T) {
 //		tgtest.Run(t, newServer(), []tgtest.Case{
 //			{Ask: "What's the weather in Paris?", Tool: "weather",

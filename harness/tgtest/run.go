@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
+	"github.com/toolgrade/toolgrade/harness/casetools"
 	"github.com/toolgrade/toolgrade/harness/llm"
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/redact"
@@ -58,8 +59,16 @@ func RunSuite[S T[S]](t S, srv *mcp.Server, s *suite.Suite, o *Options) {
 		t.Fatalf("tgtest: connecting the MCP server in-process: %v", err)
 		return
 	}
-	if err := s.Check(cat); err != nil {
+	cats := casetools.New(cat)
+	if err := s.Check(cats); err != nil {
 		t.Fatalf("tgtest: the cases do not fit the server's tools:\n%v", err)
+		return
+	}
+	// The cases that bring their own tools are sent them, the others the
+	// server's.
+	own, err := casetools.Toolboxes(s, cats, nil)
+	if err != nil {
+		t.Fatalf("tgtest: %v", err)
 		return
 	}
 
@@ -109,7 +118,11 @@ func RunSuite[S T[S]](t S, srv *mcp.Server, s *suite.Suite, o *Options) {
 		}
 		r.Out = w.Trials()
 	}
-	_, runErr := r.Run(ctx, runner.Config{Suite: s, Models: checked, Repeat: repeat, WaitOllama: -1})
+	cfg := runner.Config{Suite: s, Models: checked, Repeat: repeat, WaitOllama: -1}
+	if own != nil {
+		cfg.Variants = []runner.Variant{{Cases: own}}
+	}
+	_, runErr := r.Run(ctx, cfg)
 	switch {
 	case runErr != nil && o.Timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded):
 		t.Errorf("tgtest: the run stopped: Options.Timeout (%s) ran out", o.Timeout)
@@ -139,13 +152,16 @@ func RunSuite[S T[S]](t S, srv *mcp.Server, s *suite.Suite, o *Options) {
 }
 
 // withOptions returns a copy of s with the options that are set applied to
-// its defaults and cases. The cases and their expected calls are copied too:
-// Suite.Check fills in the calls' exposed names.
+// its defaults and cases. The cases, their expected calls and their own
+// tools are copied too: Suite.Check fills in their exposed names.
 func withOptions(s *suite.Suite, o *Options) *suite.Suite {
 	c := *s
 	c.Cases = append([]suite.Case(nil), s.Cases...)
 	for i := range c.Cases {
 		c.Cases[i].Expect.Calls = append([]suite.ExpectedCall(nil), c.Cases[i].Expect.Calls...)
+		if c.Cases[i].Tools != nil {
+			c.Cases[i].Tools = append([]suite.CaseTool{}, c.Cases[i].Tools...)
+		}
 	}
 	if o.Think != "" {
 		c.Defaults.Think = o.Think
@@ -260,23 +276,10 @@ func createRun(dir string, s *suite.Suite, cat *servers.Catalog, ol *llm.Ollama,
 		MaxRounds:   s.Defaults.MaxRounds,
 		Start:       time.Now(),
 		Models:      models,
-		Cases:       map[string]string{},
+		Cases:       s.CaseHashes(),
+		Servers:     cat.RunServers(),
 	}
 	run.BaseSeed, _ = s.Defaults.Seed()
-	for i := range s.Cases {
-		run.Cases[s.Cases[i].ID] = s.CaseHash(&s.Cases[i])
-	}
-	byServer := map[string][]string{}
-	var order []string
-	for _, tool := range cat.Tools() {
-		if _, ok := byServer[tool.Server]; !ok {
-			order = append(order, tool.Server)
-		}
-		byServer[tool.Server] = append(byServer[tool.Server], tool.Exposed)
-	}
-	for _, name := range order {
-		run.Servers = append(run.Servers, record.RunServer{Name: name, Hash: cat.ServerHash(name), Tools: byServer[name]})
-	}
 	w, err := store.Create(dir, run)
 	if err != nil {
 		return nil, fmt.Errorf("Options.RunDir %s: %w", dir, err)

@@ -1,10 +1,14 @@
 package bfclfake
 
 import (
-	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
+	"github.com/toolgrade/toolgrade/fakes/rig"
 	"github.com/toolgrade/toolgrade/harness/bfcl"
 	"github.com/toolgrade/toolgrade/harness/record"
 	"github.com/toolgrade/toolgrade/harness/score"
@@ -16,16 +20,10 @@ import (
 // scripted ground truth of every case, as a run without execution scores
 // its trials: the loader and the bfcl matchers at that size.
 func BenchmarkJudge2000(b *testing.B) {
-	qb, ab := bfcl.Synthetic(2000)
-	qs, err := bfcl.ReadQuestions(bytes.NewReader(qb), "q.json")
+	im, err := readImport(bfcl.Synthetic(2000))
 	if err != nil {
 		b.Fatal(err)
 	}
-	as, err := bfcl.ReadAnswers(bytes.NewReader(ab), "a.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	im := &bfcl.Import{Questions: qs, Answers: as}
 	doc, _, err := im.Suite()
 	if err != nil {
 		b.Fatal(err)
@@ -46,8 +44,8 @@ func BenchmarkJudge2000(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	trs := make([]*record.Transcript, len(qs))
-	for i := range qs {
+	trs := make([]*record.Transcript, len(im.Questions))
+	for i := range im.Questions {
 		trs[i] = transcript(b, script.Rules[2*i].Reply)
 	}
 	b.ReportAllocs()
@@ -63,4 +61,52 @@ func BenchmarkJudge2000(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkImportRun is `toolgrade import bfcl` and `toolgrade run` of an
+// imported suite, per op: the files read, the suite built, written and
+// loaded back, checked against the catalogs its cases bring (one each, as
+// in BFCL, each built once), and every case run through the bridge loop
+// against the fake Ollama over loopback HTTP at zero latency with the
+// ground-truth model, four trials at once, scored and written to a trials
+// file. The issue's figure is cases=2000; cases=200 shows how the cost
+// grows with the suite. TestImportRunPassesTheGroundTruth checks the same
+// path on a small suite; here every trial must pass too.
+//
+// One op of cases=2000 takes over ten seconds on two cores, so the default
+// -benchtime runs it once (as -benchtime=1x would); for a spread, add
+// -count.
+func BenchmarkImportRun(b *testing.B) {
+	for _, n := range []int{200, 2000} {
+		b.Run(fmt.Sprintf("cases=%d", n), func(b *testing.B) { benchImportRun(b, n) })
+	}
+}
+
+func benchImportRun(b *testing.B, n int) {
+	qb, ab := bfcl.Synthetic(n)
+	ir := newImportRig(b, qb, ab, Good)
+	path := filepath.Join(b.TempDir(), record.TrialsFile)
+	b.ReportAllocs()
+	rig.ResetPeakRSS()
+	var res *importRun
+	var elapsed time.Duration
+	for b.Loop() {
+		f, err := os.Create(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		res, err = ir.run(b.Context(), f, 4)
+		elapsed += time.Since(start)
+		f.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.trials != n || res.passes[Good] != n {
+			b.Fatalf("%d trials, %d passes; want %d of each", res.trials, res.passes[Good], n)
+		}
+	}
+	b.ReportMetric(float64(b.N*n)/elapsed.Seconds(), "trials/s")
+	b.ReportMetric(rig.PeakRSSMB(), "MB-peak-RSS")
+	b.ReportMetric(float64(res.catalogs), "catalogs")
 }
