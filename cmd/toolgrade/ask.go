@@ -187,7 +187,8 @@ func dialOllama(ctx context.Context, flagURL string, ot *ollamaTimeouts) (*ollam
 	if err != nil {
 		return nil, asUsage(err)
 	}
-	client := llm.NewClient(base)
+	hc := llm.HTTPClient()
+	client := api.NewClient(base, hc)
 	models := &llm.Ollama{Client: client, Base: base, Source: llm.EndpointSource(flagURL), Timeout: ot.startup, Idle: ot.idle}
 	version, err := models.Version(ctx)
 	if err != nil {
@@ -195,7 +196,10 @@ func dialOllama(ctx context.Context, flagURL string, ot *ollamaTimeouts) (*ollam
 	}
 	return &ollamaConn{
 		client: client, base: base, models: models, version: version,
-		chat: &llm.IdleChatter{Next: client, Idle: ot.idle},
+		// Not api.Client's Chat, which allocates 8 MB for every request:
+		// a run's thousands of trials and serve's concurrent chats would pay
+		// it in memory and GC (see llm.StreamChatter).
+		chat: &llm.IdleChatter{Next: llm.NewChatter(base, hc, client), Idle: ot.idle},
 	}, nil
 }
 

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/harness/bridge"
-	"github.com/toolgrade/toolgrade/harness/llm"
 	"github.com/toolgrade/toolgrade/harness/proxy"
 	"github.com/toolgrade/toolgrade/harness/redact"
 	"github.com/toolgrade/toolgrade/harness/servers"
@@ -96,13 +95,9 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if *logFormat == "json" {
 		handler = slog.NewJSONHandler(stderr, nil)
 	}
-	// proxy.Chatter rather than api.Client: the latter allocates 8 MB for
-	// every request, which concurrent chats would pay in memory and GC.
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.MaxIdleConnsPerHost = 64
 	opts := proxy.Options{
 		Upstream:    ol.base,
-		Chat:        &llm.IdleChatter{Next: &proxy.Chatter{Base: ol.base, HTTP: &http.Client{Transport: tr}}, Idle: ot.idle},
+		Chat:        ol.chat,
 		Tools:       policy,
 		System:      *system,
 		MaxRounds:   *maxRounds,

@@ -50,12 +50,16 @@ func EndpointSource(flag string) string {
 	}
 }
 
-// NewClient returns an Ollama API client for base. It has no overall timeout:
-// streams last as long as the model generates, and callers bound them with
-// contexts. It keeps enough idle connections for parallel trials (the
-// default transport keeps two per host and reconnects for the rest).
-func NewClient(base *url.URL) *api.Client {
+// NewClient returns an Ollama API client for base over HTTPClient().
+func NewClient(base *url.URL) *api.Client { return api.NewClient(base, HTTPClient()) }
+
+// HTTPClient is the HTTP client toolgrade talks to Ollama with. It has no
+// overall timeout: streams last as long as the model generates, and callers
+// bound them with contexts. It keeps enough idle connections for parallel
+// trials (the default transport keeps two per host and reconnects for the
+// rest).
+func HTTPClient() *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = 64
-	return api.NewClient(base, &http.Client{Transport: tr})
+	return &http.Client{Transport: tr}
 }

@@ -43,7 +43,7 @@ func benchChats(b *testing.B, concurrent int) {
 	cat := rig.Catalog(b, nil, "docs")
 	upTr := http.DefaultTransport.(*http.Transport).Clone()
 	upTr.MaxIdleConnsPerHost = 2 * concurrent
-	chat := &llm.IdleChatter{Next: &proxy.Chatter{Base: upstream, HTTP: &http.Client{Transport: upTr}}, Idle: time.Minute}
+	chat := &llm.IdleChatter{Next: &llm.StreamChatter{Base: upstream, HTTP: &http.Client{Transport: upTr}}, Idle: time.Minute}
 	srv, err := proxy.New(proxy.Options{Upstream: upstream, Chat: chat, Tools: cat})
 	if err != nil {
 		b.Fatal(err)
@@ -53,9 +53,9 @@ func benchChats(b *testing.B, concurrent int) {
 	purl, _ := url.Parse(ps.URL)
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = 2 * concurrent
-	// The client is proxy.Chatter too: api.Client's 8 MB buffer per request
+	// The client is llm.StreamChatter too: api.Client's 8 MB buffer per request
 	// would be the benchmark's own cost, not the proxy's.
-	client := &proxy.Chatter{Base: purl, HTTP: &http.Client{Transport: tr}}
+	client := &llm.StreamChatter{Base: purl, HTTP: &http.Client{Transport: tr}}
 	direct := &bridge.Loop{Chat: chat, Tools: cat}
 	msgs := []api.Message{{Role: "user", Content: "Can I bring my dog?"}}
 

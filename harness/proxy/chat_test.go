@@ -14,6 +14,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
+	"github.com/toolgrade/toolgrade/harness/llm"
 	"github.com/toolgrade/toolgrade/harness/proxy"
 )
 
@@ -437,7 +438,7 @@ func TestConcurrentChatsShareTheSessions(t *testing.T) {
 
 func TestTheSystemPromptGoesFirstUnlessTheClientHasOne(t *testing.T) {
 	e := newEnv(t, nil)
-	srv, _ := proxy.New(proxy.Options{Upstream: e.upstream, Chat: &proxy.Chatter{Base: e.upstream}, Tools: e.tools, System: "Be brief."})
+	srv, _ := proxy.New(proxy.Options{Upstream: e.upstream, Chat: &llm.StreamChatter{Base: e.upstream}, Tools: e.tools, System: "Be brief."})
 	for _, msgs := range [][]api.Message{
 		userMsg("hello"),
 		{{Role: "system", Content: "Mine."}, {Role: "user", Content: "hello"}},

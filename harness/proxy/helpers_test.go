@@ -82,7 +82,7 @@ func newEnv(t testing.TB, o *fakeollama.Options) *env {
 	e.tools = &countingTools{Toolbox: cat}
 	srv, err := proxy.New(proxy.Options{
 		Upstream: e.upstream,
-		Chat:     &llm.IdleChatter{Next: &proxy.Chatter{Base: e.upstream}, Idle: time.Minute},
+		Chat:     &llm.IdleChatter{Next: &llm.StreamChatter{Base: e.upstream}, Idle: time.Minute},
 		Tools:    e.tools,
 		Record: func(t *record.Transcript) {
 			e.mu.Lock()

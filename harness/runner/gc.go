@@ -5,14 +5,14 @@ import (
 	"runtime/debug"
 )
 
-// The GC setting of a run. Ollama's Go client allocates an 8 MB read
-// buffer for every /api/chat request while a run's live heap is a few MiB,
-// so at Go's default (GOGC=100) nearly every request starts a collection.
-// Measured on 2 cores with 8 trials in flight, that GC work alone kept
-// --parallel 8 under 7x the throughput of --parallel 1 (see
-// BenchmarkParallelSpeedup). A higher GOGC lets the heap grow between
-// collections, and the soft memory limit caps that growth, so memory stays
-// flat and modest over any number of trials.
+// The GC setting of a run. A run's live heap is a few MiB while every trial
+// allocates and drops its requests, streams and transcript, so at Go's
+// default (GOGC=100) collections come often. Ollama's Go client made it
+// worse with an 8 MB read buffer per /api/chat request; chats now stream
+// through llm.StreamChatter, and only the requests that still go through
+// api.Client (start-up checks, signed requests) pay it. A higher GOGC lets
+// the heap grow between collections, and the soft memory limit caps that
+// growth, so memory stays flat and modest over any number of trials.
 const (
 	gcPercent   = 800
 	memoryLimit = 160 << 20

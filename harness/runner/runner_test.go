@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ollama/ollama/api"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/fakes/rig"
 	"github.com/toolgrade/toolgrade/harness/llm"
@@ -31,9 +32,10 @@ func newRig(t testing.TB, script *fakeollama.Script, fo *fakeollama.Options, so 
 	t.Helper()
 	fake, base := rig.Ollama(t, script, fo)
 	r := &testRig{fake: fake, cat: rig.Catalog(t, so, names...)}
-	client := llm.NewClient(base)
+	hc := llm.HTTPClient()
+	client := api.NewClient(base, hc)
 	r.runner = &runner.Runner{
-		Chat:   client,
+		Chat:   llm.NewChatter(base, hc, client), // as toolgrade run streams
 		Tools:  r.cat,
 		Models: &llm.Ollama{Client: client, Base: base},
 		Out:    record.NewWriter(&r.out),

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ollama/ollama/api"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/fakes/rig"
 	"github.com/toolgrade/toolgrade/harness/bfcl"
@@ -45,10 +46,11 @@ func newImportRig(tb testing.TB, questions, answers []byte, models ...string) *i
 		tb.Fatal(err)
 	}
 	_, base := rig.Ollama(tb, script, &fakeollama.Options{Latency: 0, DontRecord: true})
-	client := llm.NewClient(base)
+	hc := llm.HTTPClient()
+	client := api.NewClient(base, hc)
 	ir := &importRig{questions: questions, answers: answers, cat: rig.Catalog(tb, nil)}
 	ir.runner = &runner.Runner{
-		Chat:   client,
+		Chat:   llm.NewChatter(base, hc, client), // as toolgrade run streams
 		Tools:  ir.cat,
 		Models: &llm.Ollama{Client: client, Base: base},
 		Sleep:  func(context.Context, time.Duration) error { return nil },

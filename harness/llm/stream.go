@@ -1,4 +1,4 @@
-package proxy
+package llm
 
 import (
 	"bufio"
@@ -9,22 +9,43 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"runtime"
 
 	"github.com/ollama/ollama/api"
+	"github.com/ollama/ollama/envconfig"
+	"github.com/ollama/ollama/version"
+	"github.com/toolgrade/toolgrade/harness/bridge"
 )
 
-// Chatter streams /api/chat from Ollama as *api.Client does (the same
-// requests, the same api.StatusError for an HTTP error, an error for an
-// {"error": ...} line), but with a line buffer that starts small and grows
-// to api's 8 MB limit only for a line that needs it: api.Client allocates
-// the whole 8 MB for every request, which at a hundred concurrent chats
-// is most of a proxy's memory and its garbage collector's time. Its zero
-// value is not usable: Base is required.
-type Chatter struct {
+// StreamChatter streams /api/chat from Ollama as *api.Client does (the
+// same requests and headers, the same api.StatusError for an HTTP error, an
+// error for an {"error": ...} line), but with a line buffer that starts
+// small and grows to api's 8 MB limit only for a line that needs it:
+// api.Client allocates the whole 8 MB for every request, which at a hundred
+// concurrent chats is most of a proxy's memory, and in a run of thousands of
+// trials most of what is allocated and collected. It does not sign requests:
+// NewChatter picks api.Client where Ollama's client would. Its zero value is
+// not usable: Base is required.
+type StreamChatter struct {
 	Base *url.URL
 	// HTTP sends the requests; nil: http.DefaultClient.
 	HTTP *http.Client
 }
+
+// NewChatter returns what streams /api/chat from base for a run, ask or
+// serve: a StreamChatter over hc, unless Ollama's own client would sign the
+// requests (OLLAMA_AUTH, or ollama.com itself), which only client can do;
+// then client.
+func NewChatter(base *url.URL, hc *http.Client, client *api.Client) bridge.Chatter {
+	if envconfig.UseAuth() || base.Hostname() == "ollama.com" {
+		return client
+	}
+	return &StreamChatter{Base: base, HTTP: hc}
+}
+
+// userAgent is the User-Agent api.Client sends, so a server's logs cannot
+// tell the two apart.
+var userAgent = fmt.Sprintf("ollama/%s (%s %s) Go/%s", version.Version, runtime.GOARCH, runtime.GOOS, runtime.Version())
 
 // Buffer sizes of a chat stream: the first allocation, and the longest line
 // accepted (api.Client's limit).
@@ -34,7 +55,7 @@ const (
 )
 
 // Chat sends req and calls fn with every chunk, in order.
-func (c *Chatter) Chat(ctx context.Context, req *api.ChatRequest, fn api.ChatResponseFunc) error {
+func (c *StreamChatter) Chat(ctx context.Context, req *api.ChatRequest, fn api.ChatResponseFunc) error {
 	body, err := json.Marshal(req)
 	if err != nil {
 		return err
@@ -45,6 +66,7 @@ func (c *Chatter) Chat(ctx context.Context, req *api.ChatRequest, fn api.ChatRes
 	}
 	hr.Header.Set("Content-Type", "application/json")
 	hr.Header.Set("Accept", "application/x-ndjson")
+	hr.Header.Set("User-Agent", userAgent)
 	hc := c.HTTP
 	if hc == nil {
 		hc = http.DefaultClient
