@@ -429,6 +429,12 @@ func (c *Catalog) ValidatePartial(exposed string, args json.RawMessage) error {
 	if !ok {
 		return fmt.Errorf("unknown tool %q", exposed)
 	}
+	return t.validatePartial(args)
+}
+
+// validatePartial checks args against t's schema without its required
+// list; a tool whose schema could not be resolved is not checked.
+func (t *Tool) validatePartial(args json.RawMessage) error {
 	if t.partial == nil {
 		return nil
 	}

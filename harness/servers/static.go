@@ -134,14 +134,7 @@ func (s *Static) ValidatePartial(exposed string, args json.RawMessage) error {
 	if t == nil {
 		return fmt.Errorf("unknown tool %q", exposed)
 	}
-	if t.partial == nil {
-		return nil
-	}
-	_, instance, err := parseArgs(args)
-	if err != nil {
-		return err
-	}
-	return t.partial.Validate(instance)
+	return t.validatePartial(args)
 }
 
 // HiddenOf returns the hidden constraints of the tool exposed; nil for an
