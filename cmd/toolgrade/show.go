@@ -18,9 +18,13 @@ import (
 	"golang.org/x/term"
 )
 
-// outcomeFail is the --outcome value for every scored trial that did not
-// pass, whatever its outcome.
-const outcomeFail = "fail"
+// The --outcome values beside the outcomes: outcomeFail is every scored
+// trial that did not pass, whatever its outcome; outcomeTruncated every
+// trial whose prompt reached num_ctx, which the rates leave out.
+const (
+	outcomeFail      = "fail"
+	outcomeTruncated = "truncated"
+)
 
 func runShow(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("show", "DIR | SHARD_DIR...", stderr)
@@ -112,7 +116,7 @@ func (f *showFilter) setOutcomes(list string) error {
 	if list == "" {
 		return nil
 	}
-	known := append(slices.Clone(record.Outcomes), outcomeFail)
+	known := append(slices.Clone(record.Outcomes), outcomeFail, outcomeTruncated)
 	for o := range strings.SplitSeq(list, ",") {
 		o = strings.TrimSpace(o)
 		if !slices.Contains(known, o) {
@@ -166,7 +170,7 @@ func (f *showFilter) matchOutcome(t *record.Trial) bool {
 	if len(f.outcomes) == 0 {
 		return true
 	}
-	if slices.Contains(f.outcomes, t.Score.Outcome) {
+	if slices.Contains(f.outcomes, t.Score.Outcome) || (t.Score.Truncated && slices.Contains(f.outcomes, outcomeTruncated)) {
 		return true
 	}
 	j := record.Judge(t)

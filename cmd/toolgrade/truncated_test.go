@@ -68,6 +68,13 @@ func TestTruncatedTrialsAreKeptOutOfTheRates(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// show finds them, though no rate counts them.
+	if sh := runCLI(t, context.Background(), "show", dir, "--outcome", "truncated", "--color", "never"); sh.code != exitOK || strings.Count(sh.stdout, "reached num_ctx") < 2 {
+		t.Errorf("show --outcome truncated: exit %d (%v)\n%s", sh.code, sh.err, sh.stdout)
+	}
+	if sh := runCLI(t, context.Background(), "show", dir, "--outcome", "truncatd"); sh.code != exitUsage || !strings.Contains(sh.err.Error(), `did you mean "truncated"?`) {
+		t.Errorf("show --outcome truncatd: exit %d (%v)", sh.code, sh.err)
+	}
 	rep := runCLI(t, context.Background(), "report", dir, "--json")
 	if m := summaryOf(t, rep.stdout); rep.err != nil || m.Scored != 0 || m.Excluded != 2 || m.Pass.N != 0 {
 		t.Errorf("report --json: err %v, scored %d, excluded %d, pass n %d; want 0, 2, 0", rep.err, m.Scored, m.Excluded, m.Pass.N)
