@@ -296,18 +296,7 @@ func (r *Runner) runModelPool(ctx context.Context, cfg Config, info *record.Mode
 						continue
 					}
 					mu.Lock()
-					prog.Done++
-					prog.RunThisTime++
-					switch t.Score.Outcome {
-					case record.OutcomeInfraError:
-						prog.Infra++
-					case record.OutcomePass:
-						prog.Pass++
-						prog.Scored++
-					default:
-						prog.Scored++
-					}
-					prog.Elapsed = now().Sub(start)
+					prog.add(t, cfg.Judge, now().Sub(start))
 					if r.OnProgress != nil {
 						r.OnProgress(prog)
 					}

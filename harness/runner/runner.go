@@ -181,13 +181,32 @@ type Progress struct {
 	Model       string
 	Done, Total int // trials of this model, including those resumed
 	Pass        int // passes so far among the trials this run ran
-	Scored      int // trials this run ran that were not infra errors
+	Scored      int // trials this run ran that the rates count (see Config.Judge)
 	Infra       int
 	Elapsed     time.Duration // since this model's trials began
 	RunThisTime int           // trials this run ran for this model
 	// Saved counts the trials of this model that --stop-early skipped
 	// because their case was settled; Total no longer counts them.
 	Saved int
+}
+
+// add counts a trial this run just wrote, as the rates count it: an
+// infrastructure error apart, a truncated trial that judge keeps out in
+// neither Scored nor Pass.
+func (p *Progress) add(t *record.Trial, judge record.JudgeOptions, elapsed time.Duration) {
+	p.Done++
+	p.RunThisTime++
+	p.Elapsed = elapsed
+	j := record.JudgeWith(t, judge)
+	switch {
+	case j.Infra:
+		p.Infra++
+	case j.Counted():
+		p.Scored++
+		if j.Pass.OK {
+			p.Pass++
+		}
+	}
 }
 
 // Runner runs trials. Chat, Tools, Models and Out are required.
@@ -344,18 +363,7 @@ func (r *Runner) runModel(ctx context.Context, cfg Config, p *pause, info *recor
 				r.runJob(ctx, cfg, p, info, base, j, fail, func(t *record.Trial) {
 					mu.Lock()
 					ev.add(t)
-					prog.Done++
-					prog.RunThisTime++
-					switch t.Score.Outcome {
-					case record.OutcomeInfraError:
-						prog.Infra++
-					case record.OutcomePass:
-						prog.Pass++
-						prog.Scored++
-					default:
-						prog.Scored++
-					}
-					prog.Elapsed = now().Sub(start)
+					prog.add(t, cfg.Judge, now().Sub(start))
 					if r.OnProgress != nil {
 						r.OnProgress(prog)
 					}

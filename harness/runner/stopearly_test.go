@@ -97,6 +97,8 @@ func TestStopEarlyIgnoresTruncatedTrials(t *testing.T) {
 		r := newRig(t, nil, nil, nil, "docs")
 		s := loadSuite(t, "../../cases/docs.yaml", r.cat)
 		s.Defaults.Options["num_ctx"] = int64(64) // the fake's prompt_eval_count stops there
+		var last runner.Progress
+		r.runner.OnProgress = func(p runner.Progress) { last = p }
 		_, err := r.runner.Run(context.Background(), runner.Config{
 			Suite: s, Models: models(t, r, "scripted-good"), Repeat: 6,
 			StopEarly: &stats.SPRT{}, Judge: record.JudgeOptions{KeepTruncated: keep},
@@ -111,6 +113,14 @@ func TestStopEarlyIgnoresTruncatedTrials(t *testing.T) {
 		}
 		if len(trials) != want {
 			t.Errorf("keep truncated %v: %d trials, want %d", keep, len(trials), want)
+		}
+		// The progress line counts as the rates do.
+		scored := 0
+		if keep {
+			scored = want
+		}
+		if last.Done != want || last.Scored != scored || last.Pass > last.Scored {
+			t.Errorf("keep truncated %v: progress done %d, scored %d, pass %d; want %d, %d", keep, last.Done, last.Scored, last.Pass, want, scored)
 		}
 		for _, tr := range trials {
 			if !tr.Score.Truncated {
