@@ -38,12 +38,7 @@ func (s *Suite) DrawSeed() int64 {
 // decoyPool reads decoys: a list of paths (files or folders, relative to the
 // suite) and {servers: FILE} entries. The files are read when a run starts.
 func (p *parser) decoyPool(n *yaml.Node, field string) []DecoySource {
-	if n.Kind != yaml.SequenceNode {
-		p.errorf(n, field, "must be a list of decoy files or folders and {servers: FILE} entries, such as [decoys/], not %s", kindName(n))
-		return nil
-	}
-	if len(n.Content) == 0 {
-		p.errorf(n, field, "must name at least one decoy file or folder (or leave decoys out)")
+	if !p.nonEmptyList(n, field, "a list of decoy files or folders and {servers: FILE} entries, such as [decoys/]", "must name at least one decoy file or folder (or leave decoys out)") {
 		return nil
 	}
 	var out []DecoySource

@@ -9,12 +9,7 @@ import (
 )
 
 func (p *parser) cases(n *yaml.Node, s *Suite) {
-	if n.Kind != yaml.SequenceNode {
-		p.errorf(n, "cases", "must be a list of cases, not %s", kindName(n))
-		return
-	}
-	if len(n.Content) == 0 {
-		p.errorf(n, "cases", "must list at least one case")
+	if !p.nonEmptyList(n, "cases", "a list of cases", "must list at least one case") {
 		return
 	}
 	first := map[string]Pos{}
@@ -274,12 +269,7 @@ func (p *parser) expect(n *yaml.Node, path string) (e Expect, maxRounds *yaml.No
 }
 
 func (p *parser) calls(n *yaml.Node, path string) []ExpectedCall {
-	if n.Kind != yaml.SequenceNode {
-		p.errorf(n, path, "must be a list of calls [{tool: ..., args: ...}], not %s", kindName(n))
-		return nil
-	}
-	if len(n.Content) == 0 {
-		p.errorf(n, path, "must list at least one call (for no call, write no_tool: true)")
+	if !p.nonEmptyList(n, path, "a list of calls [{tool: ..., args: ...}]", "must list at least one call (for no call, write no_tool: true)") {
 		return nil
 	}
 	var out []ExpectedCall
@@ -312,4 +302,19 @@ func (p *parser) calls(n *yaml.Node, path string) []ExpectedCall {
 		}
 	}
 	return out
+}
+
+// nonEmptyList reports whether n is a list holding at least one item; if
+// not, it reports at n that the value must be what (not what it is), or,
+// for an empty list, the message empty.
+func (p *parser) nonEmptyList(n *yaml.Node, path, what, empty string) bool {
+	if n.Kind != yaml.SequenceNode {
+		p.errorf(n, path, "must be %s, not %s", what, kindName(n))
+		return false
+	}
+	if len(n.Content) == 0 {
+		p.errorf(n, path, "%s", empty)
+		return false
+	}
+	return true
 }

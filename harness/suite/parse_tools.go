@@ -52,12 +52,7 @@ func (c *Case) HasInline() bool {
 // caseTools reads a case's tools: a list of inline definitions and names of
 // the servers' tools.
 func (p *parser) caseTools(n *yaml.Node, path string) []CaseTool {
-	if n.Kind != yaml.SequenceNode {
-		p.errorf(n, path, "must be a list of tools: inline definitions {name, description, parameters} or names of the servers' tools, not %s", kindName(n))
-		return nil
-	}
-	if len(n.Content) == 0 {
-		p.errorf(n, path, "must list at least one tool (leave tools out to offer the suite's servers' tools)")
+	if !p.nonEmptyList(n, path, "a list of tools: inline definitions {name, description, parameters} or names of the servers' tools", "must list at least one tool (leave tools out to offer the suite's servers' tools)") {
 		return nil
 	}
 	out := []CaseTool{}
