@@ -30,9 +30,12 @@ func (r *Reader) Joined() bool { return r.joined != nil }
 
 // Open reads dir's run.json. It takes no lock: a run may be read while it
 // is being written. A run.json of a newer major format is refused with a
-// *record.FormatError.
+// *record.FormatError; a folder without one is a *NotRunError.
 func Open(dir string) (*Reader, error) {
 	meta, err := record.ReadRun(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, &NotRunError{Dir: dir, Err: err}
+	}
 	if err != nil {
 		return nil, err
 	}

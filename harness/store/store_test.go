@@ -271,3 +271,20 @@ func TestMergeModels(t *testing.T) {
 		t.Errorf("%+v", got)
 	}
 }
+
+// TestOpenSaysWhatTheFolderIs: a mistyped directory and a folder without a
+// run are told apart, by name, as the *NotRunError that Resume returns too.
+func TestOpenSaysWhatTheFolderIs(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "nope")
+	for _, tc := range []struct{ dir, want string }{
+		{missing, missing + ": no such directory"},
+		{dir, dir + " is not a run directory: it holds no run.json (`toolgrade run --out DIR` writes one)"},
+	} {
+		_, err := Open(tc.dir)
+		var nr *NotRunError
+		if !errors.As(err, &nr) || !errors.Is(err, os.ErrNotExist) || err.Error() != tc.want {
+			t.Errorf("Open(%s): %v, want %q", tc.dir, err, tc.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -119,7 +120,17 @@ type NotRunError struct {
 	Err error
 }
 
-func (e *NotRunError) Error() string { return e.Err.Error() }
+// Error says what the folder is when it holds no run.json at all (most
+// often a mistyped directory), else why its run.json could not be read.
+func (e *NotRunError) Error() string {
+	if !errors.Is(e.Err, os.ErrNotExist) {
+		return e.Err.Error()
+	}
+	if _, err := os.Stat(e.Dir); errors.Is(err, os.ErrNotExist) {
+		return fmt.Sprintf("%s: no such directory", e.Dir)
+	}
+	return fmt.Sprintf("%s is not a run directory: it holds no %s (`toolgrade run --out DIR` writes one)", e.Dir, record.RunFile)
+}
 func (e *NotRunError) Unwrap() error { return e.Err }
 
 // trialsDone reads the trials a run already has, after cutting off a line a
