@@ -252,24 +252,28 @@ func caseToolboxes(s *suite.Suite, vcat *casetools.Catalogs, transform toolTrans
 		return nil, nil, err
 	}
 	var recs []record.RunCaseCatalog
-	recorded := map[string]int{} // by hash: index in recs
+	recorded := map[string]int{}          // by hash: index in recs
+	hashed := map[bridge.Toolbox]string{} // a toolbox shared by cases is encoded once
 	for i := range s.Cases {
 		c := &s.Cases[i]
 		ct, ok := byCase[c.ID]
 		if !ok {
 			continue
 		}
-		b, err := json.Marshal(ct.Tools.OllamaTools())
-		if err != nil {
-			return nil, nil, err
+		h, seen := hashed[ct.Tools]
+		if !seen {
+			b, err := json.Marshal(ct.Tools.OllamaTools())
+			if err != nil {
+				return nil, nil, err
+			}
+			h = catalogHash(b, system)
+			hashed[ct.Tools] = h
+			if _, dup := recorded[h]; !dup {
+				recorded[h] = len(recs)
+				recs = append(recs, record.RunCaseCatalog{Hash: h, Tools: b})
+			}
 		}
-		h := catalogHash(b, system)
-		if k, ok := recorded[h]; ok {
-			recs[k].Cases = append(recs[k].Cases, c.ID)
-			continue
-		}
-		recorded[h] = len(recs)
-		recs = append(recs, record.RunCaseCatalog{Cases: []string{c.ID}, Hash: h, Tools: b})
+		recs[recorded[h]].Cases = append(recs[recorded[h]].Cases, c.ID)
 	}
 	return byCase, recs, nil
 }
