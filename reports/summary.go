@@ -356,13 +356,12 @@ func (s *Summarizer) row(model, variant string) *modelAcc {
 
 // Add counts one trial.
 func (s *Summarizer) Add(t *record.Trial) {
-	s.curves.Judge = s.Judge
-	s.curves.Add(t)
-	m := s.row(t.Model, t.Variant)
-	sc := t.Score
 	// The judgements are the record's, made once, so this report, compare
 	// and the gates cannot count differently.
 	j := record.JudgeWith(t, s.Judge)
+	s.curves.AddJudged(t, j)
+	m := s.row(t.Model, t.Variant)
+	sc := t.Score
 	m.s.Trials++
 	m.addGroups(t, &j)
 	if sc.Truncated && !j.Infra {

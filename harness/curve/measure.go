@@ -57,8 +57,12 @@ type acc struct {
 // NewStats returns an empty Stats.
 func NewStats() *Stats { return &Stats{rows: map[rowKey]*acc{}} }
 
-// Add counts one trial.
-func (s *Stats) Add(t *record.Trial) {
+// Add counts one trial, judged with s.Judge.
+func (s *Stats) Add(t *record.Trial) { s.AddJudged(t, record.JudgeWith(t, s.Judge)) }
+
+// AddJudged counts one trial whose judgements the caller has made already
+// (the summary judges each trial once for all its figures).
+func (s *Stats) AddJudged(t *record.Trial, j record.Judgements) {
 	k := rowKey{t.Model, t.Variant}
 	a := s.rows[k]
 	if a == nil {
@@ -69,7 +73,6 @@ func (s *Stats) Add(t *record.Trial) {
 		}
 	}
 	a.m.Trials++
-	j := record.JudgeWith(t, s.Judge)
 	if j.Infra {
 		a.m.Infra++
 		return
