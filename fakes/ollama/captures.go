@@ -37,6 +37,9 @@ type Capture struct {
 	// RequestMessages are the messages sent in round 2 and later.
 	RequestMessages []api.Message `json:"request_messages"`
 	HTTPStatus      int           `json:"http_status"`
+	// Headers are the response headers that matter to a client, where the
+	// capture kept them (the origin and host rows).
+	Headers map[string]string `json:"headers"`
 	// ResponseLines is the body exactly as received, one NDJSON line each.
 	ResponseLines []string `json:"response_lines"`
 }
