@@ -10,11 +10,13 @@ import (
 	"net/http"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/toolgrade/toolgrade/harness/bridge"
+	"github.com/toolgrade/toolgrade/harness/llm"
 	"github.com/toolgrade/toolgrade/harness/proxy"
 	"github.com/toolgrade/toolgrade/harness/redact"
 	"github.com/toolgrade/toolgrade/harness/servers"
@@ -37,8 +39,9 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	listen := fs.String("listen", "127.0.0.1:11500", "loopback `ADDR` to listen on (port 0: any free port)")
 	maxRounds := fs.Int("max-tool-rounds", bridge.DefaultMaxRounds, "requests of one chat that may offer tools before one last request without them")
 	system := fs.String("system", "", "system prompt for chats that do not start with their own")
-	var origins stringList
-	fs.Var(&origins, "cors-origin", "browser `ORIGIN` allowed to call the proxy (* for any); repeatable")
+	var origins, hosts stringList
+	fs.Var(&origins, "cors-origin", "browser `ORIGIN` allowed to call the proxy besides its own address (* for any, or one * as a wildcard); repeatable; OLLAMA_ORIGINS adds more")
+	fs.Var(&hosts, "allow-host", "Host `NAME` let in beside loopback names and addresses (one that points at this machine); repeatable")
 	recordDir := fs.String("record", "", "append every conversation served to `DIR`/transcripts.jsonl")
 	logFormat := fs.String("log-format", "text", "request log lines on stderr: text or json")
 	deny := fs.String("deny-tools", "", "comma-separated tool `PATTERNS` never to run (the model is told the tool was not run)")
@@ -65,6 +68,10 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		if _, err := path.Match(g, ""); err != nil {
 			return usageErrorf("serve: tool pattern %q: %v", g, err)
 		}
+	}
+	allowOrigins, allowHosts, err := serveGuard(*listen, *ollamaURL, origins, hosts)
+	if err != nil {
+		return asUsage(err)
 	}
 	cfg, err := servers.Load(sf.file)
 	if err != nil {
@@ -103,7 +110,8 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		MaxRounds:   *maxRounds,
 		Health:      serveHealth(cfg, cat, ol),
 		Log:         slog.New(handler),
-		CORSOrigins: origins,
+		CORSOrigins: allowOrigins,
+		AllowHosts:  allowHosts,
 	}
 	if rec != nil {
 		opts.Record = rec.Record
@@ -157,6 +165,34 @@ func loopbackOnly(addr string) error {
 		return nil
 	}
 	return fmt.Errorf("--listen %q: serve listens on loopback only (127.0.0.1, ::1 or localhost): it runs tools for whoever calls it", addr)
+}
+
+// serveGuard gathers who may call the proxy beside its own loopback
+// address: the origins of OLLAMA_ORIGINS (read as Ollama reads it) and
+// --cors-origin; the Host names of --allow-host, of --listen and of the
+// Ollama behind it (names the user gave), and this machine's name, which
+// Ollama lets in too.
+func serveGuard(listen, ollamaFlag string, origins, hosts []string) (allowOrigins, allowHosts []string, err error) {
+	allowOrigins, err = proxy.ParseOrigins(os.Getenv("OLLAMA_ORIGINS"))
+	if err != nil {
+		return nil, nil, fmt.Errorf("serve: OLLAMA_ORIGINS: %v", err)
+	}
+	for _, o := range origins {
+		if err := proxy.CheckOrigin(o); err != nil {
+			return nil, nil, fmt.Errorf("serve: --cors-origin: %v", err)
+		}
+	}
+	allowOrigins = append(allowOrigins, origins...)
+	ollama, err := llm.Endpoint(ollamaFlag)
+	if err != nil {
+		return nil, nil, err
+	}
+	host, _, _ := net.SplitHostPort(listen)
+	allowHosts = append(slices.Clone(hosts), host, ollama.Hostname())
+	if name, err := os.Hostname(); err == nil {
+		allowHosts = append(allowHosts, name)
+	}
+	return allowOrigins, allowHosts, nil
 }
 
 // serveHealth reports Ollama's version and every server's state.

@@ -52,6 +52,106 @@ func TestServeListensOnLoopbackOnly(t *testing.T) {
 	}
 }
 
+// startServe runs serve with args on a free loopback port and returns its
+// base URL and a stop that ends it (once; later calls return the same).
+func startServe(t *testing.T, args ...string) (base string, stop func() result) {
+	t.Helper()
+	addrFile := filepath.Join(t.TempDir(), "addr")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan result, 1)
+	go func() {
+		done <- runCLI(t, ctx, append([]string{"serve", "--listen", "127.0.0.1:0", "--addr-file", addrFile}, args...)...)
+	}()
+	var r *result
+	stop = func() result {
+		if r == nil {
+			cancel()
+			res := <-done
+			r = &res
+		}
+		return *r
+	}
+	var addr string
+	for deadline := time.Now().Add(30 * time.Second); addr == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		b, _ := os.ReadFile(addrFile)
+		addr = strings.TrimSpace(string(b))
+	}
+	if addr == "" {
+		res := stop()
+		t.Fatalf("serve did not start: %v\n%s", res.err, res.stderr)
+	}
+	return "http://" + addr, stop
+}
+
+// TestServeGuard: serve lets in the origins of OLLAMA_ORIGINS and
+// --cors-origin and the names of --allow-host, and refuses the rest with
+// 403 before anything runs (the rules themselves: harness/proxy).
+func TestServeGuard(t *testing.T) {
+	script, err := fakeollama.DemoScript()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ollama := httptest.NewServer(fakeollama.New(script, &fakeollama.Options{}))
+	defer ollama.Close()
+	t.Setenv("OLLAMA_ORIGINS", `"http://env.example, https://*.env.example"`)
+	base, stop := startServe(t, "--servers", serversFile(t, "docs"), "--ollama", ollama.URL,
+		"--cors-origin", "http://flag.example", "--allow-host", "mybox.test")
+	defer stop()
+	for _, c := range []struct {
+		origin, host string
+		status       int
+	}{
+		{"", "", 200},
+		{"http://env.example", "", 200},
+		{"https://a.env.example", "", 200},
+		{"http://flag.example", "", 200},
+		{"http://evil.example", "", 403},
+		{"http://localhost:3000", "", 403},
+		{"", "mybox.test:11500", 200},
+		{"", "evil.example:11500", 403},
+	} {
+		req, _ := http.NewRequest("POST", base+"/api/chat",
+			strings.NewReader(`{"model":"scripted-good","stream":false,"messages":[{"role":"user","content":"Can I bring my dog?"}]}`))
+		req.Header.Set("Content-Type", "text/plain")
+		if c.origin != "" {
+			req.Header.Set("Origin", c.origin)
+		}
+		if c.host != "" {
+			req.Host = c.host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.status {
+			t.Errorf("Origin %q, Host %q: %d, want %d", c.origin, c.host, resp.StatusCode, c.status)
+		}
+	}
+	if r := stop(); !strings.Contains(r.stderr, `"refused":"host \"evil.example:11500\" is not a loopback name`) &&
+		!strings.Contains(r.stderr, `refused="host \"evil.example:11500\" is not a loopback name`) {
+		t.Errorf("the refusal is not logged with its reason:\n%s", r.stderr)
+	}
+}
+
+func TestServeRefusesABadOrigin(t *testing.T) {
+	for _, c := range []struct{ env, flag, want string }{
+		{"http://a.example,,http://b.example", "", "OLLAMA_ORIGINS: an empty origin"},
+		{"", "app.example", `--cors-origin: origin "app.example": must start with http://`},
+		{"", "http://*.*.example", "only one * is allowed"},
+	} {
+		t.Setenv("OLLAMA_ORIGINS", c.env)
+		args := []string{"serve", "--servers", serversFile(t, "docs"), "--ollama", "http://127.0.0.1:1"}
+		if c.flag != "" {
+			args = append(args, "--cors-origin", c.flag)
+		}
+		r := runCLI(t, context.Background(), args...)
+		if r.code != exitUsage || !strings.Contains(r.err.Error(), c.want) {
+			t.Errorf("%+v: code %d, err %v", c, r.code, r.err)
+		}
+	}
+}
+
 // TestServe runs serve over real stdio servers, one of them broken, and
 // talks to it over HTTP as any client would.
 func TestServe(t *testing.T) {
@@ -64,25 +164,8 @@ func TestServe(t *testing.T) {
 	url := ollama.URL
 	cfg := serversFile(t, "docs", "broken")
 	dir := t.TempDir()
-	addrFile := filepath.Join(dir, "addr")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan result, 1)
-	go func() {
-		done <- runCLI(t, ctx, "serve", "--servers", cfg, "--ollama", url, "--listen", "127.0.0.1:0", "--addr-file", addrFile,
-			"--record", filepath.Join(dir, "rec"), "--log-format", "json")
-	}()
-	var addr string
-	for deadline := time.Now().Add(30 * time.Second); addr == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		b, _ := os.ReadFile(addrFile)
-		addr = strings.TrimSpace(string(b))
-	}
-	if addr == "" {
-		cancel()
-		r := <-done
-		t.Fatalf("serve did not start: %v\n%s", r.err, r.stderr)
-	}
-	base := "http://" + addr
+	base, stop := startServe(t, "--servers", cfg, "--ollama", url, "--record", filepath.Join(dir, "rec"), "--log-format", "json")
+	defer stop()
 
 	resp, err := http.Get(base + "/health")
 	if err != nil {
@@ -124,8 +207,7 @@ func TestServe(t *testing.T) {
 		t.Errorf("health without Ollama %d %+v", resp.StatusCode, h)
 	}
 
-	cancel()
-	r := <-done
+	r := stop()
 	if r.code != exitInterrupted {
 		t.Errorf("code %d, err %v", r.code, r.err)
 	}

@@ -91,7 +91,7 @@ func newEnv(t testing.TB, o *fakeollama.Options) *env {
 		},
 		MaxRounds:   3,
 		Log:         newLogger(e),
-		CORSOrigins: []string{"http://app.example"},
+		CORSOrigins: []string{"http://app.example", "https://*.example.com"},
 	})
 	if err != nil {
 		t.Fatal(err)

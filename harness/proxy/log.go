@@ -45,13 +45,16 @@ func (w *logWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 func (w *logWriter) status() int { return w.code }
 
 // logRequest writes the request's one log line.
-func (s *Server) logRequest(r *http.Request, status int, st *chatStats, d time.Duration) {
+// refused, when set, says why the guard refused the request.
+func (s *Server) logRequest(r *http.Request, status int, st *chatStats, d time.Duration, refused string) {
 	attrs := []slog.Attr{
 		slog.String("method", r.Method),
 		slog.String("path", r.URL.Path),
 		slog.Int("status", status),
 	}
-	if r.URL.Path == "/api/chat" {
+	if refused != "" {
+		attrs = append(attrs, slog.String("refused", refused))
+	} else if r.URL.Path == "/api/chat" {
 		attrs = append(attrs, slog.Int("rounds", st.rounds), slog.Int("tool_calls", st.toolCalls))
 	}
 	attrs = append(attrs, slog.Duration("duration", d))

@@ -6,12 +6,12 @@ package proxy
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 
@@ -45,19 +45,27 @@ type Options struct {
 	Record func(*record.Transcript)
 	// Log gets one line per request; nil logs nothing.
 	Log *slog.Logger
-	// CORSOrigins are the browser origins allowed to call the proxy ("*":
-	// any); nil allows none, so browsers get no CORS headers.
+	// CORSOrigins are the browser origins allowed to call the proxy besides
+	// its own address: exact ones, "*" for any, or patterns with one "*"
+	// (http://localhost:*), as in OLLAMA_ORIGINS; nil allows only pages
+	// served from the proxy's own loopback address. Every other request
+	// with an Origin is refused with 403, as Ollama refuses it.
 	CORSOrigins []string
+	// AllowHosts are Host names let in beside loopback addresses, localhost
+	// and names under .localhost; nil: none, so a request whose Host names
+	// anything else (DNS rebinding) is refused with 403, as Ollama refuses it.
+	AllowHosts []string
 	// Now is the clock for durations in logs; nil: time.Now.
 	Now func() time.Time
 }
 
 // Server is the proxy, an http.Handler safe for concurrent requests.
 type Server struct {
-	o    Options
-	pass *httputil.ReverseProxy
-	now  func() time.Time
-	log  *slog.Logger
+	o     Options
+	pass  *httputil.ReverseProxy
+	guard *guard
+	now   func() time.Time
+	log   *slog.Logger
 }
 
 // New returns a proxy configured by o.
@@ -70,7 +78,11 @@ func New(o Options) (*Server, error) {
 	case o.Tools == nil:
 		return nil, errors.New("proxy: Options.Tools is required")
 	}
-	s := &Server{o: o, now: o.Now, log: o.Log}
+	g, err := newGuard(o.CORSOrigins, o.AllowHosts)
+	if err != nil {
+		return nil, fmt.Errorf("proxy: %w", err)
+	}
+	s := &Server{o: o, guard: g, now: o.Now, log: o.Log}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -84,12 +96,10 @@ func New(o Options) (*Server, error) {
 			// Ollama sees the request as its own clients send it, with the
 			// Host it expects, and no forwarding headers added.
 			r.Out.Host = up.Host
-			// An origin the proxy allows is the proxy's to answer for:
-			// Ollama would refuse one it does not know (403) and add CORS
-			// headers of its own.
-			if s.allowed(r.In.Header.Get("Origin")) {
-				r.Out.Header.Del("Origin")
-			}
+			// The guard has let the origin in, so it is the proxy's to
+			// answer for: Ollama would judge it by its own list and add
+			// CORS headers of its own.
+			r.Out.Header.Del("Origin")
 		},
 		// Progress streams (pull, generate, chat with no messages) reach the
 		// client line by line, as they arrive.
@@ -110,10 +120,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	lw := &logWriter{ResponseWriter: w}
 	start := s.now()
 	st := &chatStats{}
+	v := s.guard.check(r)
 	defer func() {
-		s.logRequest(r, lw.status(), st, s.now().Sub(start))
+		s.logRequest(r, lw.status(), st, s.now().Sub(start), v.refused)
 	}()
-	if s.cors(lw, r) {
+	if v.refused != "" {
+		// Ollama's answer: 403 and an empty body, before anything runs.
+		lw.WriteHeader(http.StatusForbidden)
+		return
+	}
+	if v.cors && s.cors(lw, r) {
 		return
 	}
 	switch {
@@ -126,13 +142,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// cors sets the CORS headers for an allowed origin and answers preflight
-// requests; it reports whether the request is answered.
+// cors sets the CORS headers for a cross-origin request the guard let in
+// and answers its preflight; it reports whether the request is answered.
 func (s *Server) cors(w http.ResponseWriter, r *http.Request) bool {
 	origin := r.Header.Get("Origin")
-	if !s.allowed(origin) {
-		return false
-	}
 	h := w.Header()
 	h.Set("Access-Control-Allow-Origin", origin)
 	h.Add("Vary", "Origin")
@@ -144,9 +157,4 @@ func (s *Server) cors(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	return false
-}
-
-// allowed reports whether origin is one of Options.CORSOrigins.
-func (s *Server) allowed(origin string) bool {
-	return origin != "" && (slices.Contains(s.o.CORSOrigins, origin) || slices.Contains(s.o.CORSOrigins, "*"))
 }
