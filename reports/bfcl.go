@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/stats"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/stats"
 )
 
 // BFCLSummary is the Berkeley Function-Calling Leaderboard's figures for

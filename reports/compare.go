@@ -7,8 +7,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/toolgrade/toolgrade/harness/compare"
-	"github.com/toolgrade/toolgrade/harness/stats"
+	"github.com/toolgrade/toolgrade/internal/compare"
+	"github.com/toolgrade/toolgrade/internal/stats"
 )
 
 // WriteCompareTerminal writes a comparison for a terminal: what differs

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolgrade/toolgrade/harness/compare"
-	"github.com/toolgrade/toolgrade/harness/curve"
+	"github.com/toolgrade/toolgrade/internal/compare"
+	"github.com/toolgrade/toolgrade/internal/curve"
 )
 
 // WriteSweepCompareTerminal writes a sweep comparison for a terminal: per

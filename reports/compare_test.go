@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/toolgrade/toolgrade/harness/compare"
-	"github.com/toolgrade/toolgrade/harness/store"
+	"github.com/toolgrade/toolgrade/internal/compare"
+	"github.com/toolgrade/toolgrade/internal/store"
 )
 
-// fixture is harness/compare's recorded pair of runs.
-const compareFixture = "../harness/compare/testdata/"
+// fixture is internal/compare's recorded pair of runs.
+const compareFixture = "../internal/compare/testdata/"
 
 func comparison(t *testing.T, mode string) *compare.Comparison {
 	t.Helper()

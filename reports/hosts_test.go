@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/internal/record"
 )
 
 // TestSummaryWarnsOfHostDrift: a model whose hosts ran different Ollama

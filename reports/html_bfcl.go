@@ -1,6 +1,6 @@
 package reports
 
-import "github.com/toolgrade/toolgrade/harness/stats"
+import "github.com/toolgrade/toolgrade/internal/stats"
 
 // htmlBFCL is the BFCL section of the HTML page: the rows of the terminal
 // and Markdown BFCL tables (bfclRows), as data the page draws, and the note

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgrade/toolgrade/harness/compare"
-	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/internal/compare"
+	"github.com/toolgrade/toolgrade/internal/record"
 )
 
 // htmlPage renders the fixture's HTML report.

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/stats"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/stats"
 )
 
 // JUnit accumulates a run's trials into a JUnit XML report for CI: one

@@ -4,7 +4,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/reports"
 )
 

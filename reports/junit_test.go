@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/internal/record"
 )
 
 func junitOf(t *testing.T, meta *record.Run, trials []*record.Trial, opts *JUnitOptions) []byte {

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgrade/toolgrade/harness/compare"
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/stats"
+	"github.com/toolgrade/toolgrade/internal/compare"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/stats"
 )
 
 // judgedTrials are four trials of one model: a pass, a truncated no_call, a

@@ -9,9 +9,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/toolgrade/toolgrade/harness/curve"
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/stats"
+	"github.com/toolgrade/toolgrade/internal/curve"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/stats"
 )
 
 // Summary is every number a run's reports show, per model and variant;
@@ -181,7 +181,7 @@ type CaseResult struct {
 // StoppedInterval is the interval stated for a case that stopped early: the
 // Clopper-Pearson interval at Level (stats.StoppedLevel), which covers the
 // true pass rate at least 95% of the time under the SPRT rule (checked by
-// simulation in harness/stats).
+// simulation in internal/stats).
 type StoppedInterval struct {
 	Level float64 `json:"level"`
 	Lo    float64 `json:"lo"`

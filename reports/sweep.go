@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/toolgrade/toolgrade/harness/curve"
+	"github.com/toolgrade/toolgrade/internal/curve"
 )
 
 // sweepNote says what the sweep tables show, once under them.

@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/toolgrade/toolgrade/harness/curve"
+	"github.com/toolgrade/toolgrade/internal/curve"
 )
 
 // The sweep chart's geometry, in SVG user units: one chart is 600 wide (two

@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/internal/record"
 )
 
-// sweepFixture is harness/curve's recorded tool-count sweep: two models at
+// sweepFixture is internal/curve's recorded tool-count sweep: two models at
 // 0, 10, 30 and 60 decoys (3 to 63 tools); "weak" falls from 16/18 to 6/18.
-const sweepFixture = "../harness/curve/testdata/sweep"
+const sweepFixture = "../internal/curve/testdata/sweep"
 
 func readSweep(t *testing.T) (*record.Run, []*record.Trial) {
 	t.Helper()

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/internal/record"
 )
 
 func printAll(trials []*record.Trial, o *TranscriptOptions) []byte {

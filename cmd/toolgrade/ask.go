@@ -11,11 +11,11 @@ import (
 	"strings"
 
 	"github.com/ollama/ollama/api"
-	"github.com/toolgrade/toolgrade/harness/bridge"
-	"github.com/toolgrade/toolgrade/harness/llm"
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/score"
-	"github.com/toolgrade/toolgrade/harness/servers"
+	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/llm"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/score"
+	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/reports"
 )
 

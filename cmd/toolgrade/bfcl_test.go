@@ -9,22 +9,22 @@ import (
 	"testing"
 
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
-	"github.com/toolgrade/toolgrade/harness/bfcl"
-	"github.com/toolgrade/toolgrade/harness/bfcl/bfclfake"
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/suite"
+	"github.com/toolgrade/toolgrade/internal/bfcl"
+	"github.com/toolgrade/toolgrade/internal/bfcl/bfclfake"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/suite"
 	"github.com/toolgrade/toolgrade/reports"
 )
 
-// bfclRun imports the harness/bfcl fixtures as a suite and runs it with
+// bfclRun imports the internal/bfcl fixtures as a suite and runs it with
 // bfcl-good (BFCL's ground truth for every question) and bfcl-perturbed
 // (one rule broken per case) against the fake Ollama scripted by
 // bfclfake.Script; it returns the suite's path, the run directory, the fake
 // and the run's result.
 func bfclRun(t *testing.T) (suitePath, out string, srv *fakeollama.Server, r result) {
 	t.Helper()
-	qs, _ := filepath.Glob("../../harness/bfcl/testdata/BFCL_v3_*.json")
-	as, _ := filepath.Glob("../../harness/bfcl/testdata/possible_answer/BFCL_v3_*.json")
+	qs, _ := filepath.Glob("../../internal/bfcl/testdata/BFCL_v3_*.json")
+	as, _ := filepath.Glob("../../internal/bfcl/testdata/possible_answer/BFCL_v3_*.json")
 	if len(qs) < 13 || len(as) == 0 {
 		t.Fatalf("fixtures: %d question files, %d answer files", len(qs), len(as))
 	}

@@ -9,8 +9,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/toolgrade/toolgrade/harness/draft"
-	"github.com/toolgrade/toolgrade/harness/store"
+	"github.com/toolgrade/toolgrade/internal/draft"
+	"github.com/toolgrade/toolgrade/internal/store"
 )
 
 // runCases is `toolgrade cases SUBCOMMAND`; from is the only one.
@@ -29,7 +29,7 @@ func runCases(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 
 // runCasesFrom is `toolgrade cases from DIR...`: a draft suite from recorded
 // conversations (serve --record) or a run's trials, written by
-// harness/draft. Unreadable lines are warnings and skipped, as every reader
+// internal/draft. Unreadable lines are warnings and skipped, as every reader
 // of trials treats them; an input that cannot be read at all, or that holds
 // no conversation a case can be drafted from, is a usage error.
 func runCasesFrom(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/suite"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
 // recordTraffic runs `toolgrade serve --record` against the fake Ollama

@@ -11,7 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/internal/record"
 )
 
 // ciDocBlocks are the YAML blocks of docs/ci.md, parsed (every document of

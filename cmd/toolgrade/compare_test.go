@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgrade/toolgrade/harness/compare"
+	"github.com/toolgrade/toolgrade/internal/compare"
 )
 
-// The recorded pair of runs harness/compare's tests and goldens use.
-const compareRuns = "../../harness/compare/testdata/"
+// The recorded pair of runs internal/compare's tests and goldens use.
+const compareRuns = "../../internal/compare/testdata/"
 
 func compareJSON(t *testing.T, args ...string) *compare.Comparison {
 	t.Helper()

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/internal/record"
 )
 
 // toolgradeOnPath puts this test binary on PATH as `toolgrade`, so a servers
@@ -34,7 +34,7 @@ func toolgradeOnPath(t *testing.T) {
 // warning; the disabled server is not started and is not called a failure.
 func TestClaudeDesktopConfigWorks(t *testing.T) {
 	toolgradeOnPath(t)
-	r := runCLI(t, context.Background(), "tools", "--servers", "../../harness/servers/testdata/claude_desktop_config.json")
+	r := runCLI(t, context.Background(), "tools", "--servers", "../../internal/servers/testdata/claude_desktop_config.json")
 	if r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.stderr)
 	}

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/toolgrade/toolgrade/harness/bridge"
-	"github.com/toolgrade/toolgrade/harness/decoys"
-	"github.com/toolgrade/toolgrade/harness/score"
-	"github.com/toolgrade/toolgrade/harness/servers"
-	"github.com/toolgrade/toolgrade/harness/suite"
+	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/decoys"
+	"github.com/toolgrade/toolgrade/internal/score"
+	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/suite"
 	"github.com/toolgrade/toolgrade/reports"
 )
 

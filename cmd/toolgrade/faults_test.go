@@ -16,7 +16,7 @@ import (
 	"time"
 
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
-	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/internal/record"
 )
 
 // syncBuffer is a buffer that one goroutine writes while another reads.

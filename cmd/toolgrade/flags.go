@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolgrade/toolgrade/harness/servers"
+	"github.com/toolgrade/toolgrade/internal/servers"
 )
 
 // newFlags returns a flag set that reports errors instead of exiting.

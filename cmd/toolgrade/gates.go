@@ -8,10 +8,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/toolgrade/toolgrade/harness/compare"
-	"github.com/toolgrade/toolgrade/harness/gate"
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/store"
+	"github.com/toolgrade/toolgrade/internal/compare"
+	"github.com/toolgrade/toolgrade/internal/gate"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/reports"
 )
 
@@ -125,7 +125,7 @@ func (g *gateFlags) judge(sum *reports.Summary, suiteGates []gate.Gate, regs []g
 // run and counts, per model and variant, the cases paired, the cases that
 // regressed (passed in baseline, fail in current) and how many of those the
 // McNemar test at alpha supports. It is the seam between gates and
-// harness/compare; tests give their own.
+// internal/compare; tests give their own.
 type regressionCounter func(ctx context.Context, baseline, current string, alpha float64) ([]gate.RegressionCount, error)
 
 // countRegressions is run's regressionCounter: the baseline and the run

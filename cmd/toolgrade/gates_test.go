@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgrade/toolgrade/harness/gate"
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/store"
+	"github.com/toolgrade/toolgrade/internal/gate"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/store"
 )
 
 // recordedRun copies reports/testdata (the demo's two scripted models, run
@@ -343,7 +343,7 @@ func TestRegressionGateThroughTheSeam(t *testing.T) {
 }
 
 // TestRunBaselineCountsRegressionsEndToEnd: `run --baseline` compares the
-// finished run with a baseline through harness/compare. The baseline is a
+// finished run with a baseline through internal/compare. The baseline is a
 // scripted-good run relabelled as scripted-weak, so the real scripted-weak
 // run regresses 14 of its 25 cases against it, pass 100% → 44%: McNemar
 // calls that worse, so --significant-only counts them too.

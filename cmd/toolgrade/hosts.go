@@ -9,10 +9,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/redact"
-	"github.com/toolgrade/toolgrade/harness/runner"
-	"github.com/toolgrade/toolgrade/harness/srcpos"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/redact"
+	"github.com/toolgrade/toolgrade/internal/runner"
+	"github.com/toolgrade/toolgrade/internal/srcpos"
 )
 
 // ollamaList is --ollama given any number of times, in order.

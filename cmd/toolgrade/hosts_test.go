@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/redact"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/redact"
 )
 
 // TestRunSpreadsOverSeveralOllamas: --ollama and --ollama-hosts together

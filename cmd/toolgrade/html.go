@@ -3,8 +3,8 @@ package main
 import (
 	"io"
 
-	"github.com/toolgrade/toolgrade/harness/compare"
-	"github.com/toolgrade/toolgrade/harness/store"
+	"github.com/toolgrade/toolgrade/internal/compare"
+	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/reports"
 )
 

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/toolgrade/toolgrade/harness/stats"
+	"github.com/toolgrade/toolgrade/internal/stats"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,7 +14,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
-	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/reports"
 	"github.com/toolgrade/toolgrade/reports/browsertest"
 )

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/toolgrade/toolgrade/harness/bfcl"
+	"github.com/toolgrade/toolgrade/internal/bfcl"
 )
 
 // runImport is `toolgrade import bfcl QUESTIONS.json... [--answers FILE]
 // -o SUITE.yaml`: a suite made of the Berkeley Function-Calling
-// Leaderboard's single-turn questions (harness/bfcl).
+// Leaderboard's single-turn questions (internal/bfcl).
 func runImport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("import", "bfcl QUESTIONS.json... [--answers POSSIBLE_ANSWERS.json] [-o SUITE.yaml]", stderr)
 	var answers stringList

@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-// TestImportBFCL: the command writes the suite harness/bfcl's golden file
+// TestImportBFCL: the command writes the suite internal/bfcl's golden file
 // holds, from the same fixtures given in the same order.
 func TestImportBFCL(t *testing.T) {
-	td := "../../harness/bfcl/testdata"
+	td := "../../internal/bfcl/testdata"
 	qs, _ := filepath.Glob(filepath.Join(td, "BFCL_v3_*.json"))
 	as, _ := filepath.Glob(filepath.Join(td, "possible_answer", "BFCL_v3_*.json"))
 	out := filepath.Join(t.TempDir(), "bfcl.yaml")
@@ -32,7 +32,7 @@ func TestImportBFCL(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The header names the files as given; the golden file's were relative
-	// to harness/bfcl.
+	// to internal/bfcl.
 	if g, w := afterHeader(string(got)), afterHeader(string(golden)); g != w {
 		t.Errorf("the suite differs from the golden file:\n%s", got)
 	}
@@ -44,7 +44,7 @@ func afterHeader(s string) string {
 }
 
 func TestImportBFCLErrors(t *testing.T) {
-	td := "../../harness/bfcl/testdata"
+	td := "../../internal/bfcl/testdata"
 	simple := filepath.Join(td, "BFCL_v3_simple.json")
 	for _, tt := range []struct {
 		args []string

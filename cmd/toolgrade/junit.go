@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"io"
 
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/store"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/reports"
 )
 

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolgrade/toolgrade/harness/bridge"
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/suite"
+	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
 // overrideFlags are run's flags that replace a suite's defaults for one run

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/internal/record"
 )
 
 // overrideSuite is a suite of two cases whose servers file does not exist,

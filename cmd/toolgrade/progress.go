@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
-	"github.com/toolgrade/toolgrade/harness/runner"
+	"github.com/toolgrade/toolgrade/internal/runner"
 	"golang.org/x/term"
 )
 

@@ -14,12 +14,12 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/ollama/ollama/api"
 
-	"github.com/toolgrade/toolgrade/harness/bridge"
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/score"
-	"github.com/toolgrade/toolgrade/harness/servers"
-	"github.com/toolgrade/toolgrade/harness/store"
-	"github.com/toolgrade/toolgrade/harness/suite"
+	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/score"
+	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/store"
+	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
 // runRescore judges a run's recorded transcripts again against an edited

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/servers"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/servers"
 )
 
 // TestRunCountsServerRestarts: a stdio server that crashes mid-run is

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/store"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/store"
 )
 
 // docsSuite copies cases/docs.yaml into a temporary folder with its servers

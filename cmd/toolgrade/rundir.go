@@ -4,8 +4,8 @@ import (
 	"errors"
 	"io"
 
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/store"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/store"
 )
 
 // runDirError says what a run directory refused in terms of run's flags: a

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/toolgrade/toolgrade/harness/servers"
+	"github.com/toolgrade/toolgrade/internal/servers"
 )
 
 func TestSchemaChangesRanked(t *testing.T) {

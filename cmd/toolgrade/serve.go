@@ -15,11 +15,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolgrade/toolgrade/harness/bridge"
-	"github.com/toolgrade/toolgrade/harness/llm"
-	"github.com/toolgrade/toolgrade/harness/proxy"
-	"github.com/toolgrade/toolgrade/harness/redact"
-	"github.com/toolgrade/toolgrade/harness/servers"
+	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/llm"
+	"github.com/toolgrade/toolgrade/internal/proxy"
+	"github.com/toolgrade/toolgrade/internal/redact"
+	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/reports"
 )
 

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
-	"github.com/toolgrade/toolgrade/harness/proxy"
-	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/internal/proxy"
+	"github.com/toolgrade/toolgrade/internal/record"
 )
 
 func TestServeWithOllamaDownExitsThreeWithoutBinding(t *testing.T) {
@@ -85,7 +85,7 @@ func startServe(t *testing.T, args ...string) (base string, stop func() result) 
 
 // TestServeGuard: serve lets in the origins of OLLAMA_ORIGINS and
 // --cors-origin and the names of --allow-host, and refuses the rest with
-// 403 before anything runs (the rules themselves: harness/proxy).
+// 403 before anything runs (the rules themselves: internal/proxy).
 func TestServeGuard(t *testing.T) {
 	script, err := fakeollama.DemoScript()
 	if err != nil {

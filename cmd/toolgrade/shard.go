@@ -3,10 +3,10 @@ package main
 import (
 	"flag"
 
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/runner"
-	"github.com/toolgrade/toolgrade/harness/shard"
-	"github.com/toolgrade/toolgrade/harness/suite"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/runner"
+	"github.com/toolgrade/toolgrade/internal/shard"
+	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
 // shardFlags are run's --shard, --shard-from, --shard-by and --shards.

@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/srcpos"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"github.com/toolgrade/toolgrade/reports"
 	"golang.org/x/term"
 )

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/reports"
 )
 

@@ -8,18 +8,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgrade/toolgrade/harness/compare"
-	"github.com/toolgrade/toolgrade/harness/record"
+	"github.com/toolgrade/toolgrade/internal/compare"
+	"github.com/toolgrade/toolgrade/internal/record"
 )
 
-// sweepRun copies harness/curve's recorded tool-count sweep (models good
+// sweepRun copies internal/curve's recorded tool-count sweep (models good
 // and weak at 0, 10, 30 and 60 decoys; weak's selection falls to 6/18) into
 // a fresh directory, so report may write its summary there.
 func sweepRun(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, f := range []string{record.RunFile, record.TrialsFile} {
-		b, err := os.ReadFile(filepath.Join("../../harness/curve/testdata/sweep", f))
+		b, err := os.ReadFile(filepath.Join("../../internal/curve/testdata/sweep", f))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"github.com/ollama/ollama/api"
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/store"
-	"github.com/toolgrade/toolgrade/harness/suite"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/store"
+	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
 // sweepSuite copies cases/sweep.yaml into a temporary folder, its servers

@@ -8,12 +8,12 @@ import (
 	"strings"
 
 	"github.com/ollama/ollama/api"
-	"github.com/toolgrade/toolgrade/harness/bridge"
-	"github.com/toolgrade/toolgrade/harness/decoys"
-	"github.com/toolgrade/toolgrade/harness/llm"
-	"github.com/toolgrade/toolgrade/harness/servers"
-	"github.com/toolgrade/toolgrade/harness/srcpos"
-	"github.com/toolgrade/toolgrade/harness/suite"
+	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/decoys"
+	"github.com/toolgrade/toolgrade/internal/llm"
+	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/srcpos"
+	"github.com/toolgrade/toolgrade/internal/suite"
 	"github.com/toolgrade/toolgrade/reports"
 )
 

@@ -12,16 +12,16 @@ import (
 	"strings"
 
 	"github.com/ollama/ollama/api"
-	"github.com/toolgrade/toolgrade/harness/bridge"
-	"github.com/toolgrade/toolgrade/harness/casetools"
-	"github.com/toolgrade/toolgrade/harness/decoys"
-	"github.com/toolgrade/toolgrade/harness/overlay"
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/runner"
-	"github.com/toolgrade/toolgrade/harness/score"
-	"github.com/toolgrade/toolgrade/harness/servers"
-	"github.com/toolgrade/toolgrade/harness/srcpos"
-	"github.com/toolgrade/toolgrade/harness/suite"
+	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/casetools"
+	"github.com/toolgrade/toolgrade/internal/decoys"
+	"github.com/toolgrade/toolgrade/internal/overlay"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/runner"
+	"github.com/toolgrade/toolgrade/internal/score"
+	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/srcpos"
+	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
 // runVariants are the variants one run runs, in run order (the base first

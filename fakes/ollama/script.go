@@ -9,7 +9,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/toolgrade/toolgrade/harness/srcpos"
+	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"go.yaml.in/yaml/v3"
 )
 

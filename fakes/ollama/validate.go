@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/ollama/ollama/types/model"
-	"github.com/toolgrade/toolgrade/harness/srcpos"
+	"github.com/toolgrade/toolgrade/internal/srcpos"
 )
 
 var (

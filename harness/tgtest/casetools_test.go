@@ -6,10 +6,10 @@ import (
 	"testing"
 
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/store"
-	"github.com/toolgrade/toolgrade/harness/suite"
 	"github.com/toolgrade/toolgrade/harness/tgtest"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/store"
+	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
 // caseToolsScript plays a model that calls the factorial tool only when it

@@ -7,8 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
-	"github.com/toolgrade/toolgrade/harness/suite"
 	"github.com/toolgrade/toolgrade/harness/tgtest"
+	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
 // weatherDescription is the description of the weather tool under test; the

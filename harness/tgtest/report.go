@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/suite"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
 // report makes one subtest per case, and under it one per model and repeat

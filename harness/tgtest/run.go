@@ -14,14 +14,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
-	"github.com/toolgrade/toolgrade/harness/casetools"
-	"github.com/toolgrade/toolgrade/harness/llm"
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/redact"
-	"github.com/toolgrade/toolgrade/harness/runner"
-	"github.com/toolgrade/toolgrade/harness/servers"
-	"github.com/toolgrade/toolgrade/harness/store"
-	"github.com/toolgrade/toolgrade/harness/suite"
+	"github.com/toolgrade/toolgrade/internal/casetools"
+	"github.com/toolgrade/toolgrade/internal/llm"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/redact"
+	"github.com/toolgrade/toolgrade/internal/runner"
+	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/store"
+	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
 // checkTimeout bounds each start-up check of Ollama, so a port that accepts
@@ -186,7 +186,7 @@ func withOptions(s *suite.Suite, o *Options) *suite.Suite {
 	return &c
 }
 
-// connect lists srv's tools through harness/servers, over an in-memory
+// connect lists srv's tools through internal/servers, over an in-memory
 // transport, exactly as a stdio server's would be.
 func connect(ctx context.Context, t TB, srv *mcp.Server, name string) (*servers.Catalog, error) {
 	if name == "" {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
-	"github.com/toolgrade/toolgrade/harness/suite"
+	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
 // TB is the part of *testing.T that tgtest reports through. *testing.T

@@ -9,10 +9,10 @@ import (
 	"time"
 
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
-	"github.com/toolgrade/toolgrade/harness/record"
-	"github.com/toolgrade/toolgrade/harness/store"
-	"github.com/toolgrade/toolgrade/harness/suite"
 	"github.com/toolgrade/toolgrade/harness/tgtest"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/store"
+	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
 // A description that no longer says what the tool is for makes the scripted

@@ -1,0 +1,583 @@
+package compare
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/stats"
+	"github.com/toolgrade/toolgrade/internal/store"
+)
+
+// groupKey is what a group holds fixed.
+type groupKey struct{ model, variant string }
+
+// pairKey identifies a trial within its side: its group, case and repeat.
+type pairKey struct {
+	g      groupKey
+	caseID string
+	repeat int
+}
+
+// slim is what a comparison keeps of one trial: its judgements and numbers,
+// never its transcript, so memory grows with the number of trials only.
+type slim struct {
+	m       record.Judgements
+	outcome string
+	// detail is kept for failures only: a regression shows it.
+	detail   string
+	wall     time.Duration
+	roundOff int32
+	roundN   int32
+	prompt   int
+	eval     int
+	evalDur  time.Duration
+	load     time.Duration
+}
+
+// side is every trial one side of a comparison kept.
+type side struct {
+	trials map[pairKey]*slim
+	// rounds holds every kept trial's round wall times; a slim points into
+	// it, so a trial costs no slice of its own.
+	rounds []time.Duration
+	// outcomes interns outcome strings: a handful of values, 100,000 trials.
+	outcomes map[string]string
+}
+
+func newSide() *side {
+	return &side{trials: map[pairKey]*slim{}, outcomes: map[string]string{}}
+}
+
+func (s *side) add(k pairKey, t *record.Trial, opts record.JudgeOptions) {
+	o, ok := s.outcomes[t.Score.Outcome]
+	if !ok {
+		o = strings.Clone(t.Score.Outcome)
+		s.outcomes[o] = o
+	}
+	sl := &slim{m: record.JudgeWith(t, opts), outcome: o}
+	if o != record.OutcomePass {
+		sl.detail = t.Score.Detail
+	}
+	if tr := t.Transcript; tr != nil {
+		sl.wall = tr.Wall
+		sl.roundOff, sl.roundN = int32(len(s.rounds)), int32(len(tr.Rounds))
+		for _, r := range tr.Rounds {
+			s.rounds = append(s.rounds, r.Wall)
+			sl.prompt += r.Metrics.PromptEvalCount
+			sl.eval += r.Metrics.EvalCount
+			sl.evalDur += r.Metrics.EvalDuration
+			sl.load += r.Metrics.LoadDuration
+		}
+	}
+	s.trials[k] = sl
+}
+
+// Runs compares two run directories, pairing trials by model, variant, case
+// and repeat. Bad lines of either trials file are returned as warnings.
+func Runs(base, current *store.Reader, opts *Options) (*Comparison, []*record.SyntaxError, error) {
+	c := &Comparison{Mode: ModeRuns, Base: base.Dir, Current: current.Dir, Dirs: []string{base.Dir, current.Dir}}
+	c.Drift, c.Catalog = runDrift(base.Run, current.Run)
+	for _, r := range []*store.Reader{base, current} {
+		if len(r.Run.Catalogs) == 0 {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: run.json has no tool catalogs (an older run): catalog changes show only as a different catalog hash", r.Dir))
+		}
+	}
+	changed := changedCases(base.Run, current.Run)
+	c.ChangedCases = slices.Sorted(maps.Keys(changed))
+	sides := [2]*side{newSide(), newSide()}
+	// Decoding the trials is nearly all of the time: the two files are read
+	// at once, each into its own side.
+	var warns [2][]*record.SyntaxError
+	var errs [2]error
+	var wg sync.WaitGroup
+	for i, r := range []*store.Reader{base, current} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			warns[i], errs[i] = r.Trials(func(t *record.Trial) {
+				sides[i].add(pairKey{groupKey{t.Model, t.Variant}, t.CaseID, t.Repeat}, t, opts.judge())
+			})
+		}()
+	}
+	wg.Wait()
+	warnings := append(warns[0], warns[1]...)
+	if err := cmp.Or(errs[0], errs[1]); err != nil {
+		return nil, warnings, err
+	}
+	models := [2]map[string]record.Model{modelMap(base.Run), modelMap(current.Run)}
+	info := func(i int, g groupKey) *ModelInfo { return modelInfo(models[i], g.model) }
+	c.build(sides, changed, opts, info)
+	return c, warnings, nil
+}
+
+// Models compares models a and b of one run, pairing their trials by
+// variant, case and repeat: the model-choice view.
+func Models(r *store.Reader, a, b string, opts *Options) (*Comparison, []*record.SyntaxError, error) {
+	c := &Comparison{Mode: ModeModels, Base: a, Current: b, Dirs: []string{r.Dir}}
+	sides := [2]*side{newSide(), newSide()}
+	w, err := r.Trials(func(t *record.Trial) {
+		k := pairKey{groupKey{"", t.Variant}, t.CaseID, t.Repeat}
+		switch t.Model {
+		case a:
+			sides[0].add(k, t, opts.judge())
+		case b:
+			sides[1].add(k, t, opts.judge())
+		}
+	})
+	if err != nil {
+		return nil, w, err
+	}
+	for i, name := range []string{a, b} {
+		if len(sides[i].trials) == 0 {
+			return nil, w, fmt.Errorf("%s: model %q has no trials (models of the run: %s)", r.Dir, name, strings.Join(modelNames(r.Run), ", "))
+		}
+	}
+	models := modelMap(r.Run)
+	names := [2]string{a, b}
+	c.build(sides, nil, opts, func(i int, _ groupKey) *ModelInfo { return modelInfo(models, names[i]) })
+	return c, w, nil
+}
+
+// Variants compares variants a and b of one run ("base" or "" is the
+// servers' own catalog), pairing their trials by model, case and repeat.
+func Variants(r *store.Reader, a, b string, opts *Options) (*Comparison, []*record.SyntaxError, error) {
+	va, vb := variantName(a), variantName(b)
+	c := &Comparison{Mode: ModeVariants, Base: VariantLabel(va), Current: VariantLabel(vb), Dirs: []string{r.Dir}}
+	c.Catalog = variantDiff(r.Run, va, vb)
+	sides := [2]*side{newSide(), newSide()}
+	w, err := r.Trials(func(t *record.Trial) {
+		k := pairKey{groupKey{t.Model, ""}, t.CaseID, t.Repeat}
+		switch t.Variant {
+		case va:
+			sides[0].add(k, t, opts.judge())
+		case vb:
+			sides[1].add(k, t, opts.judge())
+		}
+	})
+	if err != nil {
+		return nil, w, err
+	}
+	for i, v := range []string{va, vb} {
+		if len(sides[i].trials) == 0 {
+			var names []string
+			for _, c := range r.Run.Catalogs {
+				names = append(names, VariantLabel(c.Variant))
+			}
+			return nil, w, fmt.Errorf("%s: variant %q has no trials (variants of the run: %s)", r.Dir, VariantLabel(v), strings.Join(names, ", "))
+		}
+	}
+	models := modelMap(r.Run)
+	c.build(sides, nil, opts, func(_ int, g groupKey) *ModelInfo { return modelInfo(models, g.model) })
+	return c, w, nil
+}
+
+// VariantLabel is how a variant is shown: "base" for the servers' own.
+func VariantLabel(v string) string {
+	if v == "" {
+		return "base"
+	}
+	return v
+}
+
+func variantName(label string) string {
+	if label == "base" {
+		return ""
+	}
+	return label
+}
+
+func modelMap(r *record.Run) map[string]record.Model {
+	m := map[string]record.Model{}
+	for _, md := range r.Models {
+		m[md.Name] = md
+	}
+	return m
+}
+
+func modelNames(r *record.Run) []string {
+	var n []string
+	for _, m := range r.Models {
+		n = append(n, m.Name)
+	}
+	return n
+}
+
+func modelInfo(models map[string]record.Model, name string) *ModelInfo {
+	if name == "" {
+		return nil
+	}
+	m, ok := models[name]
+	if !ok {
+		return &ModelInfo{Name: name}
+	}
+	return &ModelInfo{Name: m.Name, Digest: m.Digest, ParameterSize: m.ParameterSize, Quantization: m.Quantization, WarmupSeconds: m.Load.Seconds()}
+}
+
+// changedCases are the ids both runs hash differently; a run without hashes
+// pairs by id alone.
+func changedCases(a, b *record.Run) map[string]bool {
+	out := map[string]bool{}
+	if a.Cases == nil || b.Cases == nil {
+		return out
+	}
+	for id, h := range a.Cases {
+		if h2, ok := b.Cases[id]; ok && h2 != h {
+			out[id] = true
+		}
+	}
+	return out
+}
+
+// groupAcc accumulates one group.
+type groupAcc struct {
+	g        Group
+	rates    [nMetrics]rateAcc
+	walls    [2][]float64
+	rounds   [2][]float64
+	cost     [2]costAcc
+	cases    map[string]*caseAcc
+	unpaired map[unpairedKey][]int
+}
+
+type unpairedKey struct {
+	side   int
+	caseID string
+}
+
+type rateAcc struct {
+	k, n          [2]int
+	worse, better int
+}
+
+type costAcc struct {
+	prompt, eval  int
+	evalDur, load time.Duration
+	trials        int
+}
+
+type caseAcc struct {
+	k, n          [2]int
+	worse, better int
+	reg, fix      *CaseChange
+}
+
+// nMetrics is how many rates a comparison judges.
+const nMetrics = 7
+
+var metricNames = [nMetrics]string{MetricPass, MetricSelection, MetricArgValidity, MetricArgValidityCoerced, MetricArgAccuracy, MetricIrrelevance, MetricRoundLimit}
+
+func judgements(m *record.Judgements) [nMetrics]record.Judgement {
+	return [nMetrics]record.Judgement{m.Pass, m.Selection, m.ArgValidity, m.ArgValidityCoerced, m.ArgAccuracy, m.Irrelevance, m.RoundLimit}
+}
+
+// build pairs the two sides and fills c's groups.
+func (c *Comparison) build(sides [2]*side, changed map[string]bool, opts *Options, info func(side int, g groupKey) *ModelInfo) {
+	c.Format = Format
+	c.Alpha = opts.alpha()
+	alpha := c.Alpha
+	groups := map[groupKey]*groupAcc{}
+	group := func(g groupKey) *groupAcc {
+		ga := groups[g]
+		if ga == nil {
+			ga = &groupAcc{g: Group{Model: g.model, Variant: g.variant}, cases: map[string]*caseAcc{}, unpaired: map[unpairedKey][]int{}}
+			groups[g] = ga
+		}
+		return ga
+	}
+	// Pairs are visited in key order so every list and "first pair" is
+	// the same whatever order the trials were written in.
+	var keys []pairKey
+	for i, s := range sides {
+		for k := range s.trials {
+			if i == 1 && sides[0].trials[k] != nil {
+				continue
+			}
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(a, b pairKey) int {
+		return cmp.Or(cmp.Compare(a.g.model, b.g.model), cmp.Compare(a.g.variant, b.g.variant),
+			cmp.Compare(a.caseID, b.caseID), cmp.Compare(a.repeat, b.repeat))
+	})
+	for _, k := range keys {
+		ga := group(k.g)
+		pair := [2]*slim{sides[0].trials[k], sides[1].trials[k]}
+		if changed[k.caseID] {
+			for i, t := range pair {
+				if t != nil {
+					*ga.g.ChangedTrials.at(i)++
+				}
+			}
+			continue
+		}
+		if pair[0] == nil || pair[1] == nil {
+			i := 0
+			if pair[0] == nil {
+				i = 1
+			}
+			uk := unpairedKey{i, k.caseID}
+			ga.unpaired[uk] = append(ga.unpaired[uk], k.repeat)
+			*ga.g.UnpairedCount.at(i)++
+			continue
+		}
+		ga.g.Pairs++
+		for i, t := range pair {
+			if t.m.Infra {
+				*ga.g.Infra.at(i)++
+			}
+			if t.m.Excluded {
+				*ga.g.Truncated.at(i)++
+			}
+		}
+		if !pair[0].m.Counted() || !pair[1].m.Counted() {
+			continue
+		}
+		ga.g.Scored++
+		ga.addPair(k, pair, sides)
+	}
+	for _, g := range slices.SortedFunc(maps.Keys(groups), func(a, b groupKey) int {
+		return cmp.Or(cmp.Compare(a.model, b.model), cmp.Compare(a.variant, b.variant))
+	}) {
+		ga := groups[g]
+		ga.finish(alpha, func(i int) *ModelInfo { return info(i, g) })
+		c.Groups = append(c.Groups, ga.g)
+		if ga.g.Pairs == 0 {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: no trial is on both sides: nothing to compare", groupLabel(&ga.g)))
+		}
+	}
+	if c.Drift == nil {
+		c.Drift = []Drift{}
+	}
+	if c.Catalog == nil {
+		c.Catalog = []CatalogChange{}
+	}
+	if c.ChangedCases == nil {
+		c.ChangedCases = []string{}
+	}
+}
+
+// at returns the side i figure.
+func (p *SidePair[T]) at(i int) *T {
+	if i == 0 {
+		return &p.Base
+	}
+	return &p.Current
+}
+
+func groupLabel(g *Group) string {
+	switch {
+	case g.Model != "" && g.Variant != "":
+		return g.Model + " / " + g.Variant
+	case g.Model != "":
+		return g.Model
+	case g.Variant != "":
+		return "variant " + g.Variant
+	}
+	return "all"
+}
+
+// GroupLabel is how a group is named in reports.
+func GroupLabel(g *Group, mode string) string {
+	switch mode {
+	case ModeModels:
+		return "variant " + VariantLabel(g.Variant)
+	case ModeVariants:
+		return g.Model
+	}
+	return g.Model + " · " + VariantLabel(g.Variant)
+}
+
+func (ga *groupAcc) addPair(k pairKey, pair [2]*slim, sides [2]*side) {
+	js := [2][nMetrics]record.Judgement{judgements(&pair[0].m), judgements(&pair[1].m)}
+	for mi := range ga.rates {
+		ra := &ga.rates[mi]
+		for i := range 2 {
+			if js[i][mi].Defined {
+				ra.n[i]++
+				if js[i][mi].OK {
+					ra.k[i]++
+				}
+			}
+		}
+		a, b := js[0][mi], js[1][mi]
+		if a.Defined && b.Defined && a.OK != b.OK {
+			// OK means "met" for every metric; for round_limit meeting it
+			// (hitting the limit) is the bad direction.
+			gotWorse := a.OK && !b.OK
+			if metricNames[mi] == MetricRoundLimit {
+				gotWorse = !gotWorse
+			}
+			if gotWorse {
+				ra.worse++
+			} else {
+				ra.better++
+			}
+		}
+	}
+	for i, t := range pair {
+		ga.walls[i] = append(ga.walls[i], t.wall.Seconds())
+		for _, w := range sides[i].rounds[t.roundOff : t.roundOff+t.roundN] {
+			ga.rounds[i] = append(ga.rounds[i], w.Seconds())
+		}
+		ca := &ga.cost[i]
+		ca.trials++
+		ca.prompt += t.prompt
+		ca.eval += t.eval
+		ca.evalDur += t.evalDur
+		ca.load += t.load
+	}
+	cc := ga.cases[k.caseID]
+	if cc == nil {
+		cc = &caseAcc{}
+		ga.cases[k.caseID] = cc
+	}
+	for i, t := range pair {
+		cc.n[i]++
+		if t.m.Pass.OK {
+			cc.k[i]++
+		}
+	}
+	switch p0, p1 := pair[0].m.Pass.OK, pair[1].m.Pass.OK; {
+	case p0 && !p1:
+		cc.worse++
+		if cc.reg == nil {
+			cc.reg = &CaseChange{Case: k.caseID, Kind: KindRegression, Repeat: k.repeat,
+				Outcome: SidePair[string]{pair[0].outcome, pair[1].outcome}, Detail: pair[1].detail}
+		}
+	case !p0 && p1:
+		cc.better++
+		if cc.fix == nil {
+			cc.fix = &CaseChange{Case: k.caseID, Kind: KindFix, Repeat: k.repeat,
+				Outcome: SidePair[string]{pair[0].outcome, pair[1].outcome}, Detail: pair[0].detail}
+		}
+	}
+}
+
+func newRate(k, n int) stats.Rate {
+	return stats.Rate{K: k, N: n}
+}
+
+func (ga *groupAcc) finish(alpha float64, info func(int) *ModelInfo) {
+	g := &ga.g
+	for mi, ra := range ga.rates {
+		row := RateRow{Metric: metricNames[mi], LowerIsBetter: metricNames[mi] == MetricRoundLimit,
+			Rate:  SidePair[stats.Rate]{newRate(ra.k[0], ra.n[0]), newRate(ra.k[1], ra.n[1])},
+			Worse: ra.worse, Better: ra.better}
+		row.Delta = row.Rate.Current.Value() - row.Rate.Base.Value()
+		row.P = stats.McNemar(ra.worse, ra.better)
+		row.TooFew = stats.McNemar(ra.worse+ra.better, 0) >= alpha
+		row.Verdict = verdict(row.P, alpha, ra.better > ra.worse)
+		g.Rates = append(g.Rates, row)
+	}
+	g.Latency = []LatencyRow{latencyRow("trial", ga.walls, alpha), latencyRow("round", ga.rounds, alpha)}
+	for i := range 2 {
+		ca := ga.cost[i]
+		c := Cost{PromptTokens: ca.prompt, EvalTokens: ca.eval, LoadSeconds: ca.load.Seconds(), Model: info(i)}
+		if ca.trials > 0 {
+			c.EvalPerTrial = float64(ca.eval) / float64(ca.trials)
+		}
+		if ca.evalDur > 0 {
+			c.TokensPerSecond = float64(ca.eval) / ca.evalDur.Seconds()
+		}
+		*g.Cost.at(i) = c
+	}
+	for _, id := range slices.Sorted(maps.Keys(ga.cases)) {
+		cc := ga.cases[id]
+		var ch *CaseChange
+		switch {
+		case cc.worse > cc.better:
+			ch = cc.reg
+		case cc.better > cc.worse:
+			ch = cc.fix
+		default:
+			continue
+		}
+		ch.Pass = SidePair[stats.Rate]{newRate(cc.k[0], cc.n[0]), newRate(cc.k[1], cc.n[1])}
+		ch.P = stats.McNemar(cc.worse, cc.better)
+		ch.Supported = ch.P < alpha
+		if ch.Kind == KindRegression {
+			g.Regressions++
+			if ch.Supported {
+				g.SupportedRegressions++
+			}
+		} else {
+			g.Fixes++
+		}
+		g.Cases = append(g.Cases, *ch)
+	}
+	slices.SortStableFunc(g.Cases, func(a, b CaseChange) int {
+		// Regressions first; within a kind, by case id (already sorted).
+		return cmp.Compare(b.Kind, a.Kind)
+	})
+	g.Unpaired = []Unpaired{}
+	for _, uk := range slices.SortedFunc(maps.Keys(ga.unpaired), func(a, b unpairedKey) int {
+		return cmp.Or(cmp.Compare(a.side, b.side), cmp.Compare(a.caseID, b.caseID))
+	}) {
+		name := "base"
+		if uk.side == 1 {
+			name = "current"
+		}
+		g.Unpaired = append(g.Unpaired, Unpaired{Side: name, Case: uk.caseID, Repeats: ga.unpaired[uk]})
+	}
+	if g.Cases == nil {
+		g.Cases = []CaseChange{}
+	}
+}
+
+// verdict is benchstat's: a direction only when p < alpha.
+func verdict(p, alpha float64, improved bool) string {
+	switch {
+	case p >= alpha:
+		return Same
+	case improved:
+		return Better
+	}
+	return Worse
+}
+
+func latencyRow(name string, v [2][]float64, alpha float64) LatencyRow {
+	row := LatencyRow{Name: name}
+	for i := range 2 {
+		slices.Sort(v[i])
+		*row.Dist.at(i) = Dist{N: len(v[i]), P50: quantile(v[i], 0.5), P95: quantile(v[i], 0.95)}
+	}
+	if b := row.Dist.Base.P50; b > 0 {
+		row.Delta = row.Dist.Current.P50/b - 1
+	}
+	u := stats.MannWhitney(v[0], v[1])
+	row.P = u.P
+	// The smallest p the sizes allow: every base value below every current
+	// one, no ties. Past the exact limit it is far below any alpha.
+	n1, n2 := len(v[0]), len(v[1])
+	row.TooFew = n1 == 0 || n2 == 0 ||
+		(n1+n2 <= stats.MannWhitneyExactLimit && stats.MannWhitney(seqFloat(0, n1), seqFloat(n1, n2)).P >= alpha)
+	// U counts base values above current ones: a large U means Current is
+	// faster.
+	row.Verdict = verdict(u.P, alpha, u.U > float64(u.N1*u.N2)/2)
+	return row
+}
+
+func seqFloat(from, n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = float64(from + i)
+	}
+	return s
+}
+
+// quantile is the nearest-rank q-quantile of sorted v (0 when empty), the
+// definition stats.Histogram estimates for the report.
+func quantile(v []float64, q float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	i := int(math.Ceil(q*float64(len(v)))) - 1
+	return v[max(0, min(i, len(v)-1))]
+}

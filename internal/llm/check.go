@@ -1,0 +1,137 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/ollama/ollama/api"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/redact"
+)
+
+// Model is what Ollama reports about one model.
+type Model = record.Model
+
+// Unreachable is the error for an Ollama that does not answer at all.
+type Unreachable struct {
+	URL    string
+	Source string // "--ollama", "OLLAMA_HOST" or "the default"
+	Err    error
+}
+
+func (e *Unreachable) Error() string {
+	return fmt.Sprintf("cannot reach Ollama at %s (from %s): %v\n"+
+		"  start it with `ollama serve`, or set OLLAMA_HOST (or --ollama) to where it listens", e.URL, e.Source, e.Err)
+}
+
+func (e *Unreachable) Unwrap() error { return e.Err }
+
+// Ping checks that an Ollama server answers at base and returns its version.
+func Ping(ctx context.Context, c *api.Client, base *url.URL, source string) (string, error) {
+	if err := c.Heartbeat(ctx); err != nil {
+		return "", &Unreachable{URL: redact.URL(base.String()), Source: source, Err: unwrapURL(err)}
+	}
+	v, err := c.Version(ctx)
+	if err != nil {
+		return "", &Unreachable{URL: redact.URL(base.String()), Source: source, Err: unwrapURL(err)}
+	}
+	return v, nil
+}
+
+// CheckModel confirms that model is pulled and can call tools, and returns
+// what Ollama reports about it. The errors name the model and say what to do.
+func CheckModel(ctx context.Context, c *api.Client, base *url.URL, model string) (*Model, error) {
+	// OLLAMA_HOST may hold a password: messages show the URL masked.
+	at := redact.URL(base.String())
+	list, err := c.List(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("listing models on Ollama at %s: %w", at, unwrapURL(err))
+	}
+	var found *api.ListModelResponse
+	for i, m := range list.Models {
+		if SameModel(m.Name, model) || SameModel(m.Model, model) {
+			found = &list.Models[i]
+			break
+		}
+	}
+	if found == nil {
+		return nil, &NotPulledError{Model: model, At: at}
+	}
+	show, err := c.Show(ctx, &api.ShowRequest{Model: model})
+	if err != nil {
+		return nil, fmt.Errorf("asking Ollama at %s about %q: %w", at, model, unwrapURL(err))
+	}
+	// Every model Ollama can run lists at least "completion"; an empty list
+	// means a server that is not Ollama, or one too old to say.
+	if len(show.Capabilities) == 0 {
+		return nil, fmt.Errorf("Ollama at %s reported no capabilities for %q (is it a model Ollama can run?)", at, model)
+	}
+	m := &Model{
+		Name:          model,
+		Digest:        found.Digest,
+		Family:        show.Details.Family,
+		ParameterSize: show.Details.ParameterSize,
+		Quantization:  show.Details.QuantizationLevel,
+		NumCtx:        numCtx(show.Parameters),
+	}
+	for _, cap := range show.Capabilities {
+		m.Capabilities = append(m.Capabilities, string(cap))
+	}
+	if !m.Supports("tools") {
+		return m, fmt.Errorf("model %q does not support tools (its capabilities: %s)\n"+
+			"  choose a model whose `ollama show` lists tools, such as qwen3 or llama3.1", model, strings.Join(m.Capabilities, ", "))
+	}
+	return m, nil
+}
+
+// SameModel reports whether two model names refer to the same model, treating
+// a missing tag as ":latest" as Ollama does.
+func SameModel(a, b string) bool {
+	return withTag(a) == withTag(b)
+}
+
+func withTag(name string) string {
+	name = strings.TrimSpace(name)
+	if i := strings.LastIndex(name, "/"); !strings.Contains(name[i+1:], ":") {
+		return name + ":latest"
+	}
+	return name
+}
+
+// numCtx reads num_ctx from the parameters text of /api/show
+// ("num_ctx                        8192").
+func numCtx(params string) int {
+	for _, line := range strings.Split(params, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 2 && f[0] == "num_ctx" {
+			n, _ := strconv.Atoi(f[1])
+			return n
+		}
+	}
+	return 0
+}
+
+// unwrapURL strips the *url.Error wrapper so messages read
+// "connection refused" rather than repeating the URL.
+func unwrapURL(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// NotPulledError says a model is not on the Ollama asked, so callers (tgtest
+// skips) can tell it from a model that exists and cannot call tools.
+type NotPulledError struct {
+	Model string
+	At    string // the Ollama's URL, masked
+}
+
+func (e *NotPulledError) Error() string {
+	return fmt.Sprintf("model %q is not pulled on Ollama at %s\n  run: ollama pull %s", e.Model, e.At, e.Model)
+}

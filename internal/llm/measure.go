@@ -1,0 +1,147 @@
+package llm
+
+import (
+	"context"
+	"fmt"
+	"maps"
+
+	"github.com/ollama/ollama/api"
+	"github.com/toolgrade/toolgrade/internal/bridge"
+)
+
+// measureQuestion is the whole conversation of a measuring request: one
+// short user message, so that what differs between the two requests is the
+// tools.
+const measureQuestion = "Hi"
+
+// PromptSize is what a tool catalog costs in the prompt of one model, as
+// the model's own tokenizer and template count it.
+type PromptSize struct {
+	// WithTools is prompt_eval_count of the minimal conversation sent with
+	// the tools; WithoutTools of the same conversation without them.
+	WithTools    int `json:"with_tools"`
+	WithoutTools int `json:"without_tools"`
+	// NumCtx is the context size the requests ran with (the num_ctx option
+	// when given, else the model's); 0: unknown.
+	NumCtx int `json:"num_ctx"`
+}
+
+// Tools is the tools' share of the prompt: the difference between the two
+// requests, never below zero.
+func (p PromptSize) Tools() int { return max(p.WithTools-p.WithoutTools, 0) }
+
+// Fits reports whether the prompt with the tools stayed below num_ctx.
+// Ollama cuts a longer prompt to num_ctx and counts only what it kept, so a
+// count that reached num_ctx means the prompt did not fit and Tools is a
+// lower bound. Unknown (NumCtx 0) counts as fitting.
+func (p PromptSize) Fits() bool { return p.NumCtx == 0 || p.WithTools < p.NumCtx }
+
+// MeasureRequest is what MeasureTools sends.
+type MeasureRequest struct {
+	Model string
+	Tools api.Tools
+	// System, when set, is sent as a system message in both requests.
+	System string
+	// Options are sent with both requests (num_ctx among them); num_predict
+	// is always 1.
+	Options map[string]any
+	// NumCtx is the model's own context size, used when Options has no
+	// num_ctx; 0: unknown.
+	NumCtx int
+	// Running, when set and the context size is still unknown, is asked
+	// (/api/ps) for the context the model was loaded with: most library
+	// models set no num_ctx, so /api/show does not say, and Ollama picks one
+	// at load. *api.Client is one; nil leaves it unknown.
+	Running RunningLister
+}
+
+// RunningLister lists the loaded models, as /api/ps does.
+type RunningLister interface {
+	ListRunning(ctx context.Context) (*api.ProcessResponse, error)
+}
+
+// MeasureTools measures how many prompt tokens req.Tools take on req.Model:
+// two non-streaming /api/chat requests with one short user message and a
+// one-token generation, through the model's own template, with the tools
+// and without them, reading prompt_eval_count of each.
+func MeasureTools(ctx context.Context, c bridge.Chatter, req MeasureRequest) (PromptSize, error) {
+	size := PromptSize{NumCtx: req.NumCtx}
+	if n, ok := optionInt(req.Options["num_ctx"]); ok && n > 0 {
+		size.NumCtx = n
+	}
+	var err error
+	if size.WithTools, err = promptCount(ctx, c, req, req.Tools); err != nil {
+		return size, err
+	}
+	if size.WithoutTools, err = promptCount(ctx, c, req, nil); err != nil {
+		return size, err
+	}
+	if size.NumCtx == 0 && req.Running != nil {
+		size.NumCtx, err = LoadedContext(ctx, req.Running, req.Model)
+	}
+	return size, err
+}
+
+// LoadedContext is the context length /api/ps reports for model, the one
+// Ollama loaded it with; 0 when the model is not listed (it may already be
+// unloaded) or Ollama does not say.
+func LoadedContext(ctx context.Context, l RunningLister, model string) (int, error) {
+	ps, err := l.ListRunning(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("asking Ollama which context %q was loaded with: %w", model, unwrapURL(err))
+	}
+	for _, m := range ps.Models {
+		if SameModel(m.Name, model) || SameModel(m.Model, model) {
+			return m.ContextLength, nil
+		}
+	}
+	return 0, nil
+}
+
+// promptCount sends one measuring request and returns its prompt_eval_count.
+func promptCount(ctx context.Context, c bridge.Chatter, req MeasureRequest, tools api.Tools) (int, error) {
+	opts := maps.Clone(req.Options)
+	if opts == nil {
+		opts = map[string]any{}
+	}
+	opts["num_predict"] = 1
+	var msgs []api.Message
+	if req.System != "" {
+		msgs = append(msgs, api.Message{Role: "system", Content: req.System})
+	}
+	msgs = append(msgs, api.Message{Role: "user", Content: measureQuestion})
+	stream := false
+	what := "without tools"
+	if tools != nil {
+		what = fmt.Sprintf("with %d tools", len(tools))
+	}
+	var count int
+	var done bool
+	err := c.Chat(ctx, &api.ChatRequest{Model: req.Model, Messages: msgs, Tools: tools, Stream: &stream, Options: opts},
+		func(r api.ChatResponse) error {
+			if r.Done {
+				count, done = r.PromptEvalCount, true
+			}
+			return nil
+		})
+	if err != nil {
+		return 0, fmt.Errorf("measuring the prompt of %q %s: %w", req.Model, what, unwrapURL(err))
+	}
+	if !done || count <= 0 {
+		return 0, fmt.Errorf("measuring the prompt of %q %s: Ollama reported no prompt_eval_count", req.Model, what)
+	}
+	return count, nil
+}
+
+// optionInt reads an integer model option as -o or a suite gives it.
+func optionInt(v any) (int, bool) {
+	switch n := v.(type) {
+	case int:
+		return n, true
+	case int64:
+		return int(n), true
+	case float64:
+		return int(n), n == float64(int(n))
+	}
+	return 0, false
+}

@@ -1,0 +1,68 @@
+package overlay
+
+import (
+	"github.com/ollama/ollama/api"
+	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/servers"
+)
+
+// HiddenOf returns the constraints of a tool (by the name the model sees)
+// that its parameters do not carry; (*servers.Catalog).HiddenOf is one.
+type HiddenOf func(exposed string) []servers.Hidden
+
+// WithHints returns base with schema hints folded into the descriptions of
+// the tools it offers (schema_hints: description); calls run through base
+// unchanged, validated as before.
+func WithHints(base bridge.Toolbox, hidden HiddenOf) *Toolbox {
+	return &Toolbox{base: base, tools: Hints(base.OllamaTools(), hidden)}
+}
+
+// Hints returns a copy of tools in which every property's description ends
+// with its hint (servers.HintText); a tool with nothing to hint is shared,
+// the others have their parameter tree copied first.
+func Hints(tools api.Tools, hidden HiddenOf) api.Tools {
+	out := append(api.Tools(nil), tools...)
+	for i, t := range out {
+		h := hidden(t.Function.Name)
+		if len(h) == 0 {
+			continue
+		}
+		t.Function.Parameters.Properties = copyProps(t.Function.Parameters.Properties)
+		hintProps(t.Function.Parameters.Properties, h, "")
+		out[i] = t
+	}
+	return out
+}
+
+// hintProps adds hints to the properties of one map (a copy) at path.
+func hintProps(props *api.ToolPropertiesMap, h []servers.Hidden, path string) {
+	if props == nil {
+		return
+	}
+	var names []string
+	for name := range props.All() {
+		names = append(names, name)
+	}
+	for _, name := range names {
+		p, _ := props.Get(name)
+		props.Set(name, hintProp(p, h, join(path, name)))
+	}
+}
+
+func hintProp(p api.ToolProperty, h []servers.Hidden, path string) api.ToolProperty {
+	p.Description = servers.WithHint(p.Description, servers.HintText(h, path))
+	hintProps(p.Properties, h, path)
+	for i := range p.AnyOf {
+		// The branches describe the same value: their properties are the
+		// property's own, hinted alike.
+		hintProps(p.AnyOf[i].Properties, h, path)
+	}
+	return p
+}
+
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}

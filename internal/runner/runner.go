@@ -1,0 +1,600 @@
+// Package runner runs a suite's cases through the bridge loop against a list
+// of models and variants, model by model, scores each trial and appends it to
+// the trials file as soon as it ends.
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/ollama/ollama/api"
+	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/score"
+	"github.com/toolgrade/toolgrade/internal/stats"
+	"github.com/toolgrade/toolgrade/internal/suite"
+)
+
+// Models checks and loads models; *Ollama is the real one.
+type Models interface {
+	// Check confirms the model can run tools and says what it is.
+	Check(ctx context.Context, model string) (*record.Model, error)
+	// Warmup loads the model so its load time is not charged to a trial, and
+	// returns the load time Ollama reported.
+	Warmup(ctx context.Context, model string, keepAlive *api.Duration) (time.Duration, error)
+	// Unload frees the model's memory once its trials are done, so the next
+	// model does not load beside it.
+	Unload(ctx context.Context, model string) error
+	// Ping reports whether Ollama answers at all; the runner pings while it
+	// waits for an unreachable Ollama to come back.
+	Ping(ctx context.Context) error
+}
+
+// ContextLoader is a Models that can say the context length a loaded model
+// runs with (*llm.Ollama reads /api/ps). The runner asks it after the
+// warm-up when the model's details name no num_ctx.
+type ContextLoader interface {
+	LoadedContext(ctx context.Context, model string) (int, error)
+}
+
+// Config is one run: which cases, models, repeats and how many at once.
+type Config struct {
+	Suite *suite.Suite
+	// Models are the models to run, in order, as CheckModels returned them.
+	Models []record.Model
+	// Repeat is how many times each case runs per model; zero: 1.
+	Repeat int
+	// Parallel is how many trials of one model run at once; zero: 1. Ollama
+	// must allow it (OLLAMA_NUM_PARALLEL), or requests queue there.
+	Parallel int
+	// Retries is how many times a trial that hit an infrastructure failure
+	// runs again; zero: 2; negative: none.
+	Retries int
+	// Backoff is the wait before the first retry, doubled for each next one;
+	// zero: 500ms.
+	Backoff time.Duration
+	// Done lists trials already in the trials file (resume): they are skipped.
+	Done map[record.TrialKey]bool
+	// NoExecute runs every case as if it said execute: false (--no-execute):
+	// trials stop at the first response and no tool runs. False leaves it to
+	// each case.
+	NoExecute bool
+	// WaitOllama is how long the run pauses for an Ollama that cannot be
+	// reached (every attempt of a trial or warm-up failed to connect) before
+	// it stops with *OllamaDownError; the trial that failed so runs again once
+	// Ollama answers. Zero: DefaultWaitOllama; negative: no pause, the trial
+	// is written as infra_error.
+	WaitOllama time.Duration
+	// Variants are the versions of the catalog every case runs with, in
+	// order; nil: the base alone, with Runner.Tools and Runner.Catalog. Each
+	// (model, variant, case, repeat) runs once, with the same seed in every
+	// variant.
+	Variants []Variant
+	// StopEarly, when set, stops repeating a (variant, case) of a model once
+	// Wald's test settles its pass rate against the threshold (see
+	// stats.SPRT): the test is applied after each repeat, to the trials that
+	// were not infra errors, and a settled case is skipped in every later
+	// repeat. Nil: every case runs every repeat.
+	StopEarly *stats.SPRT
+	// Outcomes are the outcomes of the trials in Done (resume), as Evidence
+	// gives them, so that StopEarly counts the evidence of an earlier
+	// session; nil: none known.
+	Outcomes map[record.TrialKey]string
+	// Judge says which trials StopEarly counts, as the reports count them:
+	// the zero value leaves out truncated trials (see record.JudgeWith).
+	Judge record.JudgeOptions
+	// Only, when not nil, is the shard this run holds (see package shard):
+	// trials not in it are neither run nor counted, and a model with none
+	// in it is not loaded. Nil: every trial.
+	Only map[record.TrialKey]bool
+}
+
+// plan is what a model's job feed needs, for one host or a pool: the
+// variants to run (the base alone when cfg has none), whether a trial is
+// already done or belongs to another shard (either way it is not fed), and
+// how many trials the model has in the shard and how many are done. Jobs are
+// made as they are fed, never listed, so memory does not grow with the
+// number of trials.
+func (cfg *Config) plan(model string, repeat int) (variants []Variant, done func(i, rep int, v *Variant) bool, total, skipped int) {
+	s := cfg.Suite
+	variants = cfg.Variants
+	if len(variants) == 0 {
+		variants = []Variant{{}}
+	}
+	key := func(i, rep int, v *Variant) record.TrialKey {
+		return record.TrialKey{Model: model, CaseID: s.Cases[i].ID, Variant: v.Name, Repeat: rep}
+	}
+	done = func(i, rep int, v *Variant) bool {
+		k := key(i, rep, v)
+		return cfg.Done[k] || !cfg.inShard(k)
+	}
+	for rep := range repeat {
+		for vi := range variants {
+			for i := range s.Cases {
+				k := key(i, rep, &variants[vi])
+				if !cfg.inShard(k) {
+					continue
+				}
+				total++
+				if cfg.Done[k] {
+					skipped++
+				}
+			}
+		}
+	}
+	return variants, done, total, skipped
+}
+
+// inShard reports whether cfg's shard holds the trial k.
+func (cfg *Config) inShard(k record.TrialKey) bool {
+	return cfg.Only == nil || cfg.Only[k]
+}
+
+// hasTrials reports whether any trial of model is in cfg's shard.
+func (cfg *Config) hasTrials(model string) bool {
+	if cfg.Only == nil {
+		return true
+	}
+	for k := range cfg.Only {
+		if k.Model == model {
+			return true
+		}
+	}
+	return false
+}
+
+// Variant is one version of the tools (and system prompt) that every case of
+// a run is sent with: a suite variant, or the base.
+type Variant struct {
+	// Name is recorded in Trial.Variant; "" is the base.
+	Name string
+	// Suite is the suite's variant, whose system prompt replaces the
+	// suite's; nil for the base.
+	Suite *suite.Variant
+	// Tools offers and runs this variant's tools; nil: Runner.Tools.
+	Tools bridge.Toolbox
+	// Catalog checks the calls of trials without execution; nil:
+	// Runner.Catalog when Tools is nil, else Tools when it is a
+	// score.Catalog.
+	Catalog score.Catalog
+	// Cases are this variant's toolboxes for the cases that bring their own
+	// tools, by case id (cases with identical tools share one); a case not
+	// in it runs with Tools. Nil: every case runs with Tools.
+	Cases map[string]CaseTools
+}
+
+// CaseTools are the tools one case of a variant runs with, in place of the
+// variant's: the case's own catalog with the variant's transformations.
+type CaseTools struct {
+	// Tools offers and runs them; required.
+	Tools bridge.Toolbox
+	// Catalog checks the calls of trials without execution; nil: Tools,
+	// when it is a score.Catalog.
+	Catalog score.Catalog
+}
+
+// Progress is what the runner reports after each trial.
+type Progress struct {
+	Model       string
+	Done, Total int // trials of this model, including those resumed
+	Pass        int // passes so far among the trials this run ran
+	Scored      int // trials this run ran that the rates count (see Config.Judge)
+	Infra       int
+	Elapsed     time.Duration // since this model's trials began
+	RunThisTime int           // trials this run ran for this model
+	// Saved counts the trials of this model that --stop-early skipped
+	// because their case was settled; Total no longer counts them.
+	Saved int
+}
+
+// add counts a trial this run just wrote, as the rates count it: an
+// infrastructure error apart, a truncated trial that judge keeps out in
+// neither Scored nor Pass.
+func (p *Progress) add(t *record.Trial, judge record.JudgeOptions, elapsed time.Duration) {
+	p.Done++
+	p.RunThisTime++
+	p.Elapsed = elapsed
+	j := record.JudgeWith(t, judge)
+	switch {
+	case j.Infra:
+		p.Infra++
+	case j.Counted():
+		p.Scored++
+		if j.Pass.OK {
+			p.Pass++
+		}
+	}
+}
+
+// Runner runs trials. Chat, Tools, Models and Out are required.
+type Runner struct {
+	Chat   bridge.Chatter
+	Tools  bridge.Toolbox
+	Models Models
+	Out    *record.Writer
+	// OnProgress, when set, is called after each trial (from one goroutine at
+	// a time).
+	OnProgress func(Progress)
+	// OnModel, when set, is called once a model is checked and warmed up.
+	OnModel func(record.Model)
+	// Now is the clock; nil: time.Now.
+	Now func() time.Time
+	// Sleep waits between retries and pings; nil: a timer that honours ctx.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Catalog checks the calls of trials run without execution (see
+	// score.Options.Tools); nil: Tools, when it is one.
+	Catalog score.Catalog
+	// OnWait, when set, is called while the run waits for an unreachable
+	// Ollama, before each pause between pings, with the time left.
+	OnWait func(left time.Duration)
+	// Hosts, when set, are several Ollamas to spread trials over (see
+	// pool.go); Chat and Models are then unused. Nil: the one Ollama of
+	// Chat and Models.
+	Hosts []Host
+	// OnHost, when set, is told what the pool does with a host: a model
+	// missing there, a host paused or given up.
+	OnHost func(msg string)
+}
+
+// job is one trial to run.
+type job struct {
+	c       *suite.Case
+	repeat  int
+	variant *Variant
+	moves   int // times a pool moved it off an unreachable host
+}
+
+// CheckModels confirms that every model can run tools, before any is
+// loaded: a typo in the last model name must not surface after an hour of
+// inference on the first.
+func (r *Runner) CheckModels(ctx context.Context, names []string) ([]record.Model, error) {
+	var models []record.Model
+	for _, name := range names {
+		m, err := r.Models.Check(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		models = append(models, *m)
+	}
+	return models, nil
+}
+
+// Run runs every trial of cfg that is not already done, model by model, and
+// returns the models it ran with their warm-up load times. It stops when ctx
+// ends; the trials in flight are then dropped, not written.
+func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
+	if len(r.Hosts) > 0 {
+		if cfg.StopEarly != nil || cfg.Only != nil {
+			return nil, errors.New("runner: StopEarly and Only (a shard) run on one Ollama, not on a pool of Hosts")
+		}
+		return r.runPool(ctx, cfg)
+	}
+	repeat := max(cfg.Repeat, 1)
+	parallel := max(cfg.Parallel, 1)
+	infos := append([]record.Model(nil), cfg.Models...)
+	think, err := bridge.ParseThink(cfg.Suite.Defaults.Think)
+	if err != nil {
+		return nil, err
+	}
+	ka := keepAlive(cfg.Suite)
+	p := newPause(r, cfg.WaitOllama)
+	for i := range infos {
+		info := &infos[i]
+		if !cfg.hasTrials(info.Name) {
+			// Another shard runs this model: loading it here would only
+			// cost the time --shard-by model saves.
+			continue
+		}
+		load, err := r.warmup(ctx, cfg, p, r.Models, info.Name, ka)
+		if err != nil {
+			var down *OllamaDownError
+			if errors.As(err, &down) {
+				return infos[:i], err
+			}
+			return infos[:i], fmt.Errorf("loading %s: %w", info.Name, err)
+		}
+		info.Load = load
+		if info.NumCtx == 0 {
+			// The model sets no num_ctx: the context it was loaded with is
+			// what a prompt is cut at. Best effort; 0 leaves truncation
+			// undetected, as before.
+			if lc, ok := r.Models.(ContextLoader); ok {
+				if n, err := lc.LoadedContext(ctx, info.Name); err == nil {
+					info.NumCtx = n
+				}
+			}
+		}
+		if r.OnModel != nil {
+			r.OnModel(*info)
+		}
+		// What every trial of this model sends; each adds its messages and seed.
+		base := bridge.Request{Model: info.Name, Think: think, KeepAlive: ka}
+		if err := r.runModel(ctx, cfg, p, info, base, repeat, parallel); err != nil {
+			return infos[:i+1], err
+		}
+		if i+1 < len(infos) {
+			// Best effort: a model left loaded only costs memory until
+			// its keep_alive expires.
+			_ = r.Models.Unload(ctx, info.Name)
+		}
+	}
+	return infos, nil
+}
+
+func (r *Runner) runModel(ctx context.Context, cfg Config, p *pause, info *record.Model, base bridge.Request, repeat, parallel int) error {
+	s := cfg.Suite
+	variants, done, total, skipped := cfg.plan(info.Name, repeat)
+	prog := Progress{Model: info.Name, Total: total, Done: skipped}
+	if skipped == total {
+		if r.OnProgress != nil {
+			r.OnProgress(prog)
+		}
+		return nil
+	}
+	now := r.now()
+	start := now()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	work := make(chan job)
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+		inflight sync.WaitGroup // jobs fed and not yet finished
+	)
+	ev := newEvidence(cfg, info.Name)
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+		cancel()
+	}
+	for range parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				r.runJob(ctx, cfg, p, info, base, j, fail, func(t *record.Trial) {
+					mu.Lock()
+					ev.add(t)
+					prog.add(t, cfg.Judge, now().Sub(start))
+					if r.OnProgress != nil {
+						r.OnProgress(prog)
+					}
+					mu.Unlock()
+				})
+				inflight.Done()
+			}
+		}()
+	}
+	// Repeat-major order, then variant by variant: an interrupted run has
+	// every case at least once before any case twice, and each repeat in
+	// every variant (paired data) before the next repeat.
+feed:
+	for rep := range repeat {
+		if ev != nil {
+			// The test is applied between repeats, once every trial of the
+			// last one has ended, so which trials run does not depend on
+			// which trial of a repeat ends first.
+			inflight.Wait()
+			mu.Lock()
+			ev.settle()
+			mu.Unlock()
+		}
+		for vi := range variants {
+			for i := range s.Cases {
+				v := &variants[vi]
+				if done(i, rep, v) {
+					continue
+				}
+				if ev.stopped(v.Name, s.Cases[i].ID) {
+					mu.Lock()
+					prog.Saved++
+					prog.Total--
+					if r.OnProgress != nil {
+						r.OnProgress(prog)
+					}
+					mu.Unlock()
+					continue
+				}
+				inflight.Add(1)
+				select {
+				case work <- job{c: &s.Cases[i], repeat: rep, variant: v}:
+				case <-ctx.Done():
+					inflight.Done()
+					break feed
+				}
+			}
+		}
+	}
+	close(work)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	return ctx.Err()
+}
+
+// runJob runs one job and hands its trial, once written, to written; a
+// failure goes to fail, a trial dropped because ctx ended goes nowhere.
+func (r *Runner) runJob(ctx context.Context, cfg Config, p *pause, info *record.Model, base bridge.Request, j job, fail func(error), written func(*record.Trial)) {
+	// While Ollama is down, no new trial starts.
+	if p.hold(ctx) != nil {
+		return
+	}
+	t, err := r.trial(ctx, cfg, p, info, base, j, nil)
+	if err != nil {
+		fail(err)
+		return
+	}
+	if t == nil { // ctx ended mid-trial: dropped
+		return
+	}
+	if err := r.Out.Write(t); err != nil {
+		fail(fmt.Errorf("writing trials: %w", err))
+		return
+	}
+	written(t)
+}
+
+// trial runs one trial, retrying infrastructure failures and waiting for an
+// unreachable Ollama; nil when ctx ended, and an error (the trial dropped)
+// when the wait failed.
+//
+// On a host of a pool (h non-nil) an unreachable host does not wait here:
+// the trial comes back with errMoved, for another host to run.
+func (r *Runner) trial(ctx context.Context, cfg Config, p *pause, info *record.Model, base bridge.Request, j job, h *Host) (*record.Trial, error) {
+	s := cfg.Suite
+	v := j.variant
+	req, seed := request(base, s, j.c, j.repeat, v.Suite)
+	req.NoExecute = cfg.NoExecute || j.c.NoExecute
+	t := &record.Trial{
+		Model: info.Name, CaseID: j.c.ID, Variant: v.Name, Repeat: j.repeat, Seed: seed, Tags: j.c.Tags,
+		Start: r.now()(),
+	}
+	tools, catalog := r.Tools, r.Catalog
+	if v.Tools != nil {
+		tools, catalog = v.Tools, nil
+	}
+	if v.Catalog != nil {
+		catalog = v.Catalog
+	}
+	if ct, ok := v.Cases[j.c.ID]; ok {
+		tools, catalog = ct.Tools, ct.Catalog
+	}
+	chat := r.Chat
+	if h != nil {
+		chat, t.Host = h.Chat, h.Name
+	}
+	loop := &bridge.Loop{Chat: chat, Tools: tools, Now: r.Now}
+	opts := score.OptionsFor(&s.Defaults)
+	opts.Tools = catalog
+	if c, ok := tools.(score.Catalog); ok && opts.Tools == nil {
+		opts.Tools = c
+	}
+	// The request's own options decide, so whatever set num_ctx (the
+	// suite, -o, a variant) is what a prompt is judged against.
+	t.NumCtx = numCtx(req.Options, info.NumCtx)
+	opts.NumCtx = t.NumCtx
+	retries, backoff0 := retryPolicy(cfg)
+	backoff, tries, waits := backoff0, 0, 0
+	for attempt := 1; ; attempt++ {
+		tr, err := loop.Run(ctx, req)
+		if ctx.Err() != nil {
+			return nil, nil
+		}
+		tries++
+		t.Attempts = attempt
+		t.Transcript = tr
+		t.Score = score.Score(tr, &j.c.Expect, opts)
+		if t.Score.Outcome != record.OutcomeInfraError {
+			return t, nil
+		}
+		if tries > retries {
+			// Every attempt failed. When Ollama could not even be reached,
+			// that says nothing about the model: wait for it, then run the
+			// trial again rather than record noise.
+			if h != nil && p.enabled() && Unreachable(err) && j.moves < maxWaits {
+				return t, errMoved
+			}
+			if !p.enabled() || !Unreachable(err) || waits >= maxWaits {
+				return t, nil
+			}
+			waits++
+			if err := p.await(ctx); err != nil {
+				if ctx.Err() != nil {
+					return nil, nil
+				}
+				return nil, err
+			}
+			tries, backoff = 0, backoff0
+			continue
+		}
+		if err := r.sleep(ctx, backoff); err != nil {
+			return nil, nil
+		}
+		backoff *= 2
+	}
+}
+
+// request completes base into one trial's request: the case's messages (with
+// the variant's system prompt, when v has one) and round limit, the suite's
+// options with the variant's over them (see suite.VariantOptions) and seed =
+// base seed + repeat, the same in every variant, and the variant's think
+// when it sets one.
+func request(base bridge.Request, s *suite.Suite, c *suite.Case, repeat int, v *suite.Variant) (bridge.Request, int64) {
+	opts := s.VariantOptions(v)
+	if opts == nil {
+		opts = map[string]any{}
+	}
+	seed0, _ := s.Defaults.Seed()
+	seed := seed0 + int64(repeat)
+	opts["seed"] = seed
+	if v != nil && v.Think != "" {
+		// The suite parser checked the value.
+		if think, err := bridge.ParseThink(v.Think); err == nil {
+			base.Think = think
+		}
+	}
+	conv := s.VariantConversation(c, v)
+	msgs := make([]api.Message, len(conv))
+	for i, m := range conv {
+		msgs[i] = api.Message{Role: m.Role, Content: m.Content}
+	}
+	base.Messages, base.Options, base.MaxRounds = msgs, opts, c.MaxRounds
+	return base, seed
+}
+
+// numCtx is the context length a request runs with: its num_ctx option,
+// else the model's own (model); 0 when neither is known.
+func numCtx(options map[string]any, model int) int {
+	switch n := options["num_ctx"].(type) {
+	case int:
+		if n > 0 {
+			return n
+		}
+	case int64:
+		if n > 0 {
+			return int(n)
+		}
+	case float64:
+		if n >= 1 {
+			return int(n)
+		}
+	}
+	return model
+}
+
+func keepAlive(s *suite.Suite) *api.Duration {
+	if d := s.Defaults.KeepAlive; d != nil {
+		return &api.Duration{Duration: *d}
+	}
+	return nil
+}
+
+func (r *Runner) now() func() time.Time {
+	if r.Now != nil {
+		return r.Now
+	}
+	return time.Now
+}
+
+func (r *Runner) sleep(ctx context.Context, d time.Duration) error {
+	if r.Sleep != nil {
+		return r.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

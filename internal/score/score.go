@@ -1,0 +1,663 @@
+// Package score gives the verdict on one trial: it compares the transcript of
+// a conversation with what its case expects and picks exactly one outcome,
+// checking in a fixed order so the first thing that went wrong is the one
+// reported.
+package score
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/suite"
+)
+
+// Options tune scoring for a whole run.
+type Options struct {
+	// NormalizeStrings compares literal string arguments BFCL-style (see
+	// suite.MatchOptions).
+	NormalizeStrings bool
+	// NumCtx is the context size the trial ran with; a prompt that reached it
+	// marks the score Truncated. 0 turns the flag off.
+	NumCtx int
+	// StrictArgs applies to cases that do not set strict_args themselves.
+	StrictArgs bool
+	// Tools checks the calls of trials that did not execute (see Score),
+	// says which names the thinking of a call_in_thinking trial may call
+	// (nil: the tools the case expects), and, when it is a Coercer, which
+	// invalid calls are valid if coerced (nil: none). Nil leaves the calls
+	// of trials without execution unchecked.
+	Tools Catalog
+}
+
+// Catalog is what scoring needs to check the calls of a trial that ran
+// without execution, which has no executions to say whether a name was a
+// tool and whether its arguments fit; *servers.Catalog is one.
+type Catalog interface {
+	// Resolve maps the name a model used to the exposed tool name.
+	Resolve(name string) (exposed string, ok bool)
+	// ValidateArgs checks args against the tool's input schema.
+	ValidateArgs(exposed string, args json.RawMessage) error
+}
+
+// OptionsFor returns the scoring options a suite's defaults ask for.
+func OptionsFor(d *suite.Defaults) Options {
+	return Options{NormalizeStrings: d.NormalizeStrings, NumCtx: d.NumCtx(), StrictArgs: d.StrictArgs}
+}
+
+// Score gives the verdict on one trial: t is its transcript, e its case's
+// expectation as suite.Parse (and, ideally, Suite.Check) produced it.
+//
+// The outcome is the first of these that applies: infra_error; for no_tool
+// cases unexpected_call, call_in_text, empty_answer, wrong_answer; for cases
+// expecting calls, when no call was made call_in_text (the answer writes a
+// call), call_in_thinking (the thinking writes a call to a listed tool: the
+// answer wins when both do), empty_answer, no_call;
+// then hallucinated_tool or wrong_tool for the first call, then for the
+// expected calls hallucinated_tool or wrong_tool, invalid_args,
+// hidden_constraint (arguments that broke only constraints the model was not
+// shown, Execution.HiddenOnly), wrong_args,
+// missing_call, then round_limit (detail "repeating NAME(ARGS)" when the
+// last round that called tools repeated an earlier call), extra_call
+// (calls: form only), and last
+// empty_answer, wrong_answer; else pass.
+//
+// A trial that ran without execution (t.NotExecuted: execute: false) has one
+// round and no executions, and is scored on that first response: tool
+// compares its first call, calls its calls (all of them must be in that one
+// response, so a chain whose later calls need an earlier result ends as
+// missing_call: write such a case as tool: for its first call), no_tool
+// passes when it has no call. The answer is judged only when the response
+// has no call (no_tool cases, and the no-call outcomes); with a call, the
+// text beside it is not a final answer, so neither empty_answer nor
+// wrong_answer applies. With opts.Tools set, each call is checked as the
+// catalog would before running it, so hallucinated_tool and invalid_args
+// (and the counts of calls to known tools and valid calls) mean what they
+// mean for executed trials; without it a name that is no tool scores
+// wrong_tool and arguments are judged by the case's matchers alone.
+//
+// A call the tool policy blocked (record.ExecBlocked) is scored like any
+// other: it named a tool, with arguments, and the model was told it did not
+// run; it counts as neither a valid nor an invalid call.
+func Score(t *record.Transcript, e *suite.Expect, opts Options) record.Score {
+	calls, execs := t.ToolCalls(), t.Executions()
+	if t.NotExecuted && opts.Tools != nil && len(execs) == 0 {
+		execs = checkCalls(calls, opts.Tools)
+	}
+	s := record.Score{CallExpected: !e.NoTool, Rounds: len(t.Rounds)}
+	for _, x := range execs {
+		if x.ErrorKind == record.ExecBlocked {
+			// Never sent, so its arguments were never checked: neither a
+			// valid nor an invalid call.
+			continue
+		}
+		if x.ErrorKind != record.ExecUnknownTool {
+			s.CallsToKnownTools++
+			if x.ErrorKind != record.ExecInvalidArgs {
+				s.ValidCalls++
+			}
+			if x.ErrorKind != record.ExecInvalidArgs || x.HiddenOnly {
+				s.ValidVisibleCalls++
+			}
+		}
+	}
+	var coerced []bool
+	if opts.Tools != nil {
+		coerced = validIfCoerced(execs, opts.Tools)
+		// Recorded only when coercion changes the figure: Judge reads an
+		// absent count as ValidCalls.
+		if n := countTrue(coerced); n > 0 {
+			s.ValidCoercedCalls = s.ValidCalls + n
+		}
+	}
+	s.RepeatedCalls, _, _ = repeats(t)
+	s.Truncated = Truncated(t, opts.NumCtx)
+	sc := &scorer{t: t, e: e, opts: opts, calls: calls, execs: execs, coerced: coerced}
+	s.Outcome, s.Detail = sc.verdict(&s)
+	if s.Outcome != record.OutcomeInfraError {
+		// Every judgement of the trial is made here, once: reports count it.
+		hit := t.RoundLimitHit
+		s.RoundLimit = &hit
+		if e.NoTool {
+			ok := len(calls) == 0 && !CallInText(t.Answer)
+			s.IrrelevanceOK = &ok
+		}
+	}
+	return s
+}
+
+func countTrue(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// checkCalls stands in for the executions a trial without execution does
+// not have: what the catalog would have said of each call before running it
+// (unknown_tool, invalid_args, or nothing). They are never recorded.
+func checkCalls(calls []record.ToolCall, tools Catalog) []record.Execution {
+	execs := make([]record.Execution, len(calls))
+	for i, c := range calls {
+		x := record.Execution{CallID: c.ID, Name: c.Name, Arguments: c.Arguments}
+		exposed, ok := tools.Resolve(c.Name)
+		switch {
+		case !ok:
+			x.IsError, x.ErrorKind, x.Error = true, record.ExecUnknownTool, fmt.Sprintf("unknown tool %q", c.Name)
+		case isDecoy(tools, exposed):
+			x.Tool, x.IsError, x.ErrorKind = exposed, true, record.ExecDecoy
+		default:
+			x.Tool = exposed
+			if err := tools.ValidateArgs(exposed, c.Arguments); err != nil {
+				x.IsError, x.ErrorKind, x.Error = true, record.ExecInvalidArgs, err.Error()
+				x.HiddenOnly = hiddenOnly(err)
+			}
+		}
+		execs[i] = x
+	}
+	return execs
+}
+
+// hiddenOnly reports whether a validation error comes only from constraints
+// the model was not shown (the catalog's errors say so by a HiddenOnly
+// method).
+func hiddenOnly(err error) bool {
+	var h interface{ HiddenOnly() bool }
+	return errors.As(err, &h) && h.HiddenOnly()
+}
+
+// scorer holds one trial being scored.
+type scorer struct {
+	t     *record.Transcript
+	e     *suite.Expect
+	opts  Options
+	calls []record.ToolCall
+	execs []record.Execution
+	// coerced marks the executions that are valid if coerced; nil when
+	// the catalog cannot say.
+	coerced []bool
+}
+
+// exec returns the execution of call i; the zero Execution when the
+// transcript has none for it.
+func (sc *scorer) exec(i int) record.Execution {
+	if i < len(sc.execs) {
+		return sc.execs[i]
+	}
+	return record.Execution{}
+}
+
+func (sc *scorer) strict() bool {
+	if sc.e.StrictArgs != nil {
+		return *sc.e.StrictArgs
+	}
+	return sc.opts.StrictArgs
+}
+
+// verdict picks the outcome in the order Score documents, filling
+// ToolCorrect and ArgsCorrect on the way.
+func (sc *scorer) verdict(s *record.Score) (outcome, detail string) {
+	if f := sc.t.Failure; f != nil {
+		return record.OutcomeInfraError, failureDetail(f)
+	}
+	for _, x := range sc.execs {
+		if x.InfraError() {
+			return record.OutcomeInfraError, fmt.Sprintf("tool %s: %s: %s", x.Name, x.ErrorKind, x.Error)
+		}
+	}
+	answer := sc.t.Answer
+	if sc.e.NoTool {
+		// Abstaining is the right selection, and there are no arguments to
+		// get wrong.
+		s.ToolCorrect = len(sc.calls) == 0
+		s.ArgsCorrect = s.ToolCorrect
+		switch {
+		case len(sc.calls) > 0:
+			return record.OutcomeUnexpectedCall, "called " + callNames(sc.calls)
+		case CallInText(answer):
+			return record.OutcomeCallInText, excerpt(answer)
+		case strings.TrimSpace(answer) == "":
+			return record.OutcomeEmptyAnswer, "the answer is empty"
+		}
+		return sc.answer(answer)
+	}
+	if len(sc.calls) == 0 {
+		// The answer outranks the thinking: a call written where the
+		// client reads it is the nearer miss.
+		if CallInText(answer) {
+			return record.OutcomeCallInText, excerpt(answer)
+		}
+		if name, ok := callInThinking(sc.t, sc.e, sc.opts.Tools); ok {
+			return record.OutcomeCallInThinking, thinkingDetail(sc.t, name)
+		}
+		switch {
+		case strings.TrimSpace(answer) == "":
+			return record.OutcomeEmptyAnswer, "no tool call and no answer"
+		}
+		return record.OutcomeNoCall, "answered without a tool call: " + excerpt(answer)
+	}
+	expected := sc.e.Calls
+	if len(expected) == 0 {
+		// any_tool (or a hand-made Expect with no calls): any call to a
+		// tool of the catalog will do.
+		return sc.anyTool(s, answer)
+	}
+
+	first, firstExec := sc.calls[0], sc.exec(0)
+	var firstOK bool
+	if sc.e.AnyOrder {
+		firstOK = slices.ContainsFunc(expected, func(w suite.ExpectedCall) bool { return names(first, firstExec, w) })
+	} else {
+		firstOK = names(first, firstExec, expected[0])
+	}
+	s.ToolCorrect = firstOK && firstExec.ErrorKind != record.ExecUnknownTool
+	if firstExec.ErrorKind == record.ExecUnknownTool {
+		return record.OutcomeHallucinatedTool, fmt.Sprintf("%q is not a tool", first.Name)
+	}
+	if !firstOK {
+		if sc.e.AnyOrder {
+			return sc.wrongTool(0, fmt.Sprintf("got %q, want %s", first.Name, wantNames(expected)))
+		}
+		return sc.wrongTool(0, fmt.Sprintf("got %q, want %q", first.Name, wantName(expected[0])))
+	}
+
+	var ps []pair
+	var unpaired []suite.ExpectedCall // expected calls no call of their tool was left for
+	var spare []int                   // calls paired with no expected call
+	switch {
+	case sc.e.FirstOnly:
+		ps = []pair{{want: expected[0], call: 0}}
+	case sc.e.AnyOrder:
+		ps, unpaired, spare = sc.pairAnyOrder()
+	default:
+		for i, w := range expected {
+			if i >= len(sc.calls) {
+				unpaired = append(unpaired, w)
+				continue
+			}
+			if x := sc.exec(i); x.ErrorKind == record.ExecUnknownTool {
+				return record.OutcomeHallucinatedTool, fmt.Sprintf("call %d: %q is not a tool", i+1, sc.calls[i].Name)
+			}
+			if !names(sc.calls[i], sc.exec(i), w) {
+				s.ArgsCorrect = sc.argsCorrect(ps)
+				return sc.wrongTool(i, fmt.Sprintf("call %d: got %q, want %q", i+1, sc.calls[i].Name, wantName(w)))
+			}
+			ps = append(ps, pair{want: w, call: i})
+		}
+		for i := len(expected); i < len(sc.calls); i++ {
+			spare = append(spare, i)
+		}
+	}
+	s.ArgsCorrect = sc.argsCorrect(ps)
+
+	// An expected call left without a call of its tool while other calls
+	// went unused: those calls named the wrong tools.
+	if len(unpaired) > 0 && len(spare) > 0 {
+		i := spare[0]
+		if sc.exec(i).ErrorKind == record.ExecUnknownTool {
+			return record.OutcomeHallucinatedTool, fmt.Sprintf("call %d: %q is not a tool", i+1, sc.calls[i].Name)
+		}
+		return sc.wrongTool(i, fmt.Sprintf("call %d: got %q, want %s", i+1, sc.calls[i].Name, wantNames(unpaired)))
+	}
+	// A call that broke what the model was shown is its own mistake, and
+	// outranks one that broke only what it was not.
+	for _, p := range ps {
+		if x := sc.exec(p.call); x.ErrorKind == record.ExecInvalidArgs && !x.HiddenOnly {
+			d := fmt.Sprintf("%s: %s", sc.calls[p.call].Name, x.Error)
+			if p.call < len(sc.coerced) && sc.coerced[p.call] {
+				d += " (valid if coerced)"
+			}
+			return record.OutcomeInvalidArgs, d
+		}
+	}
+	for _, p := range ps {
+		if x := sc.exec(p.call); x.ErrorKind == record.ExecInvalidArgs {
+			return record.OutcomeHiddenConstraint, fmt.Sprintf("%s: %s", sc.calls[p.call].Name, x.Error)
+		}
+	}
+	for _, p := range ps {
+		if d := sc.argsDiff(p); d != "" {
+			return record.OutcomeWrongArgs, d
+		}
+	}
+	if len(unpaired) > 0 {
+		missing := make([]string, len(unpaired))
+		for i, w := range unpaired {
+			missing[i] = describe(w)
+		}
+		return record.OutcomeMissingCall, fmt.Sprintf("%d of %d expected calls made; missing: %s", len(expected)-len(unpaired), len(expected), strings.Join(missing, "; "))
+	}
+	if sc.t.RoundLimitHit {
+		if _, c, ok := repeats(sc.t); ok {
+			return record.OutcomeRoundLimit, "repeating " + showCall(c)
+		}
+		return record.OutcomeRoundLimit, fmt.Sprintf("still calling tools after %d rounds", max(sc.t.MaxRounds, len(sc.t.Rounds)-1))
+	}
+	if !sc.e.FirstOnly && len(spare) > 0 {
+		extra := make([]string, len(spare))
+		for i, c := range spare {
+			extra[i] = sc.calls[c].Name
+		}
+		return record.OutcomeExtraCall, fmt.Sprintf("%d calls, %d expected; extra: %s", len(sc.calls), len(expected), strings.Join(extra, ", "))
+	}
+	if sc.t.NotExecuted {
+		return record.OutcomePass, ""
+	}
+	if strings.TrimSpace(answer) == "" {
+		return record.OutcomeEmptyAnswer, "the calls were right but the final answer is empty"
+	}
+	return sc.answer(answer)
+}
+
+// answer applies the answer matcher, if any, to the final text.
+func (sc *scorer) answer(answer string) (string, string) {
+	if m := sc.e.Answer; m != nil {
+		if ok, why := m.Match(answer); !ok {
+			return record.OutcomeWrongAnswer, why
+		}
+	}
+	return record.OutcomePass, ""
+}
+
+// pair is an expected call and the index of the call matched to it.
+type pair struct {
+	want suite.ExpectedCall
+	call int
+}
+
+// pairAnyOrder matches expected calls to distinct calls of the same tool
+// whose arguments match, as many as possible (a maximum bipartite matching,
+// so a loose expectation cannot steal the only call a strict one fits). The
+// expected calls left over then take the remaining call of their tool with
+// the fewest mismatching arguments, for the diff.
+func (sc *scorer) pairAnyOrder() (ps []pair, unpaired []suite.ExpectedCall, spare []int) {
+	expected := sc.e.Calls
+	fits := make([][]int, len(expected))
+	for w, want := range expected {
+		for c := range sc.calls {
+			if names(sc.calls[c], sc.exec(c), want) && len(sc.mismatches(want, c)) == 0 {
+				fits[w] = append(fits[w], c)
+			}
+		}
+	}
+	owner := make([]int, len(sc.calls)) // the expected call each call is matched to
+	for c := range owner {
+		owner[c] = -1
+	}
+	var augment func(w int, seen []bool) bool
+	augment = func(w int, seen []bool) bool {
+		for _, c := range fits[w] {
+			if seen[c] {
+				continue
+			}
+			seen[c] = true
+			if owner[c] < 0 || augment(owner[c], seen) {
+				owner[c] = w
+				return true
+			}
+		}
+		return false
+	}
+	matched := make([]int, len(expected))
+	for w := range expected {
+		matched[w] = -1
+		augment(w, make([]bool, len(sc.calls)))
+	}
+	for c, w := range owner {
+		if w >= 0 {
+			matched[w] = c
+		}
+	}
+	for w, want := range expected {
+		if matched[w] >= 0 {
+			continue
+		}
+		best, bestN := -1, 0
+		for c := range sc.calls {
+			if owner[c] >= 0 || !names(sc.calls[c], sc.exec(c), want) {
+				continue
+			}
+			if n := len(sc.mismatches(want, c)); best < 0 || n < bestN {
+				best, bestN = c, n
+			}
+		}
+		if best >= 0 {
+			owner[best], matched[w] = w, best
+		}
+	}
+	for w, want := range expected {
+		if matched[w] >= 0 {
+			ps = append(ps, pair{want: want, call: matched[w]})
+		} else {
+			unpaired = append(unpaired, want)
+		}
+	}
+	for c, w := range owner {
+		if w < 0 {
+			spare = append(spare, c)
+		}
+	}
+	return ps, unpaired, spare
+}
+
+// argsCorrect: every pair (all of which name the right tool) had matching
+// arguments that also passed the tool's schema.
+func (sc *scorer) argsCorrect(ps []pair) bool {
+	if len(ps) == 0 {
+		return false
+	}
+	for _, p := range ps {
+		if sc.exec(p.call).ErrorKind == record.ExecInvalidArgs || len(sc.mismatches(p.want, p.call)) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// mismatches checks call c's arguments against want.
+func (sc *scorer) mismatches(want suite.ExpectedCall, c int) []suite.Mismatch {
+	args, err := decodeArgs(sc.calls[c].Arguments)
+	if err != nil {
+		return []suite.Mismatch{{Key: "", Why: err.Error()}}
+	}
+	return want.Args.Match(args, sc.strict(), suite.MatchOptions{NormalizeStrings: sc.opts.NormalizeStrings})
+}
+
+// argsDiff explains a pair whose arguments do not match: the failing keys
+// with why, then a go-cmp diff of the expected against the actual object,
+// where matchers stand in the want side as written and keys that matched
+// show as equal.
+func (sc *scorer) argsDiff(p pair) string {
+	ms := sc.mismatches(p.want, p.call)
+	if len(ms) == 0 {
+		return ""
+	}
+	call := sc.calls[p.call]
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (call %d): ", call.Name, p.call+1)
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		if m.Key == "" {
+			b.WriteString(m.Why)
+		} else {
+			fmt.Fprintf(&b, "%s: %s", m.Key, m.Why)
+		}
+	}
+	got, err := decodeArgs(call.Arguments)
+	if err != nil {
+		return b.String()
+	}
+	got = display(got).(map[string]any)
+	failing := map[string]bool{}
+	for _, m := range ms {
+		failing[m.Key] = true
+	}
+	want := map[string]any{}
+	for k, v := range got {
+		if !failing[k] {
+			want[k] = v // free or matched: shown as equal
+		}
+	}
+	for _, m := range p.want.Args {
+		switch {
+		case !failing[m.Key]:
+		case m.Kind == suite.MatchEquals:
+			want[m.Key] = m.Value
+		case m.Kind != suite.MatchAbsent:
+			want[m.Key] = m.String()
+		}
+	}
+	b.WriteString("\n")
+	// go-cmp picks spaces or no-break spaces at random per process, to
+	// discourage comparing its output; a trial's detail should read the same
+	// on every run, so they are all plain spaces here.
+	b.WriteString(strings.ReplaceAll(cmp.Diff(want, got), "\u00a0", " "))
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// decodeArgs reads a call's arguments as a JSON object, numbers kept exact.
+func decodeArgs(raw json.RawMessage) (map[string]any, error) {
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return map[string]any{}, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("arguments are not valid JSON: %v", err)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("arguments are %s, not an object", suite.Flow(v))
+	}
+	return m, nil
+}
+
+// display turns json.Numbers into int64 or float64, the types the suite's
+// literals have, so the diff does not show a type change where there is
+// none.
+func display(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return i
+		}
+		if f, err := strconv.ParseFloat(string(x), 64); err == nil {
+			return f
+		}
+		return string(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = display(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = display(e)
+		}
+		return out
+	}
+	return v
+}
+
+// names reports whether a call named the expected tool. After Suite.Check
+// the exposed name decides; before it, the name as written is compared with
+// the call's name and with the server and tool the bridge resolved it to.
+func names(c record.ToolCall, x record.Execution, want suite.ExpectedCall) bool {
+	if want.Exposed != "" {
+		return c.Name == want.Exposed
+	}
+	if c.Name == want.Tool {
+		return true
+	}
+	if x.Tool == "" {
+		return false
+	}
+	return want.Tool == x.Tool || want.Tool == x.Server+"."+x.Tool || want.Tool == x.Server+"__"+x.Tool
+}
+
+func wantName(w suite.ExpectedCall) string {
+	if w.Exposed != "" {
+		return w.Exposed
+	}
+	return w.Tool
+}
+
+func wantNames(ws []suite.ExpectedCall) string {
+	var out []string
+	for _, w := range ws {
+		if n := strconv.Quote(wantName(w)); !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return "one of " + strings.Join(out, ", ")
+}
+
+// describe shows an expected call as a suite writes it.
+func describe(w suite.ExpectedCall) string {
+	if len(w.Args) == 0 {
+		return wantName(w)
+	}
+	parts := make([]string, len(w.Args))
+	for i, m := range w.Args {
+		parts[i] = suite.Flow(m.Key) + ": " + m.String()
+	}
+	return wantName(w) + " {" + strings.Join(parts, ", ") + "}"
+}
+
+func callNames(calls []record.ToolCall) string {
+	out := make([]string, len(calls))
+	for i, c := range calls {
+		out[i] = c.Name
+	}
+	return strings.Join(out, ", ")
+}
+
+func failureDetail(f *record.Failure) string {
+	d := f.Kind + ": " + f.Message
+	if f.HTTPStatus != 0 {
+		d += fmt.Sprintf(" (HTTP %d)", f.HTTPStatus)
+	}
+	return d
+}
+
+// excerpt shortens content for a detail line.
+func excerpt(s string) string {
+	const max = 300
+	if r := []rune(s); len(r) > max {
+		return string(r[:max]) + "…"
+	}
+	return s
+}
+
+// Truncated reports whether a prompt of t reached numCtx, so that Ollama cut
+// it and the model may not have seen the tools; numCtx 0 (unknown) never
+// does. ask warns with it, as Score marks a trial.
+func Truncated(t *record.Transcript, numCtx int) bool {
+	if numCtx <= 0 {
+		return false
+	}
+	for _, r := range t.Rounds {
+		if r.Metrics.PromptEvalCount >= numCtx {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,446 @@
+package servers
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/ollama/ollama/api"
+	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/record"
+)
+
+// Tool is one MCP tool as the catalog exposes it to the model.
+type Tool struct {
+	// Server is the owning server; Name the tool's own name there; Exposed
+	// the name the model sees and calls (Name, or <server>__<name>).
+	Server, Name, Exposed string
+	Description           string
+	// InputSchema is the schema the server sent, re-encoded as JSON (the SDK
+	// decodes it into a Go map, so keys come out sorted).
+	InputSchema json.RawMessage
+	// Ollama is the tool as offered to the model.
+	Ollama api.Tool
+	// Dropped lists, sorted, the schema keywords Ollama's types cannot carry
+	// as paths like "properties.path.minLength", plus "$ref" paths that were
+	// cut because they were recursive or could not be inlined.
+	Dropped []string
+	// Drops is Dropped with the severity of each loss, in the same order;
+	// what lists warnings ranks them by it.
+	Drops []Drop
+	// Rewrites are the constructs Ollama's types cannot carry as written
+	// that were re-expressed in ones they can (oneOf as anyOf, const as a
+	// one-value enum, a simple allOf merged), in the order the conversion
+	// meets them: properties in the order the model sees them.
+	Rewrites []Rewrite
+	// SchemaError is set when the input schema could not be prepared for
+	// validation; arguments to this tool then go to the server unchecked.
+	SchemaError string
+	// Annotations are the tool's MCP annotations (readOnlyHint,
+	// destructiveHint, ...) as the server listed them; nil when it set none.
+	// A tool policy reads them (see bridge.Policy); do not modify them.
+	Annotations *mcp.ToolAnnotations
+
+	// Hidden lists the constraints of the input schema the model is not
+	// shown (see Hidden), computed once at conversion; nil when every one
+	// reaches it.
+	Hidden []Hidden
+
+	resolved *jsonschema.Resolved
+	// visible is the schema of what the model is shown (the Ollama
+	// parameters as JSON Schema), visibleMap its decoded form.
+	visible    *jsonschema.Resolved
+	visibleMap map[string]any
+	partial    *jsonschema.Resolved // resolved without the top-level required list
+	schemaErr  error
+}
+
+// Rewrite is one schema construct re-expressed in a form Ollama's tool types
+// carry: at Path (like "properties.parent.oneOf"), keyword From became To
+// ("anyOf", "enum", or "merged" for an allOf folded into its schema). The
+// validator still checks the schema as sent.
+type Rewrite struct {
+	Path string `json:"path"`
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// Catalog is the set of tools from every connected server, in the order and
+// under the names the model sees them, and the sessions that execute them. It
+// is safe for concurrent use.
+type Catalog struct {
+	opts     Options
+	conns    []*server // sorted by server name
+	byName   map[string]*server
+	failed   []ServerError
+	warnings []string
+
+	tools      []*Tool
+	byExposed  map[string]*Tool
+	byServer   map[string]map[string]*Tool // server -> original name -> tool
+	ollama     api.Tools
+	hash       string
+	serverHash map[string]string
+	clashes    map[string][]*Tool // tool name -> the tools auto naming prefixed for it
+
+	// endLife cancels restarts in progress when the catalog closes.
+	endLife context.CancelFunc
+
+	mu     sync.Mutex
+	closed bool
+}
+
+// build computes the exposed tools from the connected servers: filters,
+// naming, conversion and hashes. The catalog is immutable afterwards.
+func (c *Catalog) build() {
+	c.byName = map[string]*server{}
+	c.byExposed = map[string]*Tool{}
+	c.byServer = map[string]map[string]*Tool{}
+	c.serverHash = map[string]string{}
+
+	kept := make([][]*mcp.Tool, len(c.conns))
+	owners := map[string]int{} // tool name -> number of servers exposing it
+	for i, sc := range c.conns {
+		c.byName[sc.cfg.Name] = sc
+		seen := map[string]bool{}
+		for _, t := range sc.listed {
+			if seen[t.Name] {
+				c.warnf("server %q lists tool %q twice; the second is ignored", sc.cfg.Name, t.Name)
+				continue
+			}
+			seen[t.Name] = true
+			if sc.cfg.ToolFilter.allows(t.Name) {
+				kept[i] = append(kept[i], t)
+			}
+		}
+		if f := sc.cfg.ToolFilter; f != nil {
+			for _, name := range f.Tools {
+				if !seen[name] {
+					c.warnf("server %q: toolFilter names %q, which the server does not have", sc.cfg.Name, name)
+				}
+			}
+		}
+		for _, t := range kept[i] {
+			owners[t.Name]++
+		}
+	}
+
+	for i, sc := range c.conns {
+		server := sc.cfg.Name
+		c.byServer[server] = map[string]*Tool{}
+		var own api.Tools
+		for _, t := range kept[i] {
+			exposed := t.Name
+			if c.opts.Naming == NamingPrefixed || owners[t.Name] > 1 {
+				exposed = server + PrefixSep + t.Name
+			}
+			if prev, dup := c.byExposed[exposed]; dup {
+				c.warnf("tool %q of server %q would be exposed as %q, which tool %q of server %q already is; it is left out",
+					t.Name, server, exposed, prev.Name, prev.Server)
+				continue
+			}
+			tool := convertTool(server, t, exposed, convertOpts{raw: sc.raw[t.Name], propertyOrder: c.opts.PropertyOrder})
+			tool.Annotations = t.Annotations
+			c.tools = append(c.tools, tool)
+			c.byExposed[exposed] = tool
+			c.byServer[server][t.Name] = tool
+			c.ollama = append(c.ollama, tool.Ollama)
+			o := tool.Ollama
+			o.Function.Name = t.Name
+			own = append(own, o)
+		}
+		c.serverHash[server] = hashJSON(nonNil(own))
+	}
+	c.hash = hashJSON(nonNil(c.ollama))
+	if c.opts.Naming == NamingAuto {
+		c.warnClashes(owners)
+	}
+}
+
+// warnClashes says which tools auto naming prefixed because several servers
+// expose them: a suite naming them plainly no longer resolves, and the model
+// sees other names than the servers' own.
+func (c *Catalog) warnClashes(owners map[string]int) {
+	var names []string
+	for name, n := range owners {
+		if n > 1 {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	c.clashes = map[string][]*Tool{}
+	for _, name := range names {
+		var servers, exposed []string
+		for _, sc := range c.conns { // sorted by name
+			if t := c.byServer[sc.cfg.Name][name]; t != nil {
+				servers = append(servers, sc.cfg.Name)
+				exposed = append(exposed, t.Exposed)
+				c.clashes[name] = append(c.clashes[name], t)
+			}
+		}
+		if len(exposed) < 2 {
+			continue // the others were left out as duplicates, warned above
+		}
+		c.warnf("tools %q of servers %s are exposed as %s", name, andList(servers), andList(exposed))
+	}
+}
+
+// andList joins "a", "a and b", "a, b and c".
+func andList(l []string) string {
+	if len(l) < 2 {
+		return strings.Join(l, "")
+	}
+	return strings.Join(l[:len(l)-1], ", ") + " and " + l[len(l)-1]
+}
+
+// Clashes lists, in server order, the exposed names of the tools that
+// several servers expose under name, which auto naming prefixed; nil when
+// name is no such tool.
+func (c *Catalog) Clashes(name string) []string {
+	if _, exposed := c.byExposed[name]; exposed || len(c.clashes[name]) < 2 {
+		return nil
+	}
+	var out []string
+	for _, t := range c.clashes[name] {
+		out = append(out, t.Exposed)
+	}
+	return out
+}
+
+func (c *Catalog) warnf(format string, args ...any) {
+	c.warnings = append(c.warnings, fmt.Sprintf(format, args...))
+}
+
+func nonNil(t api.Tools) api.Tools {
+	if t == nil {
+		return api.Tools{}
+	}
+	return t
+}
+
+func hashJSON(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		// api.Tools always marshals; a failure here is a programming error
+		// that must not pass as a real hash.
+		panic(fmt.Sprintf("servers: marshaling tools: %v", err))
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// Tools returns the exposed tools in the order the model sees them: servers
+// by name, each server's tools in its tools/list order.
+func (c *Catalog) Tools() []Tool {
+	out := make([]Tool, len(c.tools))
+	for i, t := range c.tools {
+		out[i] = *t
+	}
+	return out
+}
+
+// OllamaTools returns the tool list to send in /api/chat requests, in the
+// order of Tools. Its JSON is byte-identical for the same servers on every
+// build. The property maps are shared; do not modify them.
+func (c *Catalog) OllamaTools() api.Tools {
+	return append(api.Tools{}, c.ollama...)
+}
+
+// Lookup finds a tool by the name the model used: its exposed name, or the
+// forms server.tool and server__tool.
+func (c *Catalog) Lookup(name string) (*Tool, bool) {
+	t := c.lookup(name)
+	if t == nil {
+		return nil, false
+	}
+	cp := *t
+	return &cp, true
+}
+
+func (c *Catalog) lookup(name string) *Tool {
+	if t, ok := c.byExposed[name]; ok {
+		return t
+	}
+	for _, sc := range c.conns {
+		server := sc.cfg.Name
+		for _, sep := range []string{PrefixSep, "."} {
+			if rest, ok := strings.CutPrefix(name, server+sep); ok {
+				if t, ok := c.byServer[server][rest]; ok {
+					return t
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// ToolInfo resolves a name as Lookup does, for a tool policy: the tool's
+// names and its MCP annotations (see bridge.Policy).
+func (c *Catalog) ToolInfo(name string) (bridge.ToolInfo, bool) {
+	return toolInfo(c.lookup(name))
+}
+
+// toolInfo is what a tool policy reads of t; false for no tool.
+func toolInfo(t *Tool) (bridge.ToolInfo, bool) {
+	if t == nil {
+		return bridge.ToolInfo{}, false
+	}
+	return bridge.ToolInfo{Exposed: t.Exposed, Server: t.Server, Tool: t.Name, Annotations: t.Annotations}, true
+}
+
+// Hash is the sha256 (hex) of the OllamaTools JSON: it identifies exactly
+// what the model was offered.
+func (c *Catalog) Hash() string { return c.hash }
+
+// ServerHash is the sha256 (hex) of one server's exposed tools under their
+// original names, so it changes only when that server's tools (or its
+// filter) change, not when another server's tools rename it. It is "" for a
+// server that is not connected.
+func (c *Catalog) ServerHash(server string) string { return c.serverHash[server] }
+
+// RunServers is what run.json records of the connected servers: each
+// server's name, hash and exposed tool names, in catalog order.
+func (c *Catalog) RunServers() []record.RunServer {
+	byServer := map[string][]string{}
+	var order []string
+	for _, t := range c.Tools() {
+		if _, ok := byServer[t.Server]; !ok {
+			order = append(order, t.Server)
+		}
+		byServer[t.Server] = append(byServer[t.Server], t.Exposed)
+	}
+	var out []record.RunServer
+	for _, name := range order {
+		out = append(out, record.RunServer{Name: name, Hash: c.ServerHash(name), Tools: byServer[name]})
+	}
+	return out
+}
+
+// Failed lists the servers that could not be connected and why.
+func (c *Catalog) Failed() []ServerError { return append([]ServerError(nil), c.failed...) }
+
+// Warnings are problems that did not stop the catalog: tool filters naming
+// tools a server does not have, duplicate or clashing tool names (a tool
+// several servers expose, which auto naming prefixed).
+func (c *Catalog) Warnings() []string { return append([]string(nil), c.warnings...) }
+
+// Close closes every session and ends the child processes. Calls made after
+// Close fail as server failures. It is safe to call more than once.
+func (c *Catalog) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	c.mu.Unlock()
+	c.endLife()
+	errs := make([]error, len(c.conns))
+	var wg sync.WaitGroup
+	for i, sc := range c.conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := sc.close(); err != nil {
+				errs[i] = fmt.Errorf("closing server %q: %w", sc.cfg.Name, err)
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// Restarts counts, per server name, the restarts of servers whose connection
+// ended (each attempt, whether or not it succeeded); servers never restarted
+// are left out.
+func (c *Catalog) Restarts() map[string]int {
+	out := map[string]int{}
+	for _, s := range c.conns {
+		if n := s.restartCount(); n > 0 {
+			out[s.cfg.Name] = n
+		}
+	}
+	return out
+}
+
+// Down returns, per server name, why each connected server cannot take a
+// call now: it was given up for good, or its last restart failed (the next
+// call will try again). Servers that are up, or dead but not yet restarted
+// (the next call restarts them), are left out.
+func (c *Catalog) Down() map[string]error {
+	out := map[string]error{}
+	for _, s := range c.conns {
+		s.mu.Lock()
+		err := s.failed
+		if err == nil {
+			err = s.lastErr
+		}
+		s.mu.Unlock()
+		if err != nil && !errors.Is(err, errClosed) {
+			out[s.cfg.Name] = err
+		}
+	}
+	return out
+}
+
+// Resolve maps a tool name as a case file writes it (plain, server.tool or
+// server__tool) to the name the model sees.
+func (c *Catalog) Resolve(name string) (string, bool) {
+	t, ok := c.Lookup(name)
+	if !ok {
+		return "", false
+	}
+	return t.Exposed, true
+}
+
+// Names lists the names the model sees, in catalog order.
+func (c *Catalog) Names() []string {
+	tools := c.Tools()
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Exposed
+	}
+	return names
+}
+
+// ValidateArgs checks args (a JSON object) against the input schema of the
+// tool the model sees as exposed.
+func (c *Catalog) ValidateArgs(exposed string, args json.RawMessage) error {
+	t, ok := c.Lookup(exposed)
+	if !ok {
+		return fmt.Errorf("unknown tool %q", exposed)
+	}
+	return t.ValidateArgs(args)
+}
+
+// ValidatePartial checks args like ValidateArgs but does not require the
+// properties args leave out: a case file fixes some arguments and leaves the
+// others to matchers, and its literals must still fit the schema.
+func (c *Catalog) ValidatePartial(exposed string, args json.RawMessage) error {
+	t, ok := c.Lookup(exposed)
+	if !ok {
+		return fmt.Errorf("unknown tool %q", exposed)
+	}
+	return t.validatePartial(args)
+}
+
+// validatePartial checks args against t's schema without its required
+// list; a tool whose schema could not be resolved is not checked.
+func (t *Tool) validatePartial(args json.RawMessage) error {
+	if t.partial == nil {
+		return nil
+	}
+	_, instance, err := parseArgs(args)
+	if err != nil {
+		return err
+	}
+	return t.partial.Validate(instance)
+}

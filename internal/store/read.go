@@ -1,0 +1,92 @@
+// Package store owns a run directory end to end: creating, locking,
+// appending to, resuming, reading and finishing it. Every command that reads
+// or writes runs goes through it, so the rules of the format (one writer, the
+// last line of a trial key wins, format versions) live in one place.
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/toolgrade/toolgrade/internal/record"
+)
+
+// Reader reads a finished or running run directory without writing to it.
+type Reader struct {
+	// Dir is the run directory.
+	Dir string
+	// Run is its run.json.
+	Run *record.Run
+
+	joined []*record.Trial // Join's trials; nil for a directory
+}
+
+// Joined reports whether r is several shard directories read as one by
+// Join: it has no directory of its own to write reports into.
+func (r *Reader) Joined() bool { return r.joined != nil }
+
+// Open reads dir's run.json. It takes no lock: a run may be read while it
+// is being written. A run.json of a newer major format is refused with a
+// *record.FormatError; a folder without one is a *NotRunError.
+func Open(dir string) (*Reader, error) {
+	meta, err := record.ReadRun(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, &NotRunError{Dir: dir, Err: err}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Reader{Dir: dir, Run: meta}, nil
+}
+
+// Trials calls fn for every trial of the run, once per trial key (its last
+// line), in file order, and returns the lines it could not read. A run with
+// no trials file yet has no trials. A line of a newer major format stops the
+// reading with an error naming the file and line (a *record.FormatError
+// inside a *record.SyntaxError).
+func (r *Reader) Trials(fn func(*record.Trial)) ([]*record.SyntaxError, error) {
+	if r.joined != nil {
+		for _, t := range r.joined {
+			fn(t)
+		}
+		return nil, nil
+	}
+	return ReadTrials(r.Dir, fn)
+}
+
+// ReadTrials reads dir's trials file as Reader.Trials does.
+func ReadTrials(dir string, fn func(*record.Trial)) ([]*record.SyntaxError, error) {
+	return ReadTrialsFile(filepath.Join(dir, record.TrialsFile), fn)
+}
+
+// ReadTrialsFile reads one trials file, whatever its name, as Reader.Trials
+// reads a run's: the last line of each trial key, in file order. A missing
+// file holds no trials.
+func ReadTrialsFile(path string, fn func(*record.Trial)) ([]*record.SyntaxError, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// Only what the file held when opened: a writer's new lines are not
+	// half-read, and a device in its place (/dev/full) does not read as
+	// endless zeros.
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return record.ReadLast(io.NewSectionReader(f, 0, st.Size()), path, fn)
+}
+
+// Warn prints reading warnings as every command shows them.
+func Warn(w io.Writer, warnings []*record.SyntaxError) {
+	for _, s := range warnings {
+		fmt.Fprintf(w, "toolgrade: warning: %v (line skipped)\n", s)
+	}
+}
