@@ -2,181 +2,221 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"maps"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 )
 
-// docRow is one row of the README's flags table.
-type docRow struct {
-	line     int
-	flag     string // as written: --servers or -o
-	commands []string
-}
+// readmeMaxLines is where the README stops being a front door: the
+// reference belongs on the pages under docs/.
+const readmeMaxLines = 250
 
-// readmeFlags reads the table under "### Flags" in README.md:
-// | flag | commands | what it does |.
-func readmeFlags(t *testing.T) (map[string]docRow, string) {
+func readme(t *testing.T) string {
 	t.Helper()
 	b, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := string(b)
-	lines := strings.Split(text, "\n")
-	start := slices.Index(lines, "### Flags")
-	if start < 0 {
-		t.Fatal(`README.md has no "### Flags" section`)
-	}
-	flagCell := regexp.MustCompile("^`(--?[a-z][a-z0-9-]*)")
-	rows := map[string]docRow{}
-	inTable := false
-	for i := start + 1; i < len(lines); i++ {
-		l := strings.TrimSpace(lines[i])
-		if !strings.HasPrefix(l, "|") {
-			if inTable {
-				break
-			}
-			continue
-		}
-		inTable = true
-		cells := splitRow(l)
-		if len(cells) != 3 {
-			t.Fatalf("README.md:%d: a flags row has %d cells, want 3 (| flag | commands | what it does |)", i+1, len(cells))
-		}
-		if cells[0] == "flag" || strings.HasPrefix(cells[0], "---") {
-			continue
-		}
-		m := flagCell.FindStringSubmatch(cells[0])
-		if m == nil {
-			t.Fatalf("README.md:%d: %q does not start with a flag in backquotes", i+1, cells[0])
-		}
-		if prev, dup := rows[flagName(m[1])]; dup {
-			t.Errorf("README.md:%d: %s is documented again (first at line %d)", i+1, m[1], prev.line)
-		}
-		r := docRow{line: i + 1, flag: m[1]}
-		for _, c := range strings.Split(cells[1], ",") {
-			r.commands = append(r.commands, strings.Trim(strings.TrimSpace(c), "`"))
-		}
-		rows[flagName(m[1])] = r
-	}
-	if len(rows) == 0 {
-		t.Fatal(`README.md: the "### Flags" section has no table`)
-	}
-	return rows, text
+	return string(b)
 }
 
-// splitRow splits a Markdown table row into its trimmed cells; `\|` is a
-// pipe inside a cell.
-func splitRow(l string) []string {
-	l = strings.TrimSuffix(strings.TrimPrefix(l, "|"), "|")
-	var cells []string
-	var cur strings.Builder
-	for i := 0; i < len(l); i++ {
-		switch {
-		case l[i] == '\\' && i+1 < len(l) && l[i+1] == '|':
-			cur.WriteByte('|')
-			i++
-		case l[i] == '|':
-			cells = append(cells, strings.TrimSpace(cur.String()))
-			cur.Reset()
-		default:
-			cur.WriteByte(l[i])
-		}
-	}
-	return append(cells, strings.TrimSpace(cur.String()))
-}
-
-func flagName(written string) string { return strings.TrimLeft(written, "-") }
-
-// realFlag is one flag as a command's -h lists it.
-type realFlag struct {
-	name, arg, usage string
-}
-
-// commandFlags runs `toolgrade NAME -h` in-process and reads the flags its
-// usage lists.
-func commandFlags(t *testing.T, name string) []realFlag {
+// readmeSection is the text under a "## " heading of the README, up to the
+// next one.
+func readmeSection(t *testing.T, heading string) string {
 	t.Helper()
-	r := runCLI(t, context.Background(), name, "-h")
-	if r.code != exitOK || !strings.Contains(r.stderr, "Usage: toolgrade "+name) {
-		t.Fatalf("%s -h: code %d, err %v\n%s", name, r.code, r.err, r.stderr)
+	text := readme(t)
+	_, after, ok := strings.Cut(text, "\n## "+heading+"\n")
+	if !ok {
+		t.Fatalf("README.md has no section %q", "## "+heading)
 	}
-	var out []realFlag
-	for _, l := range strings.Split(r.stderr, "\n") {
+	section, _, _ := strings.Cut(after, "\n## ")
+	return section
+}
+
+// glossaryWords are the words the reports use that the README's glossary
+// must explain.
+var glossaryWords = []string{
+	"case", "trial", "repeat", "bridge loop", "round", "round limit", "catalog", "toolbox",
+	"variant", "decoy", "sweep", "schema hint", "hidden constraint", "outcome", "tool selection",
+	"argument validity", "argument accuracy", "irrelevance", "pass", "pass@k and pass^k",
+	"Wilson interval", "McNemar test", "SPRT, stop early", "infra error", "truncated prompt",
+	"trial key", "shard", "gate", "baseline", "regression",
+}
+
+// TestReadmeIsAFrontDoor: the README stays short, shows the two set-up
+// commands, explains the words of the reports, and links every page under
+// docs/, where the reference lives.
+func TestReadmeIsAFrontDoor(t *testing.T) {
+	text := readme(t)
+	if n := strings.Count(strings.TrimSuffix(text, "\n"), "\n") + 1; n > readmeMaxLines {
+		t.Errorf("README.md has %d lines, at most %d: move reference text to a page under docs/", n, readmeMaxLines)
+	}
+	for _, cmd := range []string{"make demo", "make test"} {
+		if !strings.Contains(text, cmd) {
+			t.Errorf("README.md does not show %q", cmd)
+		}
+	}
+	var words []string
+	for _, l := range strings.Split(readmeSection(t, "Glossary"), "\n") {
+		if cells := splitRow(l); strings.HasPrefix(l, "|") && len(cells) == 2 && cells[1] != "" {
+			words = append(words, cells[0])
+		}
+	}
+	for _, w := range glossaryWords {
+		if !slices.Contains(words, w) {
+			t.Errorf("README.md: the glossary has no row for %q", w)
+		}
+	}
+	for _, page := range docPages(t) {
+		if page != "README.md" && !strings.Contains(text, "]("+page) {
+			t.Errorf("README.md does not link %s", page)
+		}
+	}
+}
+
+// firstSuite is what the README's five-minute section shows: the files it
+// asks the reader to save and the commands it asks them to run.
+type firstSuite struct {
+	files    map[string]string // name → content
+	commands []string          // shell lines, in order, comments cut
+	tables   []string          // the text blocks: output shown
+}
+
+var savedAs = regexp.MustCompile("`([A-Za-z0-9._-]+\\.(?:json|yaml))`:$")
+
+// readFirstSuite reads the section's fenced blocks: a json or yaml block
+// is a file, named by the line before it ("... as `first.yaml`:"); a sh
+// block holds commands; a text block is output.
+func readFirstSuite(t *testing.T, section string) firstSuite {
+	t.Helper()
+	fs := firstSuite{files: map[string]string{}}
+	lines := strings.Split(section, "\n")
+	for i := 0; i < len(lines); i++ {
+		lang, ok := strings.CutPrefix(lines[i], "```")
+		if !ok {
+			continue
+		}
+		end := i + 1
+		for end < len(lines) && lines[end] != "```" {
+			end++
+		}
+		body := strings.Join(lines[i+1:end], "\n") + "\n"
+		switch lang {
+		case "json", "yaml":
+			prev := ""
+			for j := i - 1; j >= 0 && prev == ""; j-- {
+				prev = strings.TrimSpace(lines[j])
+			}
+			m := savedAs.FindStringSubmatch(prev)
+			if m == nil {
+				t.Fatalf("README.md: the %s block after %q does not say which file it is (\"... as `NAME`:\")", lang, prev)
+			}
+			fs.files[m[1]] = body
+		case "sh":
+			for _, l := range lines[i+1 : end] {
+				if c, _, _ := strings.Cut(l, " #"); strings.TrimSpace(c) != "" {
+					fs.commands = append(fs.commands, strings.TrimSpace(c))
+				}
+			}
+		case "text":
+			fs.tables = append(fs.tables, body)
+		}
+		i = end
+	}
+	return fs
+}
+
+// TestReadmeFirstSuiteRuns runs "Your first suite in five minutes" as a
+// reader would, against the fake Ollama the section starts: it saves the
+// files shown, runs every toolgrade command shown but the fake itself (a
+// --gate line must fail as scripted-weak does, exit 4), finds the files
+// the section opens, and checks the table pasted there against the real
+// one, but for the timings.
+func TestReadmeFirstSuiteRuns(t *testing.T) {
+	fs := readFirstSuite(t, readmeSection(t, "Your first suite in five minutes"))
+	_, url := fakeOllama(t, nil)
+	t.Setenv("OLLAMA_HOST", url)
+	dir := t.TempDir()
+	for name, body := range fs.files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The servers file starts `toolgrade fake-mcp docs`: this test binary
+	// plays toolgrade, found on PATH as the reader's build is.
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	if err := os.Symlink(self, filepath.Join(bin, "toolgrade")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv(mainEnv, "1")
+	t.Chdir(dir)
+
+	var ran []string
+	var runOut string
+	for _, l := range fs.commands {
+		if opened, ok := strings.CutPrefix(l, "open "); ok {
+			if _, err := os.Stat(strings.TrimSpace(opened)); err != nil {
+				t.Errorf("README.md opens %s, which the commands before did not write: %v", opened, err)
+			}
+			continue
+		}
+		if !strings.HasPrefix(l, "toolgrade ") || strings.HasPrefix(l, "toolgrade fake-ollama") {
+			continue
+		}
+		args := shellFields(t, l, nil)
+		r := runCLI(t, context.Background(), args[1:]...)
+		ran = append(ran, args[1])
 		switch {
-		case strings.HasPrefix(l, "  -"):
-			f := strings.Fields(l)
-			rf := realFlag{name: strings.TrimPrefix(f[0], "-")}
-			if len(f) > 1 {
-				rf.arg = f[1]
+		case slices.Contains(args, "--gate"):
+			if r.code != exitGate {
+				t.Errorf("%s: exit %d (%v), want the gate's 4\n%s", l, r.code, r.err, r.stderr)
 			}
-			out = append(out, rf)
-		case strings.HasPrefix(l, "    \t") && len(out) > 0:
-			out[len(out)-1].usage = strings.TrimSpace(l)
+		case r.err != nil:
+			t.Fatalf("%s: %v\n%s", l, r.err, r.stderr)
+		}
+		if args[1] == "run" {
+			runOut = r.stdout
 		}
 	}
-	return out
+	for _, want := range []string{"tools", "run", "show", "report"} {
+		if !slices.Contains(ran, want) {
+			t.Errorf("README.md's first suite no longer runs toolgrade %s (ran %v)", want, ran)
+		}
+	}
+	if len(fs.tables) == 0 {
+		t.Fatal("README.md's first suite shows no output")
+	}
+	checkPastedTable(t, fs.tables[0], runOut)
 }
 
-// TestReadmeDocumentsEveryFlag keeps the README's flags table and the real
-// flag sets in step: every flag of every command is in the table with that
-// command, and the table lists no flag a command does not have.
-func TestReadmeDocumentsEveryFlag(t *testing.T) {
-	rows, text := readmeFlags(t)
-	names := map[string]bool{}
-	missing := map[string][]string{} // undocumented flag → the commands that have it
-	usage := map[string]realFlag{}
-	for _, c := range commands() {
-		names[c.name] = true
-		if !strings.Contains(text, "`toolgrade "+c.name) {
-			t.Errorf("README.md: the command table does not show `toolgrade %s`: add a row for it under ## Commands", c.name)
-		}
-		have := map[string]bool{}
-		for _, f := range commandFlags(t, c.name) {
-			have[f.name] = true
-			row, ok := rows[f.name]
-			switch {
-			case !ok:
-				missing[f.name] = append(missing[f.name], c.name)
-				usage[f.name] = f
-			case !slices.Contains(row.commands, c.name):
-				t.Errorf("README.md:%d: %s has %s, but the row of %s does not list it: add %s to that row's commands",
-					row.line, c.name, dashed(f.name), row.flag, c.name)
+// checkPastedTable compares the model rows of the table pasted in the
+// README with those run printed, up to the timing columns (p50, p95,
+// tok/s), which vary from run to run.
+func checkPastedTable(t *testing.T, pasted, real string) {
+	t.Helper()
+	rows := func(s string) []string {
+		var out []string
+		for _, l := range strings.Split(s, "\n") {
+			cells := strings.Split(l, "│")
+			if len(cells) > 9 && strings.HasPrefix(strings.TrimSpace(cells[1]), "scripted-") {
+				out = append(out, strings.Join(cells[:9], "│"))
 			}
 		}
-		for name, row := range rows {
-			if slices.Contains(row.commands, c.name) && !have[name] {
-				t.Errorf("README.md:%d: the row of %s lists %s, which has no such flag: take %s out of that row, or give %s the flag",
-					row.line, row.flag, c.name, c.name, c.name)
-			}
-		}
+		return out
 	}
-	for _, row := range rows {
-		for _, c := range row.commands {
-			if !names[c] {
-				t.Errorf("README.md:%d: the row of %s names %q, which is not a command", row.line, row.flag, c)
-			}
-		}
+	want, got := rows(real), rows(pasted)
+	if len(want) == 0 {
+		t.Fatalf("run printed no model rows:\n%s", real)
 	}
-	for _, name := range slices.Sorted(maps.Keys(missing)) {
-		f := usage[name]
-		flag := dashed(name)
-		if f.arg != "" {
-			flag += " " + f.arg
-		}
-		t.Errorf("README.md: %s (of %s) is not documented: add this row to the table under ### Flags:\n| `%s` | %s | %s |",
-			dashed(name), strings.Join(missing[name], ", "), flag, strings.Join(missing[name], ", "), f.usage)
-	}
-}
-
-func TestSplitRow(t *testing.T) {
-	got := fmt.Sprint(splitRow("| `--think true\\|false` | ask, run | Ollama's `think` |"))
-	if want := "[`--think true|false` ask, run Ollama's `think`]"; got != want {
-		t.Errorf("%s, want %s", got, want)
+	if !slices.Equal(got, want) {
+		t.Errorf("README.md's first-suite table is not what run prints now; paste the new one:\n%s", real)
 	}
 }
