@@ -12,7 +12,6 @@ import (
 	"github.com/toolgrade/toolgrade/harness/tgtest"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/store"
-	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
 // A description that no longer says what the tool is for makes the scripted
@@ -133,15 +132,15 @@ func TestSuiteRejectsMalformedCases(t *testing.T) {
 		want  string
 	}{
 		{nil, "no cases"},
-		{[]tgtest.Case{{Tool: "add"}}, "case 1 (case1): Ask is empty"},
+		{[]tgtest.Case{{Tool: "add"}}, "case 1: Ask is empty"},
 		{[]tgtest.Case{{Ask: "x"}}, "exactly one of Tool and NoTool"},
 		{[]tgtest.Case{{Ask: "x", Tool: "add", NoTool: true}}, "exactly one of Tool and NoTool"},
-		{[]tgtest.Case{{Ask: "x", NoTool: true, Args: suite.ArgMatchers{{Key: "a", Kind: suite.MatchAny}}}}, "Args need a Tool"},
+		{[]tgtest.Case{{Ask: "x", NoTool: true, Args: tgtest.Args{"a": tgtest.Any()}}}, "Args need a Tool"},
 		{[]tgtest.Case{{ID: "a", Ask: "x", NoTool: true}, {ID: "a", Ask: "y", NoTool: true}}, "case 2 (a): the id is used twice"},
 	} {
-		_, err := tgtest.Suite(tc.cases)
+		_, err := tgtest.NewSuite(tc.cases)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Suite(%v): %v, want %q", tc.cases, err, tc.want)
+			t.Errorf("NewSuite(%v): %v, want %q", tc.cases, err, tc.want)
 		}
 	}
 }
@@ -170,7 +169,7 @@ func TestTimeoutStopsAStalledRun(t *testing.T) {
 // A suite file runs too: its models and defaults apply, its cases become the
 // subtests, and the in-process server stands for the servers it would name.
 func TestRunSuiteFromYAML(t *testing.T) {
-	s, err := suite.Parse([]byte(`
+	s, err := tgtest.ParseSuite([]byte(`
 models: [small]
 defaults: {max_rounds: 3, options: {seed: 7}}
 cases:
@@ -189,7 +188,7 @@ cases:
 	if len(r.fatals) > 0 || len(r.errors) > 0 {
 		t.Fatalf("the run itself failed: %v %v", r.fatals, r.errors)
 	}
-	if got := s.Cases[0].Expect.Calls[0].Exposed; got != "" {
+	if got := tgtest.SuiteOf(s).Cases[0].Expect.Calls[0].Exposed; got != "" {
 		t.Errorf("RunSuite changed the caller's suite: Exposed = %q", got)
 	}
 	if c := r.find("sum"); c.failed() {
