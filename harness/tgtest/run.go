@@ -85,7 +85,15 @@ type run struct {
 // newRun applies o to a copy of s and checks the options that need no
 // server or Ollama.
 func newRun(s *suite.Suite, o *Options) (*run, error) {
-	r := &run{o: o, s: withOptions(s, o), models: o.Models, repeat: max(o.Repeat, 1), skips: map[string]string{}}
+	var modelOpts map[string]any
+	if o.ModelOptions != nil {
+		v, err := jsonShape(o.ModelOptions)
+		if err != nil {
+			return nil, fmt.Errorf("Options.ModelOptions: %w", err)
+		}
+		modelOpts = v.(map[string]any)
+	}
+	r := &run{o: o, s: withOptions(s, o, modelOpts), models: o.Models, repeat: max(o.Repeat, 1), skips: map[string]string{}}
 	if len(r.models) == 0 {
 		r.models = r.s.Models
 	}
@@ -183,9 +191,11 @@ func (r *run) execute(ctx context.Context, t TB, checked []record.Model) ([]*rec
 }
 
 // withOptions returns a copy of s with the options that are set applied to
-// its defaults and cases. The cases, their expected calls and their own
-// tools are copied too: Suite.Check fills in their exposed names.
-func withOptions(s *suite.Suite, o *Options) *suite.Suite {
+// its defaults and cases, and modelOpts (Options.ModelOptions in a parsed
+// suite's shapes) merged over its model options. The cases, their expected
+// calls and their own tools are copied too: Suite.Check fills in their
+// exposed names.
+func withOptions(s *suite.Suite, o *Options, modelOpts map[string]any) *suite.Suite {
 	c := *s
 	c.Cases = append([]suite.Case(nil), s.Cases...)
 	for i := range c.Cases {
@@ -200,12 +210,12 @@ func withOptions(s *suite.Suite, o *Options) *suite.Suite {
 	if o.System != "" {
 		c.Defaults.System = o.System
 	}
-	if o.ModelOptions != nil {
+	if modelOpts != nil {
 		opts := maps.Clone(c.Defaults.Options)
 		if opts == nil {
 			opts = map[string]any{}
 		}
-		maps.Copy(opts, o.ModelOptions)
+		maps.Copy(opts, modelOpts)
 		c.Defaults.Options = opts
 	}
 	if o.MaxRounds > 0 {

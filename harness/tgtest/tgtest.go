@@ -9,7 +9,7 @@ import (
 )
 
 // TB is the part of *testing.T that tgtest reports through. *testing.T
-// satisfies it; tests of tgtest pass a recorder instead.
+// satisfies it; a test of code built on tgtest may pass a recorder instead.
 type TB interface {
 	Helper()
 	Context() context.Context
@@ -52,13 +52,13 @@ type Options struct {
 	// "high"); empty: the suite's, else Ollama decides.
 	Think string
 	// ModelOptions are Ollama model options (temperature, seed, num_ctx,
-	// ...), merged over the suite's; nil: the suite's alone. Integers should
-	// be int64, as a parsed suite holds them.
+	// ...), merged over the suite's; nil: the suite's alone. Values are
+	// taken as encoding/json writes them, so a seed may be any integer type.
 	ModelOptions map[string]any
 	// System is the system prompt; empty: the suite's, else none.
 	System string
 	// MaxRounds is the round limit of each conversation; zero: the case's
-	// own, else bridge.DefaultMaxRounds.
+	// own, else 5, as in `toolgrade run`.
 	MaxRounds int
 	// Timeout bounds the whole run (checks, warm-up and every trial); zero:
 	// no bound of its own, so go test's -timeout applies.
