@@ -35,7 +35,9 @@ func TestMatchersMirrorTheSuites(t *testing.T) {
 		}
 		got := s.Cases[0].Expect.Calls[0].Args[0]
 		got.Pos, got.Key = suite.Pos{}, ""
-		if d := cmp.Diff(got, m.m, cmp.Comparer(func(a, b *regexp.Regexp) bool { return (a == nil) == (b == nil) && (a == nil || a.String() == b.String()) })); d != "" {
+		if d := cmp.Diff(got, m.m, cmp.Comparer(func(a, b *regexp.Regexp) bool {
+			return (a == nil) == (b == nil) && (a == nil || a.String() == b.String())
+		})); d != "" {
 			t.Errorf("%v (-suite +tgtest):\n%s", m, d)
 		}
 	}
