@@ -69,27 +69,16 @@ func Faulty(opts *FaultyOptions) *mcp.Server {
 		o = *opts
 	}
 	s := newServer(&mcp.Implementation{Name: "faulty", Title: "Fault injection (toolgrade fake)", Version: version}, nil)
-
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "fail",
 		Description: failDescription,
 		InputSchema: inputSchema[failArgs](nil),
-	}, func(_ context.Context, _ *mcp.CallToolRequest, in failArgs) (*mcp.CallToolResult, any, error) {
-		if in.Reason == "" {
-			return nil, nil, fmt.Errorf("injected failure")
-		}
-		return nil, nil, fmt.Errorf("injected failure: %s", in.Reason)
-	})
-
+	}, failTool)
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "hang",
 		Description: hangDescription,
 		InputSchema: inputSchema[noArgs](nil),
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, _ noArgs) (*mcp.CallToolResult, any, error) {
-		<-ctx.Done()
-		return nil, nil, ctx.Err()
-	})
-
+	}, hangTool)
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "huge",
 		Description: hugeDescription,
@@ -98,19 +87,53 @@ func Faulty(opts *FaultyOptions) *mcp.Server {
 			p["bytes"].Minimum = new(0.0)
 			p["bytes"].Maximum = new(float64(maxHugeBytes))
 		}),
-	}, func(_ context.Context, _ *mcp.CallToolRequest, in hugeArgs) (*mcp.CallToolResult, any, error) {
-		if in.Bytes < 0 || in.Bytes > maxHugeBytes {
-			return nil, nil, fmt.Errorf("bytes must be between 0 and %d, got %d", maxHugeBytes, in.Bytes)
-		}
-		return textResult(hugeText(in.Bytes)), nil, nil
-	})
-
+	}, hugeTool)
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "crash",
 		Description: crashDescription,
 		InputSchema: inputSchema[noArgs](nil),
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, _ noArgs) (*mcp.CallToolResult, any, error) {
-		crash := o.Crash
+	}, crashTool(o.Crash))
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "slow",
+		Description: slowDescription,
+		InputSchema: inputSchema[slowArgs](func(p map[string]*jsonschema.Schema) {
+			p["ms"].Default = []byte(fmt.Sprint(defaultSlowMS))
+			p["ms"].Minimum = new(0.0)
+			p["ms"].Maximum = new(float64(maxSlowMS))
+		}),
+	}, slowTool)
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "echo",
+		Description: echoDescription,
+		InputSchema: inputSchema[echoArgs](nil),
+	}, echoTool)
+	return s
+}
+
+func failTool(_ context.Context, _ *mcp.CallToolRequest, in failArgs) (*mcp.CallToolResult, any, error) {
+	if in.Reason == "" {
+		return nil, nil, fmt.Errorf("injected failure")
+	}
+	return nil, nil, fmt.Errorf("injected failure: %s", in.Reason)
+}
+
+func hangTool(ctx context.Context, _ *mcp.CallToolRequest, _ noArgs) (*mcp.CallToolResult, any, error) {
+	<-ctx.Done()
+	return nil, nil, ctx.Err()
+}
+
+func hugeTool(_ context.Context, _ *mcp.CallToolRequest, in hugeArgs) (*mcp.CallToolResult, any, error) {
+	if in.Bytes < 0 || in.Bytes > maxHugeBytes {
+		return nil, nil, fmt.Errorf("bytes must be between 0 and %d, got %d", maxHugeBytes, in.Bytes)
+	}
+	return textResult(hugeText(in.Bytes)), nil, nil
+}
+
+// crashTool is the crash tool with FaultyOptions.Crash as its hook; nil:
+// the hook of the transport serving the call, if any.
+func crashTool(hook func()) mcp.ToolHandlerFor[noArgs, any] {
+	return func(ctx context.Context, _ *mcp.CallToolRequest, _ noArgs) (*mcp.CallToolResult, any, error) {
+		crash := hook
 		if crash == nil {
 			crash = crashFrom(ctx)
 		}
@@ -121,38 +144,25 @@ func Faulty(opts *FaultyOptions) *mcp.Server {
 		go crash()
 		<-ctx.Done()
 		return nil, nil, ctx.Err()
-	})
+	}
+}
 
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        "slow",
-		Description: slowDescription,
-		InputSchema: inputSchema[slowArgs](func(p map[string]*jsonschema.Schema) {
-			p["ms"].Default = []byte(fmt.Sprint(defaultSlowMS))
-			p["ms"].Minimum = new(0.0)
-			p["ms"].Maximum = new(float64(maxSlowMS))
-		}),
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in slowArgs) (*mcp.CallToolResult, any, error) {
-		if in.MS < 0 || in.MS > maxSlowMS {
-			return nil, nil, fmt.Errorf("ms must be between 0 and %d, got %d", maxSlowMS, in.MS)
-		}
-		t := time.NewTimer(time.Duration(in.MS) * time.Millisecond)
-		defer t.Stop()
-		select {
-		case <-t.C:
-			return textResult("ok"), nil, nil
-		case <-ctx.Done():
-			return nil, nil, ctx.Err()
-		}
-	})
+func slowTool(ctx context.Context, _ *mcp.CallToolRequest, in slowArgs) (*mcp.CallToolResult, any, error) {
+	if in.MS < 0 || in.MS > maxSlowMS {
+		return nil, nil, fmt.Errorf("ms must be between 0 and %d, got %d", maxSlowMS, in.MS)
+	}
+	t := time.NewTimer(time.Duration(in.MS) * time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return textResult("ok"), nil, nil
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+}
 
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        "echo",
-		Description: echoDescription,
-		InputSchema: inputSchema[echoArgs](nil),
-	}, func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
-		return textResult(in.Text), nil, nil
-	})
-	return s
+func echoTool(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
+	return textResult(in.Text), nil, nil
 }
 
 // hugeLine is repeated (and cut) to build huge's output: 64 bytes per line.

@@ -27,12 +27,27 @@ func validate(s *Script, at func(path) srcpos.Pos) error {
 	bad := func(p path, format string, args ...any) {
 		errs.Add(at(p), p.String(), format, args...)
 	}
+	seen := checkModels(s.Models, bad)
+	if s.Latency < 0 {
+		bad(path{"latency"}, "must not be negative")
+	}
+	for i := range s.Rules {
+		checkRule(&s.Rules[i], path{"rules", i}, seen, bad)
+	}
+	if s.Fallback != nil {
+		checkReply(s.Fallback, path{"fallback"}, bad)
+	}
+	return errs.Err()
+}
 
-	if len(s.Models) == 0 {
+// checkModels checks the script's models and returns the index of each by
+// its normalised name, for the rules that name one.
+func checkModels(models []Model, bad func(path, string, ...any)) (seen map[string]int) {
+	if len(models) == 0 {
 		bad(path{"models"}, "declare at least one model")
 	}
-	seen := map[string]int{}
-	for i, m := range s.Models {
+	seen = map[string]int{}
+	for i, m := range models {
 		p := path{"models", i}
 		n := model.ParseName(m.Name)
 		switch {
@@ -61,58 +76,53 @@ func validate(s *Script, at func(path) srcpos.Pos) error {
 			bad(p.with("num_ctx"), "must not be negative")
 		}
 	}
-	if s.Latency < 0 {
-		bad(path{"latency"}, "must not be negative")
-	}
+	return seen
+}
 
-	for i, r := range s.Rules {
-		p := path{"rules", i}
-		if r.Model != "" {
-			key := strings.ToLower(model.ParseName(r.Model).String())
-			if _, ok := seen[key]; !ok {
-				bad(p.with("model"), "model %q is not declared in models", r.Model)
-			}
+// checkRule checks rule r at p; models are the declared models by
+// normalised name.
+func checkRule(r *Rule, p path, models map[string]int, bad func(path, string, ...any)) {
+	if r.Model != "" {
+		key := strings.ToLower(model.ParseName(r.Model).String())
+		if _, ok := models[key]; !ok {
+			bad(p.with("model"), "model %q is not declared in models", r.Model)
 		}
-		if r.Round < 0 {
-			bad(p.with("round"), "must not be negative (0 means any round)")
-		}
-		if r.User != nil {
-			checkMatcher(r.User, p.with("user"), bad)
-		}
-		if r.ToolResult != nil {
-			checkMatcher(r.ToolResult, p.with("tool_result"), bad)
-		}
-		if r.Tools != nil {
-			checkMatcher(r.Tools, p.with("tools"), bad)
-		}
-		if c := r.ToolsCount; c != nil {
-			switch {
-			case c.Min == nil && c.Max == nil:
-				bad(p.with("tools_count"), "give min, max or both")
-			case c.Min != nil && *c.Min < 0:
-				bad(p.with("tools_count", "min"), "must not be negative")
-			case c.Max != nil && *c.Max < 0:
-				bad(p.with("tools_count", "max"), "must not be negative")
-			case c.Min != nil && c.Max != nil && *c.Min > *c.Max:
-				bad(p.with("tools_count", "max"), "is less than min (%d), so the rule never matches", *c.Min)
-			}
-		}
-		if r.Latency != nil && *r.Latency < 0 {
-			bad(p.with("latency"), "must not be negative")
-		}
-		if !slices.Contains(faults, r.Fault) {
-			names := make([]string, 0, len(faults))
-			for _, f := range faults[1:] {
-				names = append(names, string(f))
-			}
-			bad(p.with("fault"), "unknown fault %q (known: %s)", r.Fault, strings.Join(names, ", "))
-		}
-		checkReply(&r.Reply, p.with("reply"), bad)
 	}
-	if s.Fallback != nil {
-		checkReply(s.Fallback, path{"fallback"}, bad)
+	if r.Round < 0 {
+		bad(p.with("round"), "must not be negative (0 means any round)")
 	}
-	return errs.Err()
+	if r.User != nil {
+		checkMatcher(r.User, p.with("user"), bad)
+	}
+	if r.ToolResult != nil {
+		checkMatcher(r.ToolResult, p.with("tool_result"), bad)
+	}
+	if r.Tools != nil {
+		checkMatcher(r.Tools, p.with("tools"), bad)
+	}
+	if c := r.ToolsCount; c != nil {
+		switch {
+		case c.Min == nil && c.Max == nil:
+			bad(p.with("tools_count"), "give min, max or both")
+		case c.Min != nil && *c.Min < 0:
+			bad(p.with("tools_count", "min"), "must not be negative")
+		case c.Max != nil && *c.Max < 0:
+			bad(p.with("tools_count", "max"), "must not be negative")
+		case c.Min != nil && c.Max != nil && *c.Min > *c.Max:
+			bad(p.with("tools_count", "max"), "is less than min (%d), so the rule never matches", *c.Min)
+		}
+	}
+	if r.Latency != nil && *r.Latency < 0 {
+		bad(p.with("latency"), "must not be negative")
+	}
+	if !slices.Contains(faults, r.Fault) {
+		names := make([]string, 0, len(faults))
+		for _, f := range faults[1:] {
+			names = append(names, string(f))
+		}
+		bad(p.with("fault"), "unknown fault %q (known: %s)", r.Fault, strings.Join(names, ", "))
+	}
+	checkReply(&r.Reply, p.with("reply"), bad)
 }
 
 func checkMatcher(m *Matcher, p path, bad func(path, string, ...any)) {

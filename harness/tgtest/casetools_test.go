@@ -9,7 +9,6 @@ import (
 	"github.com/toolgrade/toolgrade/harness/tgtest"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/store"
-	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
 // caseToolsScript plays a model that calls the factorial tool only when it
@@ -38,7 +37,7 @@ rules:
 // the subset case is offered the server's weather tool alone, and its call
 // runs on the in-process server.
 func TestRunSuiteWithCaseTools(t *testing.T) {
-	s, err := suite.Parse([]byte(`
+	s, err := tgtest.ParseSuite([]byte(`
 models: [small]
 cases:
   - id: inline
@@ -66,7 +65,7 @@ cases:
 	if r.anyFailed() {
 		t.Fatalf("failed: fatals %q errors %q", r.fatals, r.errors)
 	}
-	if got := s.Cases[1].Tools[0].Exposed; got != "" {
+	if got := tgtest.SuiteOf(s).Cases[1].Tools[0].Exposed; got != "" {
 		t.Errorf("RunSuite changed the caller's case tools: Exposed = %q", got)
 	}
 	run, err := store.Open(dir)

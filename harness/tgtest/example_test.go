@@ -8,7 +8,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/harness/tgtest"
-	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
 // weatherDescription is the description of the weather tool under test; the
@@ -62,9 +61,9 @@ rules:
 // cases are what the server's tools should make a model do.
 var cases = []tgtest.Case{
 	{ID: "weather", Ask: "What is the weather in Paris?", Tool: "weather",
-		Args: suite.ArgMatchers{{Key: "city", Kind: suite.MatchContains, Substring: "paris"}}},
+		Args: tgtest.Args{"city": tgtest.Contains("paris")}},
 	{ID: "add", Ask: "Please add 2 and 3.", Tool: "add",
-		Args: suite.ArgMatchers{{Key: "a", Kind: suite.MatchEquals, Value: int64(2)}, {Key: "b", Kind: suite.MatchEquals, Value: int64(3)}}},
+		Args: tgtest.Args{"a": tgtest.Equals(2), "b": tgtest.Equals(3)}},
 	{ID: "joke", Ask: "Tell me a joke.", NoTool: true},
 }
 

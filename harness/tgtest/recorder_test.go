@@ -14,6 +14,7 @@ type recorder struct {
 	errors   []string
 	fatals   []string
 	skips    []string
+	logs     []string
 	children []*recorder
 }
 
@@ -22,7 +23,7 @@ func newRecorder(t *testing.T) *recorder { return &recorder{t: t, name: t.Name()
 func (r *recorder) Helper()                   {}
 func (r *recorder) Context() context.Context  { return r.t.Context() }
 func (r *recorder) Cleanup(f func())          { r.t.Cleanup(f) }
-func (r *recorder) Logf(string, ...any)       {}
+func (r *recorder) Logf(f string, a ...any)   { r.logs = append(r.logs, fmt.Sprintf(f, a...)) }
 func (r *recorder) Errorf(f string, a ...any) { r.errors = append(r.errors, fmt.Sprintf(f, a...)) }
 func (r *recorder) Fatalf(f string, a ...any) { r.fatals = append(r.fatals, fmt.Sprintf(f, a...)) }
 func (r *recorder) Skipf(f string, a ...any)  { r.skips = append(r.skips, fmt.Sprintf(f, a...)) }

@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,7 +16,6 @@ import (
 	"github.com/toolgrade/toolgrade/internal/casetools"
 	"github.com/toolgrade/toolgrade/internal/llm"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/redact"
 	"github.com/toolgrade/toolgrade/internal/runner"
 	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/store"
@@ -28,14 +26,19 @@ import (
 // connections and never answers skips instead of hanging the test.
 const checkTimeout = 10 * time.Second
 
-// RunSuite runs the cases of s (from suite.Load, or Suite) against srv and
-// reports each case as a subtest of t. The servers s names are not started:
-// srv stands for them. Options that are set override s's defaults; s itself
-// is not changed.
-func RunSuite[S T[S]](t S, srv *mcp.Server, s *suite.Suite, o *Options) {
+// RunSuite runs the cases of s against srv and reports each case as a
+// subtest of t. The servers a suite file names are not started: srv stands
+// for them. Options that are set override s's defaults; s itself is not
+// changed.
+func RunSuite[S T[S]](t S, srv *mcp.Server, s *Suite, o *Options) {
 	t.Helper()
 	if o == nil {
 		o = &Options{}
+	}
+	r, err := newRun(s.s, o)
+	if err != nil {
+		t.Fatalf("tgtest: %v", err)
+		return
 	}
 	ctx := t.Context()
 	if o.Timeout > 0 {
@@ -43,118 +46,156 @@ func RunSuite[S T[S]](t S, srv *mcp.Server, s *suite.Suite, o *Options) {
 		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
 		defer cancel()
 	}
-	s = withOptions(s, o)
-	models := o.Models
-	if len(models) == 0 {
-		models = s.Models
-	}
-	if len(models) == 0 {
-		t.Fatalf("tgtest: no models: set Options.Models")
+	if err := r.setUp(ctx, t, srv); err != nil {
+		t.Fatalf("tgtest: %v", err)
 		return
 	}
-	repeat := max(o.Repeat, 1)
-
-	cat, err := connect(ctx, t, srv, o.ServerName)
+	checked, err := r.checkModels(ctx)
 	if err != nil {
-		t.Fatalf("tgtest: connecting the MCP server in-process: %v", err)
+		t.Fatalf("tgtest: %v", err)
 		return
 	}
+	var trials []*record.Trial
+	if len(checked) > 0 {
+		if trials, err = r.execute(ctx, t, checked); err != nil {
+			t.Fatalf("tgtest: %v", err)
+			return
+		}
+	}
+	report(t, r, trials)
+}
+
+// run is one RunSuite: the suite with the options applied, and what setting
+// it up found.
+type run struct {
+	o      *Options
+	s      *suite.Suite
+	models []string
+	repeat int
+	cat    *servers.Catalog
+	// own are the toolboxes of the cases that bring their own tools; nil
+	// when none does.
+	own map[string]runner.CaseTools
+	ol  *llm.Ollama
+	rn  *runner.Runner
+	// skips maps a model to the message its subtests skip with.
+	skips map[string]string
+}
+
+// newRun applies o to a copy of s and checks the options that need no
+// server or Ollama.
+func newRun(s *suite.Suite, o *Options) (*run, error) {
+	var modelOpts map[string]any
+	if o.ModelOptions != nil {
+		v, err := jsonShape(o.ModelOptions)
+		if err != nil {
+			return nil, fmt.Errorf("Options.ModelOptions: %w", err)
+		}
+		modelOpts = v.(map[string]any)
+	}
+	r := &run{o: o, s: withOptions(s, o, modelOpts), models: o.Models, repeat: max(o.Repeat, 1), skips: map[string]string{}}
+	if len(r.models) == 0 {
+		r.models = r.s.Models
+	}
+	if len(r.models) == 0 {
+		return nil, fmt.Errorf("no models: set Options.Models")
+	}
+	if err := checkMinPass(o.MinPass, r.repeat); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// setUp connects srv, checks the cases against its tools and finds the
+// Ollama to run them with.
+func (r *run) setUp(ctx context.Context, t TB, srv *mcp.Server) error {
+	cat, err := connect(ctx, t, srv, r.o.ServerName)
+	if err != nil {
+		return fmt.Errorf("connecting the MCP server in-process: %w", err)
+	}
+	r.cat = cat
 	cats := casetools.New(cat)
-	if err := s.Check(cats); err != nil {
-		t.Fatalf("tgtest: the cases do not fit the server's tools:\n%v", err)
-		return
+	if err := r.s.Check(cats); err != nil {
+		return fmt.Errorf("the cases do not fit the server's tools:\n%w", err)
 	}
 	// The cases that bring their own tools are sent them, the others the
 	// server's.
-	own, err := casetools.Toolboxes(s, cats, nil)
-	if err != nil {
-		t.Fatalf("tgtest: %v", err)
-		return
+	if r.own, err = casetools.Toolboxes(r.s, cats, nil); err != nil {
+		return err
 	}
+	r.ol, err = ollama(t, r.o)
+	return err
+}
 
-	ol, err := ollama(t, o)
-	if err != nil {
-		t.Fatalf("tgtest: %v", err)
-		return
-	}
-	if _, err := llm.Ping(ctx, ol.Client, ol.Base, ol.Source); err != nil {
+// checkModels returns the models that can run, in order, and notes in
+// r.skips why the others cannot: no Ollama answers, or it lacks the model.
+// Its error is one that should fail the test.
+func (r *run) checkModels(ctx context.Context) ([]record.Model, error) {
+	if _, err := llm.Ping(ctx, r.ol.Client, r.ol.Base, r.ol.Source); err != nil {
 		// The error names the URL tried, where it came from and OLLAMA_HOST.
-		msg := fmt.Sprintf("tgtest: skipped: %v", err)
-		skips := map[string]string{}
-		for _, m := range models {
-			skips[m] = msg
+		for _, m := range r.models {
+			r.skips[m] = fmt.Sprintf("tgtest: skipped: %v", err)
 		}
-		report(t, s, models, repeat, skips, nil)
-		return
+		return nil, nil
 	}
-
-	var out bytes.Buffer
-	r := &runner.Runner{Chat: ol.Client, Tools: cat, Catalog: cat, Models: ol, Out: record.NewWriter(&out)}
+	r.rn = &runner.Runner{Chat: r.ol.Client, Tools: r.cat, Catalog: r.cat, Models: r.ol}
 	var checked []record.Model
-	skips := map[string]string{}
-	for _, name := range models {
-		m, err := r.CheckModels(ctx, []string{name})
+	for _, name := range r.models {
+		m, err := r.rn.CheckModels(ctx, []string{name})
 		var np *llm.NotPulledError
 		switch {
 		case errors.As(err, &np):
-			skips[name] = fmt.Sprintf("tgtest: %v", err)
+			r.skips[name] = fmt.Sprintf("tgtest: %v", err)
 		case err != nil:
-			t.Fatalf("tgtest: %v", err)
-			return
+			return nil, err
 		default:
 			checked = append(checked, m...)
 		}
 	}
-	if len(checked) == 0 {
-		report(t, s, models, repeat, skips, nil)
-		return
-	}
+	return checked, nil
+}
 
+// execute runs the checked models' trials and returns them as recorded,
+// read back from Options.RunDir when it is set, so the subtests judge what
+// `toolgrade report` will show. A run that stopped fails t; the error
+// returned leaves nothing to judge.
+func (r *run) execute(ctx context.Context, t TB, checked []record.Model) ([]*record.Trial, error) {
+	var out bytes.Buffer
+	r.rn.Out = record.NewWriter(&out)
 	var w *store.Writer
-	if o.RunDir != "" {
-		if w, err = createRun(o.RunDir, s, cat, ol, repeat, checked); err != nil {
-			t.Fatalf("tgtest: %v", err)
-			return
+	if r.o.RunDir != "" {
+		var err error
+		if w, err = createRun(r.o.RunDir, r.s, r.cat, r.ol, r.repeat, checked); err != nil {
+			return nil, err
 		}
-		r.Out = w.Trials()
+		r.rn.Out = w.Trials()
 	}
-	cfg := runner.Config{Suite: s, Models: checked, Repeat: repeat, WaitOllama: -1}
-	if own != nil {
-		cfg.Variants = []runner.Variant{{Cases: own}}
+	cfg := runner.Config{Suite: r.s, Models: checked, Repeat: r.repeat, WaitOllama: -1}
+	if r.own != nil {
+		cfg.Variants = []runner.Variant{{Cases: r.own}}
 	}
-	_, runErr := r.Run(ctx, cfg)
+	_, runErr := r.rn.Run(ctx, cfg)
 	switch {
-	case runErr != nil && o.Timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded):
-		t.Errorf("tgtest: the run stopped: Options.Timeout (%s) ran out", o.Timeout)
+	case runErr != nil && r.o.Timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded):
+		t.Errorf("tgtest: the run stopped: Options.Timeout (%s) ran out", r.o.Timeout)
 	case runErr != nil:
 		t.Errorf("tgtest: the run stopped: %v", runErr)
 	}
-	var trials []*record.Trial
-	if w != nil {
-		if err := finishRun(w, runErr); err != nil {
-			t.Errorf("tgtest: %v", err)
-		}
-		// The trials are read back from the directory, so the subtests judge
-		// what `toolgrade report` will show.
-		warnings, err := store.ReadTrials(o.RunDir, func(tr *record.Trial) { trials = append(trials, tr) })
-		if err == nil && len(warnings) > 0 {
-			err = warnings[0]
-		}
-		if err != nil {
-			t.Fatalf("tgtest: %v", err)
-			return
-		}
-	} else if trials, err = parseTrials(&out); err != nil {
-		t.Fatalf("tgtest: %v", err)
-		return
+	if w == nil {
+		return parseTrials(&out)
 	}
-	report(t, s, models, repeat, skips, trials)
+	if err := finishRun(w, runErr); err != nil {
+		t.Errorf("tgtest: %v", err)
+	}
+	return readRun(r.o.RunDir)
 }
 
 // withOptions returns a copy of s with the options that are set applied to
-// its defaults and cases. The cases, their expected calls and their own
-// tools are copied too: Suite.Check fills in their exposed names.
-func withOptions(s *suite.Suite, o *Options) *suite.Suite {
+// its defaults and cases, and modelOpts (Options.ModelOptions in a parsed
+// suite's shapes) merged over its model options. The cases, their expected
+// calls and their own tools are copied too: Suite.Check fills in their
+// exposed names.
+func withOptions(s *suite.Suite, o *Options, modelOpts map[string]any) *suite.Suite {
 	c := *s
 	c.Cases = append([]suite.Case(nil), s.Cases...)
 	for i := range c.Cases {
@@ -169,12 +210,12 @@ func withOptions(s *suite.Suite, o *Options) *suite.Suite {
 	if o.System != "" {
 		c.Defaults.System = o.System
 	}
-	if o.ModelOptions != nil {
+	if modelOpts != nil {
 		opts := maps.Clone(c.Defaults.Options)
 		if opts == nil {
 			opts = map[string]any{}
 		}
-		maps.Copy(opts, o.ModelOptions)
+		maps.Copy(opts, modelOpts)
 		c.Defaults.Options = opts
 	}
 	if o.MaxRounds > 0 {
@@ -256,44 +297,4 @@ func parseTrials(b *bytes.Buffer) ([]*record.Trial, error) {
 		return nil, rd.Warnings[0]
 	}
 	return out, nil
-}
-
-// createRun makes the run directory `toolgrade report` reads.
-func createRun(dir string, s *suite.Suite, cat *servers.Catalog, ol *llm.Ollama, repeat int, models []record.Model) (*store.Writer, error) {
-	if err := store.CheckFresh(dir); err != nil {
-		return nil, fmt.Errorf("Options.RunDir %s: %w", dir, err)
-	}
-	path, _ := filepath.Abs(s.Path)
-	run := &record.Run{
-		Suite:       record.RunSuite{Name: s.Name, Path: path, Hash: s.Hash},
-		Harness:     "tgtest",
-		Ollama:      record.RunOllama{URL: redact.URL(ol.Base.String())},
-		CatalogHash: cat.Hash(),
-		Repeat:      repeat,
-		Parallel:    1,
-		Options:     s.Defaults.Options,
-		Think:       s.Defaults.Think,
-		MaxRounds:   s.Defaults.MaxRounds,
-		Start:       time.Now(),
-		Models:      models,
-		Cases:       s.CaseHashes(),
-		Servers:     cat.RunServers(),
-	}
-	run.BaseSeed, _ = s.Defaults.Seed()
-	w, err := store.Create(dir, run)
-	if err != nil {
-		return nil, fmt.Errorf("Options.RunDir %s: %w", dir, err)
-	}
-	return w, nil
-}
-
-func finishRun(w *store.Writer, runErr error) error {
-	status, errText := store.StatusComplete, ""
-	if runErr != nil {
-		status, errText = store.StatusFailed, runErr.Error()
-	}
-	err := w.Update(func(r *record.Run) {
-		r.Status, r.Error, r.End = status, errText, time.Now()
-	})
-	return errors.Join(err, w.Close())
 }

@@ -2,16 +2,14 @@ package tgtest
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
-	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
 // TB is the part of *testing.T that tgtest reports through. *testing.T
-// satisfies it; tests of tgtest pass a recorder instead.
+// satisfies it; a test of code built on tgtest may pass a recorder instead.
 type TB interface {
 	Helper()
 	Context() context.Context
@@ -37,17 +35,30 @@ type Options struct {
 	// Repeat is how many times each case runs per model; zero: 1. Repeat i
 	// runs with seed options.seed + i.
 	Repeat int
+	// MinPass, when above zero, judges each case and model once, on its
+	// pass rate over the repeats, as a `--gate pass>=MinPass --gate-on
+	// lower` gate judges a run: the case passes when the lower end of the
+	// rate's 95% Wilson interval is at least MinPass, so a stochastic model
+	// may fail a repeat and still pass. The bound is cautious with few
+	// repeats: with Repeat 10 and MinPass 0.5, 9 passes (a bound of 59.6%)
+	// pass and 8 (49.0%) fail; 10 of 10 reach 72.2%, 20 of 20 83.9%. A run
+	// in which even Repeat passes could not reach MinPass fails at once.
+	// Repeats that hit an infrastructure error, or whose prompt reached
+	// num_ctx, are left out of the rate as reports leave them out. Zero:
+	// every repeat must pass, each its own subtest when Repeat > 1. It must
+	// be below 1, which no bound reaches.
+	MinPass float64
 	// Think is the think value sent ("true", "false", "low", "medium",
 	// "high"); empty: the suite's, else Ollama decides.
 	Think string
 	// ModelOptions are Ollama model options (temperature, seed, num_ctx,
-	// ...), merged over the suite's; nil: the suite's alone. Integers should
-	// be int64, as a parsed suite holds them.
+	// ...), merged over the suite's; nil: the suite's alone. Values are
+	// taken as encoding/json writes them, so a seed may be any integer type.
 	ModelOptions map[string]any
 	// System is the system prompt; empty: the suite's, else none.
 	System string
 	// MaxRounds is the round limit of each conversation; zero: the case's
-	// own, else bridge.DefaultMaxRounds.
+	// own, else 5, as in `toolgrade run`.
 	MaxRounds int
 	// Timeout bounds the whole run (checks, warm-up and every trial); zero:
 	// no bound of its own, so go test's -timeout applies.
@@ -69,71 +80,14 @@ type Options struct {
 	RunDir string
 }
 
-// Case is one question and what a passing trial does with it: it mirrors the
-// tool:/no_tool: forms of a suite case.
-type Case struct {
-	// ID names the subtest; empty: "case1", "case2", ... by position.
-	ID string
-	// Ask is the user's question.
-	Ask string
-	// Tool is the tool the model's first call must name (plain, server.tool
-	// or server__tool); later calls are free. Empty with NoTool.
-	Tool string
-	// Args match the first call's arguments, with the suite's matchers
-	// (suite.MatchEquals, MatchContains, MatchRegex, ...). Keys not named
-	// are free; nil: any arguments.
-	Args suite.ArgMatchers
-	// NoTool says the model must call no tool at all.
-	NoTool bool
-	// Answer, when set, must match the final answer's text.
-	Answer *suite.TextMatcher
-}
-
-// Run runs cases against srv and reports each as a subtest of t.
+// Run runs cases against srv and reports each as a subtest of t, named by
+// the case's ID. A malformed case fails t before anything runs.
 func Run[S T[S]](t S, srv *mcp.Server, cases []Case, o *Options) {
 	t.Helper()
-	s, err := Suite(cases)
+	s, err := NewSuite(cases)
 	if err != nil {
 		t.Fatalf("tgtest: %v", err)
 		return
 	}
 	RunSuite(t, srv, s, o)
-}
-
-// Suite builds the suite.Suite that Run runs from Go cases. Its error names
-// the case (by position) that is not well formed.
-func Suite(cases []Case) (*suite.Suite, error) {
-	if len(cases) == 0 {
-		return nil, fmt.Errorf("no cases")
-	}
-	s := &suite.Suite{Name: "tgtest", Path: "tgtest"}
-	seen := map[string]bool{}
-	for i, c := range cases {
-		id := c.ID
-		if id == "" {
-			id = fmt.Sprintf("case%d", i+1)
-		}
-		where := fmt.Sprintf("case %d (%s)", i+1, id)
-		switch {
-		case seen[id]:
-			return nil, fmt.Errorf("%s: the id is used twice", where)
-		case c.Ask == "":
-			return nil, fmt.Errorf("%s: Ask is empty", where)
-		case c.NoTool == (c.Tool != ""):
-			return nil, fmt.Errorf("%s: give exactly one of Tool and NoTool", where)
-		case c.NoTool && len(c.Args) > 0:
-			return nil, fmt.Errorf("%s: Args need a Tool", where)
-		}
-		seen[id] = true
-		sc := suite.Case{ID: id, Messages: []suite.Message{{Role: "user", Content: c.Ask}}}
-		sc.Expect.Answer = c.Answer
-		if c.NoTool {
-			sc.Expect.NoTool = true
-		} else {
-			sc.Expect.FirstOnly = true
-			sc.Expect.Calls = []suite.ExpectedCall{{Tool: c.Tool, Args: c.Args}}
-		}
-		s.Cases = append(s.Cases, sc)
-	}
-	return s, nil
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/toolgrade/toolgrade/harness/tgtest"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/store"
-	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
 // A description that no longer says what the tool is for makes the scripted
@@ -133,15 +132,26 @@ func TestSuiteRejectsMalformedCases(t *testing.T) {
 		want  string
 	}{
 		{nil, "no cases"},
-		{[]tgtest.Case{{Tool: "add"}}, "case 1 (case1): Ask is empty"},
+		{[]tgtest.Case{{Tool: "add"}}, "case 1: Ask is empty"},
 		{[]tgtest.Case{{Ask: "x"}}, "exactly one of Tool and NoTool"},
 		{[]tgtest.Case{{Ask: "x", Tool: "add", NoTool: true}}, "exactly one of Tool and NoTool"},
-		{[]tgtest.Case{{Ask: "x", NoTool: true, Args: suite.ArgMatchers{{Key: "a", Kind: suite.MatchAny}}}}, "Args need a Tool"},
+		{[]tgtest.Case{{Ask: "x", NoTool: true, Args: tgtest.Args{"a": tgtest.Any()}}}, "Args need a Tool"},
 		{[]tgtest.Case{{ID: "a", Ask: "x", NoTool: true}, {ID: "a", Ask: "y", NoTool: true}}, "case 2 (a): the id is used twice"},
+		{[]tgtest.Case{{Ask: "x y", NoTool: true}, {Ask: "x y", NoTool: true}}, "case 2 (x_y): the question is asked twice: give the cases IDs"},
+		{[]tgtest.Case{{ID: "r", Ask: "x", Tool: "add", Args: tgtest.Args{"a": tgtest.Regex("(")}}}, `case 1 (r): Args["a"]: Regex: error parsing regexp`},
+		{[]tgtest.Case{{Ask: "x", Tool: "add", Args: tgtest.Args{"a": {}}}}, `Args["a"]: the zero Matcher expects nothing`},
+		{[]tgtest.Case{{Ask: "x", Tool: "add", Args: tgtest.Args{"": tgtest.Any()}}}, "an argument name is empty"},
+		{[]tgtest.Case{{Ask: "x", Tool: "add", Args: tgtest.Args{"a": tgtest.Equals(func() {})}}}, "Equals: json: unsupported type"},
+		{[]tgtest.Case{{Ask: "x", Tool: "add", Args: tgtest.Args{"a": tgtest.Number(1, -1)}}}, "Number: the tolerance -1 is negative"},
+		{[]tgtest.Case{{Ask: "x", Tool: "add", Args: tgtest.Args{"a": tgtest.OneOf()}}}, "OneOf: no values"},
+		{[]tgtest.Case{{Ask: "x", Tool: "add", Args: tgtest.Args{"a": tgtest.Contains("")}}}, "Contains: the text is empty"},
+		{[]tgtest.Case{{Ask: "x", Tool: "add", Args: tgtest.Args{"a": tgtest.BFCL([]any{1}, &tgtest.BFCLOptions{Lang: "go"})}}}, `BFCL: Lang must be python, java or javascript, not "go"`},
+		{[]tgtest.Case{{Ask: "x", NoTool: true, Answer: tgtest.Equals("x")}}, "Answer: an answer takes Contains, Regex or OneOf, not x"},
+		{[]tgtest.Case{{Ask: "x", NoTool: true, Answer: tgtest.OneOf("yes", 1)}}, "Answer: OneOf: an answer is text, and 1 is not"},
 	} {
-		_, err := tgtest.Suite(tc.cases)
+		_, err := tgtest.NewSuite(tc.cases)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Suite(%v): %v, want %q", tc.cases, err, tc.want)
+			t.Errorf("NewSuite(%v): %v, want %q", tc.cases, err, tc.want)
 		}
 	}
 }
@@ -170,7 +180,7 @@ func TestTimeoutStopsAStalledRun(t *testing.T) {
 // A suite file runs too: its models and defaults apply, its cases become the
 // subtests, and the in-process server stands for the servers it would name.
 func TestRunSuiteFromYAML(t *testing.T) {
-	s, err := suite.Parse([]byte(`
+	s, err := tgtest.ParseSuite([]byte(`
 models: [small]
 defaults: {max_rounds: 3, options: {seed: 7}}
 cases:
@@ -189,7 +199,7 @@ cases:
 	if len(r.fatals) > 0 || len(r.errors) > 0 {
 		t.Fatalf("the run itself failed: %v %v", r.fatals, r.errors)
 	}
-	if got := s.Cases[0].Expect.Calls[0].Exposed; got != "" {
+	if got := tgtest.SuiteOf(s).Cases[0].Expect.Calls[0].Exposed; got != "" {
 		t.Errorf("RunSuite changed the caller's suite: Exposed = %q", got)
 	}
 	if c := r.find("sum"); c.failed() {
@@ -197,5 +207,63 @@ cases:
 	}
 	if c := r.find("forecast"); len(c.errors) != 1 || !strings.Contains(c.errors[0], record.OutcomeWrongTool) {
 		t.Errorf("forecast: errors %q, want wrong_tool", c.errors)
+	}
+}
+
+// A case without an ID is named by its question, rewritten as t.Run
+// rewrites it, and its trials carry that name in the run directory.
+func TestSubtestsNamedByTheQuestion(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	r := newRecorder(t)
+	tgtest.Run(r, newServer(weatherDescription), []tgtest.Case{
+		{Ask: "Please add 2 and 3.", Tool: "add", Args: tgtest.Args{"a": tgtest.Equals(2), "b": tgtest.Number(3, 0)}},
+		{ID: "a joke", Ask: "Tell me a joke.", NoTool: true, Answer: tgtest.Regex("(?i)why")},
+	}, &tgtest.Options{Models: []string{"small"}, Fake: fakeScript(t), RunDir: dir})
+	if r.anyFailed() {
+		t.Fatalf("failed: %v %v", r.fatals, r.errors)
+	}
+	var names []string
+	for _, c := range r.children {
+		names = append(names, strings.TrimPrefix(c.name, r.name+"/"))
+	}
+	if want := []string{"Please_add_2_and_3.", "a_joke"}; !slices.Equal(names, want) {
+		t.Errorf("subtests %q, want %q", names, want)
+	}
+	run, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	if _, err := run.Trials(func(tr *record.Trial) { ids = append(ids, tr.CaseID) }); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(ids)
+	if !slices.Equal(ids, names) {
+		t.Errorf("trials' case IDs %q, want the subtests' names %q", ids, names)
+	}
+}
+
+// ModelOptions are taken as JSON writes them: an int seed is the run's seed,
+// as an int64 from a parsed suite is.
+func TestModelOptionsOfAnyIntegerType(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	r := newRecorder(t)
+	tgtest.Run(r, newServer(weatherDescription), cases, &tgtest.Options{Models: []string{"small"}, Fake: fakeScript(t), RunDir: dir,
+		ModelOptions: map[string]any{"seed": 7, "temperature": float32(0.5)}})
+	if r.anyFailed() {
+		t.Fatalf("failed: %v %v", r.fatals, r.errors)
+	}
+	run, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Run.BaseSeed != 7 || run.Run.Options["temperature"] != 0.5 {
+		t.Errorf("run.json: base seed %d, options %v; want 7 and temperature 0.5", run.Run.BaseSeed, run.Run.Options)
+	}
+	r = newRecorder(t)
+	tgtest.Run(r, newServer(weatherDescription), cases, &tgtest.Options{Models: []string{"small"}, Fake: fakeScript(t),
+		ModelOptions: map[string]any{"seed": make(chan int)}})
+	if len(r.fatals) != 1 || !strings.Contains(r.fatals[0], "Options.ModelOptions: json: unsupported type") {
+		t.Errorf("fatals %q, want the unsupported option", r.fatals)
 	}
 }

@@ -204,161 +204,6 @@ func (sc *scorer) strict() bool {
 	return sc.opts.StrictArgs
 }
 
-// verdict picks the outcome in the order Score documents, filling
-// ToolCorrect and ArgsCorrect on the way.
-func (sc *scorer) verdict(s *record.Score) (outcome, detail string) {
-	if f := sc.t.Failure; f != nil {
-		return record.OutcomeInfraError, failureDetail(f)
-	}
-	for _, x := range sc.execs {
-		if x.InfraError() {
-			return record.OutcomeInfraError, fmt.Sprintf("tool %s: %s: %s", x.Name, x.ErrorKind, x.Error)
-		}
-	}
-	answer := sc.t.Answer
-	if sc.e.NoTool {
-		// Abstaining is the right selection, and there are no arguments to
-		// get wrong.
-		s.ToolCorrect = len(sc.calls) == 0
-		s.ArgsCorrect = s.ToolCorrect
-		switch {
-		case len(sc.calls) > 0:
-			return record.OutcomeUnexpectedCall, "called " + callNames(sc.calls)
-		case CallInText(answer):
-			return record.OutcomeCallInText, excerpt(answer)
-		case strings.TrimSpace(answer) == "":
-			return record.OutcomeEmptyAnswer, "the answer is empty"
-		}
-		return sc.answer(answer)
-	}
-	if len(sc.calls) == 0 {
-		// The answer outranks the thinking: a call written where the
-		// client reads it is the nearer miss.
-		if CallInText(answer) {
-			return record.OutcomeCallInText, excerpt(answer)
-		}
-		if name, ok := callInThinking(sc.t, sc.e, sc.opts.Tools); ok {
-			return record.OutcomeCallInThinking, thinkingDetail(sc.t, name)
-		}
-		switch {
-		case strings.TrimSpace(answer) == "":
-			return record.OutcomeEmptyAnswer, "no tool call and no answer"
-		}
-		return record.OutcomeNoCall, "answered without a tool call: " + excerpt(answer)
-	}
-	expected := sc.e.Calls
-	if len(expected) == 0 {
-		// any_tool (or a hand-made Expect with no calls): any call to a
-		// tool of the catalog will do.
-		return sc.anyTool(s, answer)
-	}
-
-	first, firstExec := sc.calls[0], sc.exec(0)
-	var firstOK bool
-	if sc.e.AnyOrder {
-		firstOK = slices.ContainsFunc(expected, func(w suite.ExpectedCall) bool { return names(first, firstExec, w) })
-	} else {
-		firstOK = names(first, firstExec, expected[0])
-	}
-	s.ToolCorrect = firstOK && firstExec.ErrorKind != record.ExecUnknownTool
-	if firstExec.ErrorKind == record.ExecUnknownTool {
-		return record.OutcomeHallucinatedTool, fmt.Sprintf("%q is not a tool", first.Name)
-	}
-	if !firstOK {
-		if sc.e.AnyOrder {
-			return sc.wrongTool(0, fmt.Sprintf("got %q, want %s", first.Name, wantNames(expected)))
-		}
-		return sc.wrongTool(0, fmt.Sprintf("got %q, want %q", first.Name, wantName(expected[0])))
-	}
-
-	var ps []pair
-	var unpaired []suite.ExpectedCall // expected calls no call of their tool was left for
-	var spare []int                   // calls paired with no expected call
-	switch {
-	case sc.e.FirstOnly:
-		ps = []pair{{want: expected[0], call: 0}}
-	case sc.e.AnyOrder:
-		ps, unpaired, spare = sc.pairAnyOrder()
-	default:
-		for i, w := range expected {
-			if i >= len(sc.calls) {
-				unpaired = append(unpaired, w)
-				continue
-			}
-			if x := sc.exec(i); x.ErrorKind == record.ExecUnknownTool {
-				return record.OutcomeHallucinatedTool, fmt.Sprintf("call %d: %q is not a tool", i+1, sc.calls[i].Name)
-			}
-			if !names(sc.calls[i], sc.exec(i), w) {
-				s.ArgsCorrect = sc.argsCorrect(ps)
-				return sc.wrongTool(i, fmt.Sprintf("call %d: got %q, want %q", i+1, sc.calls[i].Name, wantName(w)))
-			}
-			ps = append(ps, pair{want: w, call: i})
-		}
-		for i := len(expected); i < len(sc.calls); i++ {
-			spare = append(spare, i)
-		}
-	}
-	s.ArgsCorrect = sc.argsCorrect(ps)
-
-	// An expected call left without a call of its tool while other calls
-	// went unused: those calls named the wrong tools.
-	if len(unpaired) > 0 && len(spare) > 0 {
-		i := spare[0]
-		if sc.exec(i).ErrorKind == record.ExecUnknownTool {
-			return record.OutcomeHallucinatedTool, fmt.Sprintf("call %d: %q is not a tool", i+1, sc.calls[i].Name)
-		}
-		return sc.wrongTool(i, fmt.Sprintf("call %d: got %q, want %s", i+1, sc.calls[i].Name, wantNames(unpaired)))
-	}
-	// A call that broke what the model was shown is its own mistake, and
-	// outranks one that broke only what it was not.
-	for _, p := range ps {
-		if x := sc.exec(p.call); x.ErrorKind == record.ExecInvalidArgs && !x.HiddenOnly {
-			d := fmt.Sprintf("%s: %s", sc.calls[p.call].Name, x.Error)
-			if p.call < len(sc.coerced) && sc.coerced[p.call] {
-				d += " (valid if coerced)"
-			}
-			return record.OutcomeInvalidArgs, d
-		}
-	}
-	for _, p := range ps {
-		if x := sc.exec(p.call); x.ErrorKind == record.ExecInvalidArgs {
-			return record.OutcomeHiddenConstraint, fmt.Sprintf("%s: %s", sc.calls[p.call].Name, x.Error)
-		}
-	}
-	for _, p := range ps {
-		if d := sc.argsDiff(p); d != "" {
-			return record.OutcomeWrongArgs, d
-		}
-	}
-	if len(unpaired) > 0 {
-		missing := make([]string, len(unpaired))
-		for i, w := range unpaired {
-			missing[i] = describe(w)
-		}
-		return record.OutcomeMissingCall, fmt.Sprintf("%d of %d expected calls made; missing: %s", len(expected)-len(unpaired), len(expected), strings.Join(missing, "; "))
-	}
-	if sc.t.RoundLimitHit {
-		if _, c, ok := repeats(sc.t); ok {
-			return record.OutcomeRoundLimit, "repeating " + showCall(c)
-		}
-		return record.OutcomeRoundLimit, fmt.Sprintf("still calling tools after %d rounds", max(sc.t.MaxRounds, len(sc.t.Rounds)-1))
-	}
-	if !sc.e.FirstOnly && len(spare) > 0 {
-		extra := make([]string, len(spare))
-		for i, c := range spare {
-			extra[i] = sc.calls[c].Name
-		}
-		return record.OutcomeExtraCall, fmt.Sprintf("%d calls, %d expected; extra: %s", len(sc.calls), len(expected), strings.Join(extra, ", "))
-	}
-	if sc.t.NotExecuted {
-		return record.OutcomePass, ""
-	}
-	if strings.TrimSpace(answer) == "" {
-		return record.OutcomeEmptyAnswer, "the calls were right but the final answer is empty"
-	}
-	return sc.answer(answer)
-}
-
 // answer applies the answer matcher, if any, to the final text.
 func (sc *scorer) answer(answer string) (string, string) {
 	if m := sc.e.Answer; m != nil {
@@ -390,28 +235,10 @@ func (sc *scorer) pairAnyOrder() (ps []pair, unpaired []suite.ExpectedCall, spar
 			}
 		}
 	}
-	owner := make([]int, len(sc.calls)) // the expected call each call is matched to
-	for c := range owner {
-		owner[c] = -1
-	}
-	var augment func(w int, seen []bool) bool
-	augment = func(w int, seen []bool) bool {
-		for _, c := range fits[w] {
-			if seen[c] {
-				continue
-			}
-			seen[c] = true
-			if owner[c] < 0 || augment(owner[c], seen) {
-				owner[c] = w
-				return true
-			}
-		}
-		return false
-	}
+	owner := maxMatching(fits, len(sc.calls))
 	matched := make([]int, len(expected))
 	for w := range expected {
 		matched[w] = -1
-		augment(w, make([]bool, len(sc.calls)))
 	}
 	for c, w := range owner {
 		if w >= 0 {
@@ -448,6 +275,34 @@ func (sc *scorer) pairAnyOrder() (ps []pair, unpaired []suite.ExpectedCall, spar
 		}
 	}
 	return ps, unpaired, spare
+}
+
+// maxMatching pairs as many expected calls w with distinct calls of
+// fits[w] as it can (augmenting paths, expected calls tried in order) and
+// returns, for each of the calls, the expected call it is paired with, or -1.
+func maxMatching(fits [][]int, calls int) (owner []int) {
+	owner = make([]int, calls)
+	for c := range owner {
+		owner[c] = -1
+	}
+	var augment func(w int, seen []bool) bool
+	augment = func(w int, seen []bool) bool {
+		for _, c := range fits[w] {
+			if seen[c] {
+				continue
+			}
+			seen[c] = true
+			if owner[c] < 0 || augment(owner[c], seen) {
+				owner[c] = w
+				return true
+			}
+		}
+		return false
+	}
+	for w := range fits {
+		augment(w, make([]bool, calls))
+	}
+	return owner
 }
 
 // argsCorrect: every pair (all of which name the right tool) had matching

@@ -36,44 +36,23 @@ func (c *Catalog) Call(ctx context.Context, name string, args json.RawMessage, c
 	ex = record.Execution{CallID: callID, Name: name, Arguments: record.Args(args)}
 	defer func() { ex.Duration = time.Since(start) }()
 
-	fail := func(kind, result, detail string) record.Execution {
-		ex.IsError, ex.ErrorKind = true, kind
-		if sc := c.byName[ex.Server]; sc != nil && sc.cfg.URL != "" {
-			// Transport errors quote the server's URL, credentials and all.
-			result, detail = redact.Text(result, sc.cfg.URL), redact.Text(detail, sc.cfg.URL)
-		}
-		ex.Result = c.truncate(result)
-		ex.Error = detail
-		return ex
-	}
-
 	t := c.lookup(name)
 	if t == nil {
-		names := make([]string, len(c.tools))
-		for i, t := range c.tools {
-			names[i] = t.Exposed
-		}
-		avail := strings.Join(names, ", ")
-		if avail == "" {
-			avail = "none"
-		}
-		return fail(record.ExecUnknownTool,
-			fmt.Sprintf("error: unknown tool %q; available tools: %s", name, avail),
-			fmt.Sprintf("unknown tool %q", name))
+		return c.fail(&ex, record.ExecUnknownTool, c.unknownTool(name), fmt.Sprintf("unknown tool %q", name))
 	}
 	ex.Server, ex.Tool = t.Server, t.Name
 
 	send, err := t.checkArgs(args)
 	if err != nil {
 		ex.HiddenOnly = IsHiddenOnly(err)
-		return fail(record.ExecInvalidArgs,
+		return c.fail(&ex, record.ExecInvalidArgs,
 			fmt.Sprintf("error: invalid arguments for tool %s: %v", t.Exposed, err), err.Error())
 	}
 
 	srv := c.byName[t.Server]
 	sc, err := srv.conn(ctx)
 	if err != nil {
-		return fail(record.ExecServerFailure,
+		return c.fail(&ex, record.ExecServerFailure,
 			fmt.Sprintf("error: tool %s failed: server %q is not available: %v", t.Exposed, t.Server, err), err.Error())
 	}
 	srv.active.Add(1)
@@ -83,62 +62,92 @@ func (c *Catalog) Call(ctx context.Context, name string, args json.RawMessage, c
 	defer cancel()
 	res, err := sc.session.CallTool(cctx, &mcp.CallToolParams{Name: t.Name, Arguments: send})
 	if err != nil {
-		var werr *jsonrpc.Error
-		switch {
-		case ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded):
-			return fail(record.ExecTimeout,
-				fmt.Sprintf("error: tool %s timed out after %v", t.Exposed, c.opts.CallTimeout), err.Error())
-		case errors.Is(ctx.Err(), context.DeadlineExceeded):
-			return fail(record.ExecTimeout,
-				fmt.Sprintf("error: tool %s timed out: %v", t.Exposed, ctx.Err()), err.Error())
-		case ctx.Err() != nil:
-			return fail(record.ExecServerFailure,
-				fmt.Sprintf("error: tool %s was canceled: %v", t.Exposed, ctx.Err()), err.Error())
-		case errors.As(err, &werr) && werr.Code == jsonrpc.CodeInvalidParams:
-			// The server's own argument check, stricter than the schema.
-			return fail(record.ExecInvalidArgs,
-				fmt.Sprintf("error: invalid arguments for tool %s: %s", t.Exposed, werr.Message), err.Error())
-		case errors.As(err, &werr):
-			// A protocol-level error response: the server is alive.
-			return fail(record.ExecServerFailure,
-				fmt.Sprintf("error: tool %s failed: %s", t.Exposed, werr.Message), err.Error())
-		}
-		if sc.frameTooLarge() {
-			sc.markDead(errors.New("it sent a reply longer than the frame limit"))
-		}
-		if errors.Is(err, mcp.ErrConnectionClosed) {
-			sc.markDead(err)
-		} else if sc.deadErr() == nil {
-			// Any other error of the transport (EOF from a crashed child,
-			// a frame too large to read) usually means the connection is
-			// going: wait for the watch to say so, so that the next call
-			// restarts the server instead of failing on the dead session.
-			timer := time.NewTimer(deadGrace)
-			select {
-			case <-sc.watchDone:
-			case <-timer.C:
-			}
-			timer.Stop()
-		}
-		if sc.frameTooLarge() {
-			return fail(record.ExecServerFailure,
-				fmt.Sprintf("error: tool %s failed: server %q sent a reply longer than the frame limit of %d bytes, which cannot be read; the server is restarted for the next call",
-					t.Exposed, t.Server, c.opts.MaxFrameBytes), err.Error())
-		}
-		if dead := sc.deadErr(); dead != nil {
-			return fail(record.ExecServerFailure,
-				fmt.Sprintf("error: tool %s failed: server %q is not available: %v", t.Exposed, t.Server, dead), err.Error())
-		}
-		return fail(record.ExecServerFailure,
-			fmt.Sprintf("error: tool %s failed: server %q: %v", t.Exposed, t.Server, err), err.Error())
+		kind, result := c.callError(ctx, cctx, t, sc, err)
+		return c.fail(&ex, kind, result, err.Error())
 	}
 
 	text := resultText(res)
 	if res.IsError {
-		return fail(record.ExecToolError, text, truncateBytes(text, maxErrorDetail))
+		return c.fail(&ex, record.ExecToolError, text, truncateBytes(text, maxErrorDetail))
 	}
 	ex.Result = c.truncate(text)
 	return ex
+}
+
+// fail marks ex as failed with kind, the result the model is shown and
+// the detail recorded, and returns it.
+func (c *Catalog) fail(ex *record.Execution, kind, result, detail string) record.Execution {
+	ex.IsError, ex.ErrorKind = true, kind
+	if sc := c.byName[ex.Server]; sc != nil && sc.cfg.URL != "" {
+		// Transport errors quote the server's URL, credentials and all.
+		result, detail = redact.Text(result, sc.cfg.URL), redact.Text(detail, sc.cfg.URL)
+	}
+	ex.Result = c.truncate(result)
+	ex.Error = detail
+	return *ex
+}
+
+// unknownTool is what the model is shown when it names no tool: the name
+// and the tools there are.
+func (c *Catalog) unknownTool(name string) string {
+	names := make([]string, len(c.tools))
+	for i, t := range c.tools {
+		names[i] = t.Exposed
+	}
+	avail := strings.Join(names, ", ")
+	if avail == "" {
+		avail = "none"
+	}
+	return fmt.Sprintf("error: unknown tool %q; available tools: %s", name, avail)
+}
+
+// callError says what the error of CallTool on sc was (its execution's
+// ErrorKind) and what the model is shown of it: a timeout (cctx is the
+// call's own deadline, ctx the trial's), a cancellation, an error response
+// of a live server, or a transport failure, after which a connection that
+// is going is given deadGrace to be found dead so the next call restarts
+// the server.
+func (c *Catalog) callError(ctx, cctx context.Context, t *Tool, sc *serverConn, err error) (kind, result string) {
+	var werr *jsonrpc.Error
+	switch {
+	case ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded):
+		return record.ExecTimeout, fmt.Sprintf("error: tool %s timed out after %v", t.Exposed, c.opts.CallTimeout)
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return record.ExecTimeout, fmt.Sprintf("error: tool %s timed out: %v", t.Exposed, ctx.Err())
+	case ctx.Err() != nil:
+		return record.ExecServerFailure, fmt.Sprintf("error: tool %s was canceled: %v", t.Exposed, ctx.Err())
+	case errors.As(err, &werr) && werr.Code == jsonrpc.CodeInvalidParams:
+		// The server's own argument check, stricter than the schema.
+		return record.ExecInvalidArgs, fmt.Sprintf("error: invalid arguments for tool %s: %s", t.Exposed, werr.Message)
+	case errors.As(err, &werr):
+		// A protocol-level error response: the server is alive.
+		return record.ExecServerFailure, fmt.Sprintf("error: tool %s failed: %s", t.Exposed, werr.Message)
+	}
+	if sc.frameTooLarge() {
+		sc.markDead(errors.New("it sent a reply longer than the frame limit"))
+	}
+	if errors.Is(err, mcp.ErrConnectionClosed) {
+		sc.markDead(err)
+	} else if sc.deadErr() == nil {
+		// Any other error of the transport (EOF from a crashed child, a
+		// frame too large to read) usually means the connection is going:
+		// wait for the watch to say so, so that the next call restarts the
+		// server instead of failing on the dead session.
+		timer := time.NewTimer(deadGrace)
+		select {
+		case <-sc.watchDone:
+		case <-timer.C:
+		}
+		timer.Stop()
+	}
+	if sc.frameTooLarge() {
+		return record.ExecServerFailure, fmt.Sprintf("error: tool %s failed: server %q sent a reply longer than the frame limit of %d bytes, which cannot be read; the server is restarted for the next call",
+			t.Exposed, t.Server, c.opts.MaxFrameBytes)
+	}
+	if dead := sc.deadErr(); dead != nil {
+		return record.ExecServerFailure, fmt.Sprintf("error: tool %s failed: server %q is not available: %v", t.Exposed, t.Server, dead)
+	}
+	return record.ExecServerFailure, fmt.Sprintf("error: tool %s failed: server %q: %v", t.Exposed, t.Server, err)
 }
 
 // ValidateArgs checks arguments the way Call does before it sends them: they

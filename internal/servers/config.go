@@ -412,97 +412,123 @@ func (p *parser) server(k, n *yaml.Node) (_ Server, disabled bool, _ error) {
 			defer func() { p.keepEnv = false }()
 		}
 	}
-	keys := map[string]*yaml.Node{}
-	var transport, transportField string
-	var transportNode *yaml.Node
+	e := &serverEntry{keys: map[string]*yaml.Node{}}
 	for _, f := range fs {
-		fp := join(path, f.key.Value)
-		keys[f.key.Value] = f.key
-		switch f.key.Value {
-		case "command":
-			s.Command, err = p.str(f.val, fp)
-			if err == nil && s.Command == "" {
-				err = p.errAt(f.val, fp, "must not be empty")
-			}
-		case "args":
-			s.Args, err = p.strList(f.val, fp)
-		case "env":
-			s.Env, err = p.strMap(f.val, fp)
-		case "cwd":
-			s.Cwd, err = p.str(f.val, fp)
-		case "url":
-			s.URL, err = p.str(f.val, fp)
-			if err == nil {
-				err = p.checkURL(f.val, fp, s.URL)
-			}
-		case "headers":
-			s.Headers, err = p.strMap(f.val, fp)
-		case "transport", "type":
-			// "type" is what Claude Code and VS Code configs call it.
-			var t string
-			t, err = p.str(f.val, fp)
-			if err == nil {
-				var norm string
-				norm, err = p.transport(f.val, fp, t)
-				if err == nil && transport != "" && norm != transport {
-					err = p.errAt(f.val, fp, "conflicts with %q %q", transportField, transport)
-				}
-				transport, transportField, transportNode = norm, f.key.Value, f.val
-			}
-		case "toolFilter":
-			s.ToolFilter, err = p.toolFilter(f.val, fp)
-		case "disabled":
-			disabled, err = p.boolean(f.val, fp)
-		default:
-			err = p.unknownField(f.key, path, serverFields)
-		}
-		if err != nil {
-			return s, disabled, err
+		e.keys[f.key.Value] = f.key
+		if err := p.serverField(&s, e, f, path); err != nil {
+			return s, e.disabled, err
 		}
 	}
-	_, hasCommand := keys["command"]
-	_, hasURL := keys["url"]
+	_, hasCommand := e.keys["command"]
+	_, hasURL := e.keys["url"]
 	switch {
 	case hasCommand && hasURL:
-		return s, disabled, p.errAt(keys["url"], path, `has both "command" (stdio) and "url" (remote); use one`)
+		return s, e.disabled, p.errAt(e.keys["url"], path, `has both "command" (stdio) and "url" (remote); use one`)
 	case !hasCommand && !hasURL:
-		return s, disabled, p.errAt(n, path, `needs "command" (a stdio server) or "url" (a remote server)`)
+		return s, e.disabled, p.errAt(n, path, `needs "command" (a stdio server) or "url" (a remote server)`)
+	case hasCommand:
+		return s, e.disabled, p.stdioServer(&s, e, path)
 	}
-	if hasCommand {
-		for _, f := range []string{"headers"} {
-			if kn, ok := keys[f]; ok {
-				return s, disabled, p.errAt(kn, join(path, f), `only applies to remote servers ("url")`)
-			}
+	return s, e.disabled, p.remoteServer(&s, e, path)
+}
+
+// serverEntry is what reading one entry of mcpServers finds beside the
+// Server itself: the keys written, the transport asked for and where, and
+// "disabled".
+type serverEntry struct {
+	keys map[string]*yaml.Node
+	// transport is the transport written (normalised), transportField the
+	// key it is written under ("transport" or "type"); empty when neither.
+	transport, transportField string
+	transportNode             *yaml.Node
+	disabled                  bool
+}
+
+// serverField reads field f of the entry at path into s or e.
+func (p *parser) serverField(s *Server, e *serverEntry, f field, path string) error {
+	var err error
+	fp := join(path, f.key.Value)
+	switch f.key.Value {
+	case "command":
+		s.Command, err = p.str(f.val, fp)
+		if err == nil && s.Command == "" {
+			err = p.errAt(f.val, fp, "must not be empty")
 		}
-		if transport != "" && transport != TransportStdio {
-			return s, disabled, p.errAt(transportNode, join(path, transportField), `%q needs "url", not "command"`, transport)
+	case "args":
+		s.Args, err = p.strList(f.val, fp)
+	case "env":
+		s.Env, err = p.strMap(f.val, fp)
+	case "cwd":
+		s.Cwd, err = p.str(f.val, fp)
+	case "url":
+		s.URL, err = p.str(f.val, fp)
+		if err == nil {
+			err = p.checkURL(f.val, fp, s.URL)
 		}
-		s.Transport = TransportStdio
-		switch {
-		case s.Cwd == "":
-			s.Cwd = p.dir
-		case !filepath.IsAbs(s.Cwd):
-			s.Cwd = filepath.Join(p.dir, s.Cwd)
+	case "headers":
+		s.Headers, err = p.strMap(f.val, fp)
+	case "transport", "type":
+		// "type" is what Claude Code and VS Code configs call it.
+		var t, norm string
+		if t, err = p.str(f.val, fp); err != nil {
+			return err
 		}
-		return s, disabled, nil
+		if norm, err = p.transport(f.val, fp, t); err != nil {
+			return err
+		}
+		if e.transport != "" && norm != e.transport {
+			return p.errAt(f.val, fp, "conflicts with %q %q", e.transportField, e.transport)
+		}
+		e.transport, e.transportField, e.transportNode = norm, f.key.Value, f.val
+	case "toolFilter":
+		s.ToolFilter, err = p.toolFilter(f.val, fp)
+	case "disabled":
+		e.disabled, err = p.boolean(f.val, fp)
+	default:
+		err = p.unknownField(f.key, path, serverFields)
 	}
+	return err
+}
+
+// stdioServer checks and completes a server entry with "command".
+func (p *parser) stdioServer(s *Server, e *serverEntry, path string) error {
+	for _, f := range []string{"headers"} {
+		if kn, ok := e.keys[f]; ok {
+			return p.errAt(kn, join(path, f), `only applies to remote servers ("url")`)
+		}
+	}
+	if e.transport != "" && e.transport != TransportStdio {
+		return p.errAt(e.transportNode, join(path, e.transportField), `%q needs "url", not "command"`, e.transport)
+	}
+	s.Transport = TransportStdio
+	switch {
+	case s.Cwd == "":
+		s.Cwd = p.dir
+	case !filepath.IsAbs(s.Cwd):
+		s.Cwd = filepath.Join(p.dir, s.Cwd)
+	}
+	return nil
+}
+
+// remoteServer checks and completes a server entry with "url".
+func (p *parser) remoteServer(s *Server, e *serverEntry, path string) error {
 	for _, f := range []string{"args", "env", "cwd"} {
-		if kn, ok := keys[f]; ok {
-			return s, disabled, p.errAt(kn, join(path, f), `only applies to stdio servers ("command")`)
+		if kn, ok := e.keys[f]; ok {
+			return p.errAt(kn, join(path, f), `only applies to stdio servers ("command")`)
 		}
 	}
-	switch transport {
+	switch e.transport {
 	case TransportStdio:
-		return s, disabled, p.errAt(transportNode, join(path, transportField), `"stdio" needs "command", not "url"`)
+		return p.errAt(e.transportNode, join(path, e.transportField), `"stdio" needs "command", not "url"`)
 	case "":
 		s.Transport = TransportStreamable
 		if u, err := url.Parse(s.URL); err == nil && pathEndsSSE(u.Path) {
 			s.Transport = TransportSSE
 		}
 	default:
-		s.Transport = transport
+		s.Transport = e.transport
 	}
-	return s, disabled, nil
+	return nil
 }
 
 // pathEndsSSE reports whether a URL path names an SSE endpoint, the

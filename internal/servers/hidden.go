@@ -101,115 +101,148 @@ func instJoin(path, name string) string {
 // visible schema at the same place. at is its schema path, inst its path in
 // the arguments.
 func walkHidden(full, vis map[string]any, at []string, inst string, out *[]Hidden) {
-	add := func(path, kw string, v any) {
-		*out = append(*out, Hidden{Path: path, Keyword: kw, Value: v, Text: hiddenText(kw, v, len(at) > 0), at: at})
-	}
+	n := &hiddenNode{full: full, vis: vis, at: at, inst: inst, out: out}
 	for _, k := range sortedKeys(full) {
-		v := full[k]
-		if annotations[k] {
+		if !annotations[k] {
+			n.keyword(k)
+		}
+	}
+}
+
+// hiddenNode is one node walkHidden compares, and where it lists what the
+// visible node lacks.
+type hiddenNode struct {
+	full, vis map[string]any
+	at        []string
+	inst      string
+	out       *[]Hidden
+}
+
+func (n *hiddenNode) add(path, kw string, v any) {
+	*n.out = append(*n.out, Hidden{Path: path, Keyword: kw, Value: v, Text: hiddenText(kw, v, len(n.at) > 0), at: n.at})
+}
+
+// keyword compares keyword k of the full node with the visible node's.
+func (n *hiddenNode) keyword(k string) {
+	v := n.full[k]
+	vv, has := n.vis[k]
+	switch k {
+	case "properties":
+		n.properties(v, vv)
+	case "items":
+		fi, ok1 := v.(map[string]any)
+		vi, ok2 := vv.(map[string]any)
+		if ok1 && ok2 {
+			walkHidden(fi, vi, append(slices.Clone(n.at), k), n.inst+"[]", n.out)
+		} else if !has || !reflect.DeepEqual(v, vv) {
+			n.add(n.inst, k, v)
+		}
+	case "anyOf", "oneOf":
+		n.branches(k, v)
+	case "allOf":
+		n.allOf(v, vv, has)
+	case "required":
+		shown := stringList(vv)
+		for _, name := range stringList(v) {
+			if !slices.Contains(shown, name) {
+				n.add(instJoin(n.inst, name), k, name)
+			}
+		}
+	case "const":
+		if has && reflect.DeepEqual(v, vv) {
+			return
+		}
+		if e, ok := n.vis["enum"].([]any); ok && len(e) == 1 && reflect.DeepEqual(e[0], v) {
+			return // rewritten as a one-value enum
+		}
+		n.add(n.inst, k, v)
+	case "additionalProperties":
+		if b, ok := v.(bool); ok && b {
+			return // the default: anything goes
+		}
+		if m, ok := v.(map[string]any); ok && len(m) == 0 {
+			return
+		}
+		if !has || !reflect.DeepEqual(v, vv) {
+			n.add(n.inst, k, v)
+		}
+	case "type":
+		if !sameType(v, vv) {
+			n.add(n.inst, k, v)
+		}
+	default:
+		if !has || !reflect.DeepEqual(v, vv) {
+			n.add(n.inst, k, v)
+		}
+	}
+}
+
+// properties compares each property of the full node with the visible
+// one: a property not shown at all is hidden whole.
+func (n *hiddenNode) properties(v, vv any) {
+	fp, _ := v.(map[string]any)
+	vp, _ := vv.(map[string]any)
+	for _, name := range sortedKeys(fp) {
+		path := instJoin(n.inst, name)
+		sub, ok := fp[name].(map[string]any)
+		if !ok {
+			if b, isBool := fp[name].(bool); isBool && b {
+				continue // true: anything, which {} says as well
+			}
+			if _, shown := vp[name]; !shown {
+				n.add(path, "properties", fp[name])
+			}
 			continue
 		}
-		vv, has := vis[k]
-		switch k {
-		case "properties":
-			fp, _ := v.(map[string]any)
-			vp, _ := vv.(map[string]any)
-			for _, name := range sortedKeys(fp) {
-				sub, ok := fp[name].(map[string]any)
-				if !ok {
-					if b, isBool := fp[name].(bool); isBool && b {
-						continue // true: anything, which {} says as well
-					}
-					if _, shown := vp[name]; !shown {
-						add(instJoin(inst, name), "properties", fp[name])
-					}
-					continue
-				}
-				vsub, ok := vp[name].(map[string]any)
-				if !ok {
-					add(instJoin(inst, name), "properties", sub)
-					continue
-				}
-				walkHidden(sub, vsub, append(slices.Clone(at), k, name), instJoin(inst, name), out)
-			}
-		case "items":
-			fi, ok1 := v.(map[string]any)
-			vi, ok2 := vv.(map[string]any)
-			if ok1 && ok2 {
-				walkHidden(fi, vi, append(slices.Clone(at), k), inst+"[]", out)
-			} else if !has || !reflect.DeepEqual(v, vv) {
-				add(inst, k, v)
-			}
-		case "anyOf", "oneOf":
-			// A oneOf rewritten as anyOf is shown; its branches are
-			// compared with the anyOf's.
-			if !has && k == "oneOf" {
-				if _, own := full["anyOf"]; !own {
-					vv, has = vis["anyOf"]
-				}
-			}
-			fl, _ := v.([]any)
-			vl, _ := vv.([]any)
-			if !has || len(fl) != len(vl) {
-				add(inst, k, v)
-				continue
-			}
-			for i := range fl {
-				fb, ok1 := fl[i].(map[string]any)
-				vb, ok2 := vl[i].(map[string]any)
-				if ok1 && ok2 {
-					walkHidden(fb, vb, append(slices.Clone(at), "anyOf", strconv.Itoa(i)), inst, out)
-				}
-			}
-		case "allOf":
-			if has {
-				if reflect.DeepEqual(v, vv) {
-					continue
-				}
-				add(inst, k, v)
-				continue
-			}
-			// Merged into the node, or dropped: each branch's keywords
-			// are looked for in the node itself.
-			fl, _ := v.([]any)
-			for _, b := range fl {
-				if fb, ok := b.(map[string]any); ok {
-					walkHidden(fb, vis, at, inst, out)
-				}
-			}
-		case "required":
-			shown := stringList(vv)
-			for _, name := range stringList(v) {
-				if !slices.Contains(shown, name) {
-					add(instJoin(inst, name), k, name)
-				}
-			}
-		case "const":
-			if has && reflect.DeepEqual(v, vv) {
-				continue
-			}
-			if e, ok := vis["enum"].([]any); ok && len(e) == 1 && reflect.DeepEqual(e[0], v) {
-				continue // rewritten as a one-value enum
-			}
-			add(inst, k, v)
-		case "additionalProperties":
-			if b, ok := v.(bool); ok && b {
-				continue // the default: anything goes
-			}
-			if m, ok := v.(map[string]any); ok && len(m) == 0 {
-				continue
-			}
-			if !has || !reflect.DeepEqual(v, vv) {
-				add(inst, k, v)
-			}
-		case "type":
-			if !sameType(v, vv) {
-				add(inst, k, v)
-			}
-		default:
-			if !has || !reflect.DeepEqual(v, vv) {
-				add(inst, k, v)
-			}
+		vsub, ok := vp[name].(map[string]any)
+		if !ok {
+			n.add(path, "properties", sub)
+			continue
+		}
+		walkHidden(sub, vsub, append(slices.Clone(n.at), "properties", name), path, n.out)
+	}
+}
+
+// branches compares the anyOf or oneOf (k) of the full node, v, branch by
+// branch with the visible one's.
+func (n *hiddenNode) branches(k string, v any) {
+	vv, has := n.vis[k]
+	// A oneOf rewritten as anyOf is shown; its branches are compared with
+	// the anyOf's.
+	if !has && k == "oneOf" {
+		if _, own := n.full["anyOf"]; !own {
+			vv, has = n.vis["anyOf"]
+		}
+	}
+	fl, _ := v.([]any)
+	vl, _ := vv.([]any)
+	if !has || len(fl) != len(vl) {
+		n.add(n.inst, k, v)
+		return
+	}
+	for i := range fl {
+		fb, ok1 := fl[i].(map[string]any)
+		vb, ok2 := vl[i].(map[string]any)
+		if ok1 && ok2 {
+			walkHidden(fb, vb, append(slices.Clone(n.at), "anyOf", strconv.Itoa(i)), n.inst, n.out)
+		}
+	}
+}
+
+// allOf compares an allOf the visible node keeps as a whole; one merged
+// into the node, or dropped, has each branch's keywords looked for in the
+// node itself.
+func (n *hiddenNode) allOf(v, vv any, has bool) {
+	if has {
+		if !reflect.DeepEqual(v, vv) {
+			n.add(n.inst, "allOf", v)
+		}
+		return
+	}
+	fl, _ := v.([]any)
+	for _, b := range fl {
+		if fb, ok := b.(map[string]any); ok {
+			walkHidden(fb, n.vis, n.at, n.inst, n.out)
 		}
 	}
 }
