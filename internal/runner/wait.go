@@ -117,7 +117,13 @@ func (p *pause) await(ctx context.Context) error {
 
 	err := p.r.waitOllama(ctx, p)
 	p.mu.Lock()
-	p.err, p.done = err, nil
+	if ctx.Err() == nil {
+		// A wait cut short by its context (the run ends, or a pool has no
+		// trial left for the host) says nothing of the host: the workers
+		// holding on it must not read it as a wait that ran out.
+		p.err = err
+	}
+	p.done = nil
 	p.mu.Unlock()
 	close(ch)
 	return err
