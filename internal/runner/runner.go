@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/ollama/ollama/api"
@@ -232,19 +231,11 @@ type Runner struct {
 	OnWait func(left time.Duration)
 	// Hosts, when set, are several Ollamas to spread trials over (see
 	// pool.go); Chat and Models are then unused. Nil: the one Ollama of
-	// Chat and Models.
+	// Chat and Models, run as a pool of one host.
 	Hosts []Host
 	// OnHost, when set, is told what the pool does with a host: a model
 	// missing there, a host paused or given up.
 	OnHost func(msg string)
-}
-
-// job is one trial to run.
-type job struct {
-	c       *suite.Case
-	repeat  int
-	variant *Variant
-	moves   int // times a pool moved it off an unreachable host
 }
 
 // CheckModels confirms that every model can run tools, before any is
@@ -266,21 +257,13 @@ func (r *Runner) CheckModels(ctx context.Context, names []string) ([]record.Mode
 // returns the models it ran with their warm-up load times. It stops when ctx
 // ends; the trials in flight are then dropped, not written.
 func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
-	if len(r.Hosts) > 0 {
-		if cfg.StopEarly != nil || cfg.Only != nil {
-			return nil, errors.New("runner: StopEarly and Only (a shard) run on one Ollama, not on a pool of Hosts")
-		}
-		return r.runPool(ctx, cfg)
-	}
 	repeat := max(cfg.Repeat, 1)
-	parallel := max(cfg.Parallel, 1)
 	infos := append([]record.Model(nil), cfg.Models...)
 	think, err := bridge.ParseThink(cfg.Suite.Defaults.Think)
 	if err != nil {
 		return nil, err
 	}
 	ka := keepAlive(cfg.Suite)
-	p := newPause(r, cfg.WaitOllama)
 	for i := range infos {
 		info := &infos[i]
 		if !cfg.hasTrials(info.Name) {
@@ -288,287 +271,53 @@ func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
 			// cost the time --shard-by model saves.
 			continue
 		}
-		load, err := r.warmup(ctx, cfg, p, r.Models, info.Name, ka)
+		hosts, err := r.load(ctx, cfg, info, ka)
 		if err != nil {
-			var down *OllamaDownError
-			if errors.As(err, &down) {
-				return infos[:i], err
-			}
-			return infos[:i], fmt.Errorf("loading %s: %w", info.Name, err)
-		}
-		info.Load = load
-		if info.NumCtx == 0 {
-			// The model sets no num_ctx: the context it was loaded with is
-			// what a prompt is cut at. Best effort; 0 leaves truncation
-			// undetected, as before.
-			if lc, ok := r.Models.(ContextLoader); ok {
-				if n, err := lc.LoadedContext(ctx, info.Name); err == nil {
-					info.NumCtx = n
-				}
-			}
+			return infos[:i], err
 		}
 		if r.OnModel != nil {
 			r.OnModel(*info)
 		}
 		// What every trial of this model sends; each adds its messages and seed.
 		base := bridge.Request{Model: info.Name, Think: think, KeepAlive: ka}
-		if err := r.runModel(ctx, cfg, p, info, base, repeat, parallel); err != nil {
+		if err := r.runModel(ctx, cfg, info, base, repeat, hosts); err != nil {
 			return infos[:i+1], err
 		}
 		if i+1 < len(infos) {
 			// Best effort: a model left loaded only costs memory until
 			// its keep_alive expires.
-			_ = r.Models.Unload(ctx, info.Name)
+			for _, h := range hosts {
+				_ = h.Models.Unload(ctx, info.Name)
+			}
 		}
 	}
 	return infos, nil
 }
 
-func (r *Runner) runModel(ctx context.Context, cfg Config, p *pause, info *record.Model, base bridge.Request, repeat, parallel int) error {
-	s := cfg.Suite
-	variants, done, total, skipped := cfg.plan(info.Name, repeat)
-	prog := Progress{Model: info.Name, Total: total, Done: skipped}
-	if skipped == total {
-		if r.OnProgress != nil {
-			r.OnProgress(prog)
-		}
-		return nil
-	}
-	now := r.now()
-	start := now()
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	work := make(chan job)
-	var (
-		mu       sync.Mutex
-		firstErr error
-		wg       sync.WaitGroup
-		inflight sync.WaitGroup // jobs fed and not yet finished
-	)
-	ev := newEvidence(cfg, info.Name)
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
-		}
-		mu.Unlock()
-		cancel()
-	}
-	for range parallel {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range work {
-				r.runJob(ctx, cfg, p, info, base, j, fail, func(t *record.Trial) {
-					mu.Lock()
-					ev.add(t)
-					prog.add(t, cfg.Judge, now().Sub(start))
-					if r.OnProgress != nil {
-						r.OnProgress(prog)
-					}
-					mu.Unlock()
-				})
-				inflight.Done()
-			}
-		}()
-	}
-	// Repeat-major order, then variant by variant: an interrupted run has
-	// every case at least once before any case twice, and each repeat in
-	// every variant (paired data) before the next repeat.
-feed:
-	for rep := range repeat {
-		if ev != nil {
-			// The test is applied between repeats, once every trial of the
-			// last one has ended, so which trials run does not depend on
-			// which trial of a repeat ends first.
-			inflight.Wait()
-			mu.Lock()
-			ev.settle()
-			mu.Unlock()
-		}
-		for vi := range variants {
-			for i := range s.Cases {
-				v := &variants[vi]
-				if done(i, rep, v) {
-					continue
-				}
-				if ev.stopped(v.Name, s.Cases[i].ID) {
-					mu.Lock()
-					prog.Saved++
-					prog.Total--
-					if r.OnProgress != nil {
-						r.OnProgress(prog)
-					}
-					mu.Unlock()
-					continue
-				}
-				inflight.Add(1)
-				select {
-				case work <- job{c: &s.Cases[i], repeat: rep, variant: v}:
-				case <-ctx.Done():
-					inflight.Done()
-					break feed
-				}
-			}
-		}
-	}
-	close(work)
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	return ctx.Err()
-}
-
-// runJob runs one job and hands its trial, once written, to written; a
-// failure goes to fail, a trial dropped because ctx ended goes nowhere.
-func (r *Runner) runJob(ctx context.Context, cfg Config, p *pause, info *record.Model, base bridge.Request, j job, fail func(error), written func(*record.Trial)) {
-	// While Ollama is down, no new trial starts.
-	if p.hold(ctx) != nil {
-		return
-	}
-	t, err := r.trial(ctx, cfg, p, info, base, j, nil)
+// load warms info's model up on the hosts that serve it and returns those
+// that loaded it, with info's load time set and, when its details name no
+// num_ctx, the context it was loaded with.
+func (r *Runner) load(ctx context.Context, cfg Config, info *record.Model, ka *api.Duration) ([]*hostRun, error) {
+	hosts, load, err := r.warmupHosts(ctx, cfg, info.Name, r.hostRuns(cfg, info), ka)
 	if err != nil {
-		fail(err)
-		return
-	}
-	if t == nil { // ctx ended mid-trial: dropped
-		return
-	}
-	if err := r.Out.Write(t); err != nil {
-		fail(fmt.Errorf("writing trials: %w", err))
-		return
-	}
-	written(t)
-}
-
-// trial runs one trial, retrying infrastructure failures and waiting for an
-// unreachable Ollama; nil when ctx ended, and an error (the trial dropped)
-// when the wait failed.
-//
-// On a host of a pool (h non-nil) an unreachable host does not wait here:
-// the trial comes back with errMoved, for another host to run.
-func (r *Runner) trial(ctx context.Context, cfg Config, p *pause, info *record.Model, base bridge.Request, j job, h *Host) (*record.Trial, error) {
-	s := cfg.Suite
-	v := j.variant
-	req, seed := request(base, s, j.c, j.repeat, v.Suite)
-	req.NoExecute = cfg.NoExecute || j.c.NoExecute
-	t := &record.Trial{
-		Model: info.Name, CaseID: j.c.ID, Variant: v.Name, Repeat: j.repeat, Seed: seed, Tags: j.c.Tags,
-		Start: r.now()(),
-	}
-	tools, catalog := r.Tools, r.Catalog
-	if v.Tools != nil {
-		tools, catalog = v.Tools, nil
-	}
-	if v.Catalog != nil {
-		catalog = v.Catalog
-	}
-	if ct, ok := v.Cases[j.c.ID]; ok {
-		tools, catalog = ct.Tools, ct.Catalog
-	}
-	chat := r.Chat
-	if h != nil {
-		chat, t.Host = h.Chat, h.Name
-	}
-	loop := &bridge.Loop{Chat: chat, Tools: tools, Now: r.Now}
-	opts := score.OptionsFor(&s.Defaults)
-	opts.Tools = catalog
-	if c, ok := tools.(score.Catalog); ok && opts.Tools == nil {
-		opts.Tools = c
-	}
-	// The request's own options decide, so whatever set num_ctx (the
-	// suite, -o, a variant) is what a prompt is judged against.
-	t.NumCtx = numCtx(req.Options, info.NumCtx)
-	opts.NumCtx = t.NumCtx
-	retries, backoff0 := retryPolicy(cfg)
-	backoff, tries, waits := backoff0, 0, 0
-	for attempt := 1; ; attempt++ {
-		tr, err := loop.Run(ctx, req)
-		if ctx.Err() != nil {
-			return nil, nil
+		var down *OllamaDownError
+		if errors.As(err, &down) {
+			return nil, err
 		}
-		tries++
-		t.Attempts = attempt
-		t.Transcript = tr
-		t.Score = score.Score(tr, &j.c.Expect, opts)
-		if t.Score.Outcome != record.OutcomeInfraError {
-			return t, nil
-		}
-		if tries > retries {
-			// Every attempt failed. When Ollama could not even be reached,
-			// that says nothing about the model: wait for it, then run the
-			// trial again rather than record noise.
-			if h != nil && p.enabled() && Unreachable(err) && j.moves < maxWaits {
-				return t, errMoved
+		return nil, fmt.Errorf("loading %s: %w", info.Name, err)
+	}
+	info.Load = load
+	if info.NumCtx == 0 {
+		// The model sets no num_ctx: the context it was loaded with is
+		// what a prompt is cut at. Best effort; 0 leaves truncation
+		// undetected, as before.
+		if lc, ok := hosts[0].Models.(ContextLoader); ok {
+			if n, err := lc.LoadedContext(ctx, info.Name); err == nil {
+				info.NumCtx = n
 			}
-			if !p.enabled() || !Unreachable(err) || waits >= maxWaits {
-				return t, nil
-			}
-			waits++
-			if err := p.await(ctx); err != nil {
-				if ctx.Err() != nil {
-					return nil, nil
-				}
-				return nil, err
-			}
-			tries, backoff = 0, backoff0
-			continue
-		}
-		if err := r.sleep(ctx, backoff); err != nil {
-			return nil, nil
-		}
-		backoff *= 2
-	}
-}
-
-// request completes base into one trial's request: the case's messages (with
-// the variant's system prompt, when v has one) and round limit, the suite's
-// options with the variant's over them (see suite.VariantOptions) and seed =
-// base seed + repeat, the same in every variant, and the variant's think
-// when it sets one.
-func request(base bridge.Request, s *suite.Suite, c *suite.Case, repeat int, v *suite.Variant) (bridge.Request, int64) {
-	opts := s.VariantOptions(v)
-	if opts == nil {
-		opts = map[string]any{}
-	}
-	seed0, _ := s.Defaults.Seed()
-	seed := seed0 + int64(repeat)
-	opts["seed"] = seed
-	if v != nil && v.Think != "" {
-		// The suite parser checked the value.
-		if think, err := bridge.ParseThink(v.Think); err == nil {
-			base.Think = think
 		}
 	}
-	conv := s.VariantConversation(c, v)
-	msgs := make([]api.Message, len(conv))
-	for i, m := range conv {
-		msgs[i] = api.Message{Role: m.Role, Content: m.Content}
-	}
-	base.Messages, base.Options, base.MaxRounds = msgs, opts, c.MaxRounds
-	return base, seed
-}
-
-// numCtx is the context length a request runs with: its num_ctx option,
-// else the model's own (model); 0 when neither is known.
-func numCtx(options map[string]any, model int) int {
-	switch n := options["num_ctx"].(type) {
-	case int:
-		if n > 0 {
-			return n
-		}
-	case int64:
-		if n > 0 {
-			return int(n)
-		}
-	case float64:
-		if n >= 1 {
-			return int(n)
-		}
-	}
-	return model
+	return hosts, nil
 }
 
 func keepAlive(s *suite.Suite) *api.Duration {

@@ -66,13 +66,6 @@ type pause struct {
 	err  error         // set once a wait failed: the run stops
 }
 
-func newPause(r *Runner, wait time.Duration) *pause {
-	if wait == 0 {
-		wait = DefaultWaitOllama
-	}
-	return &pause{r: r, limit: wait, ping: r.Models.Ping, onWait: r.OnWait}
-}
-
 // busy reports whether a wait is in progress or has failed: a worker that
 // took a trial then hands it back rather than run it on a host that is down.
 func (p *pause) busy() bool {
