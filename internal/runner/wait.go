@@ -63,7 +63,7 @@ type pause struct {
 
 	mu   sync.Mutex
 	done chan struct{} // closed when the wait in progress ends; nil when none
-	err  error         // set once a wait failed: the run stops
+	err  error         // set once a wait ran out: the host is given up
 }
 
 // busy reports whether a wait is in progress or has failed: a worker that
