@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/ollama/ollama/api"
@@ -92,7 +91,7 @@ type Config struct {
 	Only map[record.TrialKey]bool
 }
 
-// plan is what a model's job feed needs, for one host or a pool: the
+// plan is what a model's job feed needs, whatever its hosts: the
 // variants to run (the base alone when cfg has none), whether a trial is
 // already done or belongs to another shard (either way it is not fed), and
 // how many trials the model has in the shard and how many are done. Jobs are
@@ -231,8 +230,8 @@ type Runner struct {
 	// Ollama, before each pause between pings, with the time left.
 	OnWait func(left time.Duration)
 	// Hosts, when set, are several Ollamas to spread trials over (see
-	// pool.go); Chat and Models are then unused. Nil: the one Ollama of
-	// Chat and Models.
+	// schedule.go); Chat and Models are then unused. Nil: the one Ollama
+	// of Chat and Models, run as a pool of one host.
 	Hosts []Host
 	// OnHost, when set, is told what the pool does with a host: a model
 	// missing there, a host paused or given up.
@@ -266,21 +265,13 @@ func (r *Runner) CheckModels(ctx context.Context, names []string) ([]record.Mode
 // returns the models it ran with their warm-up load times. It stops when ctx
 // ends; the trials in flight are then dropped, not written.
 func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
-	if len(r.Hosts) > 0 {
-		if cfg.StopEarly != nil || cfg.Only != nil {
-			return nil, errors.New("runner: StopEarly and Only (a shard) run on one Ollama, not on a pool of Hosts")
-		}
-		return r.runPool(ctx, cfg)
-	}
 	repeat := max(cfg.Repeat, 1)
-	parallel := max(cfg.Parallel, 1)
 	infos := append([]record.Model(nil), cfg.Models...)
 	think, err := bridge.ParseThink(cfg.Suite.Defaults.Think)
 	if err != nil {
 		return nil, err
 	}
 	ka := keepAlive(cfg.Suite)
-	p := newPause(r, cfg.WaitOllama)
 	for i := range infos {
 		info := &infos[i]
 		if !cfg.hasTrials(info.Name) {
@@ -288,169 +279,63 @@ func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
 			// cost the time --shard-by model saves.
 			continue
 		}
-		load, err := r.warmup(ctx, cfg, p, r.Models, info.Name, ka)
+		hosts, err := r.load(ctx, cfg, info, ka)
 		if err != nil {
-			var down *OllamaDownError
-			if errors.As(err, &down) {
-				return infos[:i], err
-			}
-			return infos[:i], fmt.Errorf("loading %s: %w", info.Name, err)
-		}
-		info.Load = load
-		if info.NumCtx == 0 {
-			// The model sets no num_ctx: the context it was loaded with is
-			// what a prompt is cut at. Best effort; 0 leaves truncation
-			// undetected, as before.
-			if lc, ok := r.Models.(ContextLoader); ok {
-				if n, err := lc.LoadedContext(ctx, info.Name); err == nil {
-					info.NumCtx = n
-				}
-			}
+			return infos[:i], err
 		}
 		if r.OnModel != nil {
 			r.OnModel(*info)
 		}
 		// What every trial of this model sends; each adds its messages and seed.
 		base := bridge.Request{Model: info.Name, Think: think, KeepAlive: ka}
-		if err := r.runModel(ctx, cfg, p, info, base, repeat, parallel); err != nil {
+		if err := r.runModel(ctx, cfg, info, base, repeat, hosts); err != nil {
 			return infos[:i+1], err
 		}
 		if i+1 < len(infos) {
 			// Best effort: a model left loaded only costs memory until
 			// its keep_alive expires.
-			_ = r.Models.Unload(ctx, info.Name)
+			for _, h := range hosts {
+				_ = h.Models.Unload(ctx, info.Name)
+			}
 		}
 	}
 	return infos, nil
 }
 
-func (r *Runner) runModel(ctx context.Context, cfg Config, p *pause, info *record.Model, base bridge.Request, repeat, parallel int) error {
-	s := cfg.Suite
-	variants, done, total, skipped := cfg.plan(info.Name, repeat)
-	prog := Progress{Model: info.Name, Total: total, Done: skipped}
-	if skipped == total {
-		if r.OnProgress != nil {
-			r.OnProgress(prog)
-		}
-		return nil
-	}
-	now := r.now()
-	start := now()
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	work := make(chan job)
-	var (
-		mu       sync.Mutex
-		firstErr error
-		wg       sync.WaitGroup
-		inflight sync.WaitGroup // jobs fed and not yet finished
-	)
-	ev := newEvidence(cfg, info.Name)
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
-		}
-		mu.Unlock()
-		cancel()
-	}
-	for range parallel {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range work {
-				r.runJob(ctx, cfg, p, info, base, j, fail, func(t *record.Trial) {
-					mu.Lock()
-					ev.add(t)
-					prog.add(t, cfg.Judge, now().Sub(start))
-					if r.OnProgress != nil {
-						r.OnProgress(prog)
-					}
-					mu.Unlock()
-				})
-				inflight.Done()
-			}
-		}()
-	}
-	// Repeat-major order, then variant by variant: an interrupted run has
-	// every case at least once before any case twice, and each repeat in
-	// every variant (paired data) before the next repeat.
-feed:
-	for rep := range repeat {
-		if ev != nil {
-			// The test is applied between repeats, once every trial of the
-			// last one has ended, so which trials run does not depend on
-			// which trial of a repeat ends first.
-			inflight.Wait()
-			mu.Lock()
-			ev.settle()
-			mu.Unlock()
-		}
-		for vi := range variants {
-			for i := range s.Cases {
-				v := &variants[vi]
-				if done(i, rep, v) {
-					continue
-				}
-				if ev.stopped(v.Name, s.Cases[i].ID) {
-					mu.Lock()
-					prog.Saved++
-					prog.Total--
-					if r.OnProgress != nil {
-						r.OnProgress(prog)
-					}
-					mu.Unlock()
-					continue
-				}
-				inflight.Add(1)
-				select {
-				case work <- job{c: &s.Cases[i], repeat: rep, variant: v}:
-				case <-ctx.Done():
-					inflight.Done()
-					break feed
-				}
-			}
-		}
-	}
-	close(work)
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	return ctx.Err()
-}
-
-// runJob runs one job and hands its trial, once written, to written; a
-// failure goes to fail, a trial dropped because ctx ended goes nowhere.
-func (r *Runner) runJob(ctx context.Context, cfg Config, p *pause, info *record.Model, base bridge.Request, j job, fail func(error), written func(*record.Trial)) {
-	// While Ollama is down, no new trial starts.
-	if p.hold(ctx) != nil {
-		return
-	}
-	t, err := r.trial(ctx, cfg, p, info, base, j, nil)
+// load warms info's model up on the hosts that serve it and returns those
+// that loaded it, with info's load time set and, when its details name no
+// num_ctx, the context it was loaded with.
+func (r *Runner) load(ctx context.Context, cfg Config, info *record.Model, ka *api.Duration) ([]*hostRun, error) {
+	hosts, load, err := r.warmupHosts(ctx, cfg, info.Name, r.hostRuns(cfg, info), ka)
 	if err != nil {
-		fail(err)
-		return
+		var down *OllamaDownError
+		if errors.As(err, &down) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("loading %s: %w", info.Name, err)
 	}
-	if t == nil { // ctx ended mid-trial: dropped
-		return
+	info.Load = load
+	if info.NumCtx == 0 {
+		// The model sets no num_ctx: the context it was loaded with is
+		// what a prompt is cut at. Best effort; 0 leaves truncation
+		// undetected, as before.
+		if lc, ok := hosts[0].Models.(ContextLoader); ok {
+			if n, err := lc.LoadedContext(ctx, info.Name); err == nil {
+				info.NumCtx = n
+			}
+		}
 	}
-	if err := r.Out.Write(t); err != nil {
-		fail(fmt.Errorf("writing trials: %w", err))
-		return
-	}
-	written(t)
+	return hosts, nil
 }
 
-// trial runs one trial, retrying infrastructure failures and waiting for an
-// unreachable Ollama; nil when ctx ended, and an error (the trial dropped)
-// when the wait failed.
+// trial runs one trial on h, retrying infrastructure failures and waiting
+// for an unreachable Ollama; nil when ctx ended, and an error (the trial
+// dropped) when the wait failed.
 //
-// On a host of a pool (h non-nil) an unreachable host does not wait here:
-// the trial comes back with errMoved, for another host to run.
-func (r *Runner) trial(ctx context.Context, cfg Config, p *pause, info *record.Model, base bridge.Request, j job, h *Host) (*record.Trial, error) {
-	s := cfg.Suite
+// On a host of a pool (h.pool) an unreachable host does not wait here: the
+// trial comes back with errMoved, for another host to run.
+func (r *Runner) trial(ctx context.Context, cfg Config, h *hostRun, info *record.Model, base bridge.Request, j job) (*record.Trial, error) {
+	s, p := cfg.Suite, h.p
 	v := j.variant
 	req, seed := request(base, s, j.c, j.repeat, v.Suite)
 	req.NoExecute = cfg.NoExecute || j.c.NoExecute
@@ -468,11 +353,8 @@ func (r *Runner) trial(ctx context.Context, cfg Config, p *pause, info *record.M
 	if ct, ok := v.Cases[j.c.ID]; ok {
 		tools, catalog = ct.Tools, ct.Catalog
 	}
-	chat := r.Chat
-	if h != nil {
-		chat, t.Host = h.Chat, h.Name
-	}
-	loop := &bridge.Loop{Chat: chat, Tools: tools, Now: r.Now}
+	t.Host = h.Name
+	loop := &bridge.Loop{Chat: h.Chat, Tools: tools, Now: r.Now}
 	opts := score.OptionsFor(&s.Defaults)
 	opts.Tools = catalog
 	if c, ok := tools.(score.Catalog); ok && opts.Tools == nil {
@@ -500,7 +382,7 @@ func (r *Runner) trial(ctx context.Context, cfg Config, p *pause, info *record.M
 			// Every attempt failed. When Ollama could not even be reached,
 			// that says nothing about the model: wait for it, then run the
 			// trial again rather than record noise.
-			if h != nil && p.enabled() && Unreachable(err) && j.moves < maxWaits {
+			if h.pool && p.enabled() && Unreachable(err) && j.moves < maxWaits {
 				return t, errMoved
 			}
 			if !p.enabled() || !Unreachable(err) || waits >= maxWaits {

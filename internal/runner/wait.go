@@ -63,14 +63,7 @@ type pause struct {
 
 	mu   sync.Mutex
 	done chan struct{} // closed when the wait in progress ends; nil when none
-	err  error         // set once a wait failed: the run stops
-}
-
-func newPause(r *Runner, wait time.Duration) *pause {
-	if wait == 0 {
-		wait = DefaultWaitOllama
-	}
-	return &pause{r: r, limit: wait, ping: r.Models.Ping, onWait: r.OnWait}
+	err  error         // set once a wait ran out: the host is given up
 }
 
 // busy reports whether a wait is in progress or has failed: a worker that
@@ -117,7 +110,13 @@ func (p *pause) await(ctx context.Context) error {
 
 	err := p.r.waitOllama(ctx, p)
 	p.mu.Lock()
-	p.err, p.done = err, nil
+	if ctx.Err() == nil {
+		// A wait cut short by its context (the run ends, or a pool has no
+		// trial left for the host) says nothing of the host: the workers
+		// holding on it must not read it as a wait that ran out.
+		p.err = err
+	}
+	p.done = nil
 	p.mu.Unlock()
 	close(ch)
 	return err
