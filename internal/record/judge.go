@@ -17,7 +17,7 @@ type Judgements struct {
 	Pass Judgement `json:"pass"`
 	// Selection is defined when a call was expected; ok when the first call
 	// named an expected tool.
-	Selection Judgement `json:"selection"`
+	Selection Judgement `json:"tool_selection"`
 	// ArgAccuracy is defined when the tool was right; ok when the
 	// arguments matched.
 	ArgAccuracy Judgement `json:"arg_accuracy"`
