@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/stats"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // JUnit accumulates a run's trials into a JUnit XML report for CI: one
@@ -385,6 +386,6 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 // UTF-8), and those a terminal would act on (carriage return, C1, bidi
 // overrides: see Printable), written as escapes such as \x1b. encoding/xml
 // would turn the forbidden ones into U+FFFD, losing what the model wrote; the rest it escapes itself.
-func xmlSafe(s string) string { return escapeRunes(s, xmlUnsafe) }
+func xmlSafe(s string) string { return termtext.Escape(s, xmlUnsafe) }
 
-func xmlUnsafe(r rune) bool { return unsafeRune(r) || r == 0xfffe || r == 0xffff }
+func xmlUnsafe(r rune) bool { return termtext.Unsafe(r) || r == 0xfffe || r == 0xffff }

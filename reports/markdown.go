@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // MarkdownOptions are what a Markdown report says about the run beyond its
@@ -196,9 +198,9 @@ func mdText(s string) string {
 		switch {
 		case r == utf8.RuneError && n == 1:
 			fmt.Fprintf(&b, `\\x%02x`, s[0])
-		case r == '\n' || r == '\t' || (r < 0x80 && unsafeRune(r)):
+		case r == '\n' || r == '\t' || (r < 0x80 && termtext.Unsafe(r)):
 			fmt.Fprintf(&b, `\\x%02x`, r)
-		case unsafeRune(r):
+		case termtext.Unsafe(r):
 			fmt.Fprintf(&b, `\\u%04x`, r)
 		case r == '&':
 			b.WriteString("&amp;")
@@ -246,7 +248,7 @@ func mdDetail(s string) string {
 // toolgrade's own names (an outcome), as a code span; other text is
 // escaped as mdText instead.
 func mdCode(s string) string {
-	if strings.ContainsAny(s, "`\n\r|<>&") || strings.IndexFunc(s, unsafeRune) >= 0 {
+	if strings.ContainsAny(s, "`\n\r|<>&") || strings.IndexFunc(s, termtext.Unsafe) >= 0 {
 		return mdText(s)
 	}
 	return "`" + s + "`"

@@ -16,6 +16,7 @@ import (
 	gmhtml "github.com/yuin/goldmark/renderer/html"
 
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 func TestGoldenMarkdown(t *testing.T) {
@@ -339,7 +340,7 @@ func checkRendered(t *testing.T, md, name string) {
 		}
 		first := cellRE.FindAllStringSubmatch(rows[1][1], -1)[0][1]
 		shown := html.UnescapeString(tagRE.ReplaceAllString(first, ""))
-		if strings.IndexFunc(name, func(r rune) bool { return r == '\n' || unsafeRune(r) }) < 0 && shown != name {
+		if strings.IndexFunc(name, func(r rune) bool { return r == '\n' || termtext.Unsafe(r) }) < 0 && shown != name {
 			t.Errorf("the first cell shows %q, want %q", shown, name)
 		}
 	}

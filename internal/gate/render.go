@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/internal/stats"
-	"github.com/toolgrade/toolgrade/reports"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // String renders the verdict without its "gate held:" or "gate failed:"
@@ -27,7 +27,7 @@ import (
 func (r Result) String() string {
 	var b strings.Builder
 	if who := label(r.Model, r.Variant); who != "" {
-		b.WriteString(reports.Printable(who))
+		b.WriteString(termtext.Printable(who))
 		b.WriteByte(' ')
 	}
 	name := string(r.Gate.Metric)
