@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 func TestTerminalReportEscapesWhatTheModelWrote(t *testing.T) {
 	const answer = "\u001b[2J\u001b]0;pwned\u0007"
-	sum := NewSummarizer("s", []record.Model{{Name: "m"}})
+	sum := summary.NewSummarizer("s", []record.Model{{Name: "m"}})
 	sum.Add(&record.Trial{Model: "m", CaseID: "c", Attempts: 1,
 		Transcript: &record.Transcript{Answer: answer},
 		Score:      record.Score{Outcome: record.OutcomeNoCall, Detail: "answered without a tool call: " + answer}})

@@ -19,6 +19,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/curve"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 // The page's parts, embedded so the report is one file that opens from disk
@@ -56,7 +57,7 @@ type HTMLOptions struct {
 type HTML struct {
 	run  *record.Run
 	opts HTMLOptions
-	sum  *Summarizer
+	sum  *summary.Summarizer
 
 	spool   *os.File
 	buf     *bufio.Writer
@@ -71,6 +72,9 @@ type HTML struct {
 	correct map[string]map[string]int
 	noTool  map[string]bool
 }
+
+// rowKey is one row of a report: a model and a variant ("" the base).
+type rowKey struct{ model, variant string }
 
 // htmlRow is what the overview needs of one model × variant beyond the
 // Summary: the confusion counts and every trial's wall time.
@@ -88,7 +92,7 @@ func NewHTML(run *record.Run, o *HTMLOptions) *HTML {
 	if o != nil {
 		h.opts = *o
 	}
-	h.sum = NewSummarizer(run.Suite.Name, run.Models)
+	h.sum = summary.NewSummarizer(run.Suite.Name, run.Models)
 	h.sum.Judge = record.JudgeOptionsOf(run)
 	return h
 }
@@ -242,9 +246,9 @@ func jsonForScript(v any) ([]byte, error) {
 
 // htmlData is the overview block of the page: everything but the trials.
 type htmlData struct {
-	Title   string   `json:"title"`
-	Status  string   `json:"status,omitempty"`
-	Summary *Summary `json:"summary,omitempty"`
+	Title   string           `json:"title"`
+	Status  string           `json:"status,omitempty"`
+	Summary *summary.Summary `json:"summary,omitempty"`
 	// Systems are the system prompts, which trials name by index.
 	Systems     []string              `json:"systems,omitempty"`
 	Confusion   []htmlConfusion       `json:"confusion,omitempty"`
@@ -286,7 +290,7 @@ type htmlLatency struct {
 	Counts [][]int   `json:"counts"`
 }
 
-func (h *HTML) overview(sum *Summary) *htmlData {
+func (h *HTML) overview(sum *summary.Summary) *htmlData {
 	title := "toolgrade"
 	if sum.Suite != "" {
 		title += ": " + sum.Suite
@@ -375,7 +379,7 @@ func confusion(label string, row *htmlRow, expected map[string]string) htmlConfu
 	return c
 }
 
-func latencyHistogram(sum *Summary, variants bool, rows []*htmlRow) *htmlLatency {
+func latencyHistogram(sum *summary.Summary, variants bool, rows []*htmlRow) *htmlLatency {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, r := range rows {
 		for _, w := range r.walls {

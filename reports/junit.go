@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/stats"
+	"github.com/toolgrade/toolgrade/internal/summary"
 	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
@@ -259,7 +260,7 @@ func (j *JUnit) generate() junitTestSuites {
 }
 
 func (j *JUnit) testSuite(model, variant string, hasVariants bool, acc *junitSuiteAcc) (junitTestSuite, time.Duration) {
-	name := xmlSafe((&ModelSummary{Model: model, Variant: variant}).Label(hasVariants))
+	name := xmlSafe((&summary.ModelSummary{Model: model, Variant: variant}).Label(hasVariants))
 	s := junitTestSuite{Name: name, Cases: []junitTestCase{}}
 	if !acc.start.IsZero() {
 		s.Timestamp = acc.start.UTC().Format(time.RFC3339)

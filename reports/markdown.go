@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolgrade/toolgrade/internal/summary"
 	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
@@ -34,7 +35,7 @@ const maxMarkdownDetail = 400
 // server goes through mdText, so it cannot break a table or inject HTML.
 // The rates are rendered by stats.Rate.Percent, as the terminal table's are.
 // opts may be nil.
-func WriteMarkdown(w io.Writer, s *Summary, opts *MarkdownOptions) error {
+func WriteMarkdown(w io.Writer, s *summary.Summary, opts *MarkdownOptions) error {
 	if opts == nil {
 		opts = &MarkdownOptions{}
 	}
@@ -67,7 +68,7 @@ func WriteMarkdown(w io.Writer, s *Summary, opts *MarkdownOptions) error {
 	return err
 }
 
-func mdModels(b *strings.Builder, s *Summary, variants bool) {
+func mdModels(b *strings.Builder, s *summary.Summary, variants bool) {
 	header := []string{"Model", "Trials", "Pass", "Selection", "Arg valid", "Arg acc", "Irrelevance", "Round limit", "Rounds", "p50", "p95", "tok/s"}
 	mdRow(b, header)
 	b.WriteString("| --- |" + strings.Repeat(" ---: |", len(header)-1) + "\n")
@@ -99,11 +100,11 @@ func mdModels(b *strings.Builder, s *Summary, variants bool) {
 
 // mdCases writes the case × model matrix: each cell is the case's passing
 // trials of its scored ones, k/n, with its infrastructure errors beside.
-func mdCases(b *strings.Builder, s *Summary, variants bool) {
-	byRow := make([]map[string]*CaseResult, len(s.Models))
+func mdCases(b *strings.Builder, s *summary.Summary, variants bool) {
+	byRow := make([]map[string]*summary.CaseResult, len(s.Models))
 	ids := map[string]bool{}
 	for i := range s.Models {
-		byRow[i] = map[string]*CaseResult{}
+		byRow[i] = map[string]*summary.CaseResult{}
 		for j := range s.Models[i].Cases {
 			c := &s.Models[i].Cases[j]
 			byRow[i][c.ID] = c
@@ -130,7 +131,7 @@ func mdCases(b *strings.Builder, s *Summary, variants bool) {
 	b.WriteString("\n")
 }
 
-func caseCell(c *CaseResult) string {
+func caseCell(c *summary.CaseResult) string {
 	if c == nil {
 		return "–"
 	}
@@ -149,7 +150,7 @@ func caseCell(c *CaseResult) string {
 	return cell
 }
 
-func mdFailures(b *strings.Builder, s *Summary, variants bool) {
+func mdFailures(b *strings.Builder, s *summary.Summary, variants bool) {
 	any := false
 	for _, m := range s.Models {
 		if len(m.Failures) == 0 {

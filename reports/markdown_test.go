@@ -16,6 +16,7 @@ import (
 	gmhtml "github.com/yuin/goldmark/renderer/html"
 
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/summary"
 	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
@@ -123,7 +124,7 @@ func TestMarkdownFiguresEqualSummaryJSON(t *testing.T) {
 	if err := WriteMarkdown(&md, sum, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteJSON(&js, sum); err != nil {
+	if err := summary.WriteJSON(&js, sum); err != nil {
 		t.Fatal(err)
 	}
 	var parsed struct {
@@ -211,7 +212,7 @@ func TestMarkdownEscapesHostileText(t *testing.T) {
 	}
 	for _, h := range hostile {
 		t.Run(fmt.Sprintf("%q", h), func(t *testing.T) {
-			s := NewSummarizer(h, []record.Model{{Name: h}, {Name: "ok"}})
+			s := summary.NewSummarizer(h, []record.Model{{Name: h}, {Name: "ok"}})
 			for _, model := range []string{h, "ok"} {
 				for r, o := range []string{record.OutcomePass, record.OutcomeWrongTool} {
 					tr := trial(model, h, r, o, true)
@@ -260,7 +261,7 @@ func TestMarkdownEscapesHostileText(t *testing.T) {
 }
 
 func TestMarkdownMarksPartialRuns(t *testing.T) {
-	s := NewSummarizer("docs", nil)
+	s := summary.NewSummarizer("docs", nil)
 	s.Add(trial("m", "a", 0, record.OutcomePass, true))
 	for _, tt := range []struct {
 		status  string
@@ -279,7 +280,7 @@ func TestMarkdownMarksPartialRuns(t *testing.T) {
 // TestMarkdownVariantColumns: with variants, the matrix has a column per
 // model × variant, named as the model table names the rows.
 func TestMarkdownVariantColumns(t *testing.T) {
-	s := NewSummarizer("docs", nil)
+	s := summary.NewSummarizer("docs", nil)
 	for _, v := range []string{"", "terse"} {
 		tr := trial("m", "a", 0, record.OutcomePass, true)
 		tr.Variant = v

@@ -8,6 +8,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/stats"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 // judgedTrials are four trials of one model: a pass, a truncated no_call, a
@@ -27,7 +28,7 @@ func judgedTrials() []*record.Trial {
 }
 
 func TestSummaryExcludesTruncated(t *testing.T) {
-	sum := NewSummarizer("s", nil)
+	sum := summary.NewSummarizer("s", nil)
 	for _, tr := range judgedTrials() {
 		sum.Add(tr)
 	}
@@ -76,7 +77,7 @@ func TestSummaryExcludesTruncated(t *testing.T) {
 }
 
 func TestSummaryKeepTruncated(t *testing.T) {
-	sum := NewSummarizer("s", nil)
+	sum := summary.NewSummarizer("s", nil)
 	sum.Judge = record.JudgeOptions{KeepTruncated: true}
 	for _, tr := range judgedTrials() {
 		sum.Add(tr)

@@ -1,19 +1,20 @@
 package reports
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 // WriteTerminal writes the human report: one row per model, then for a
 // sweep run a table per model and axis of the sweep, then the failing trials
 // grouped by outcome, then warnings. Text from the trials (names,
 // details quoting what a model answered) goes through Printable.
-func WriteTerminal(w io.Writer, s *Summary) error {
+func WriteTerminal(w io.Writer, s *summary.Summary) error {
 	variants := s.HasVariants()
 	var rows [][]string
 	for _, m := range s.Models {
@@ -96,34 +97,6 @@ func WriteTerminal(w io.Writer, s *Summary) error {
 	return nil
 }
 
-// WriteJSON writes the summary as indented JSON (summary.json).
-func WriteJSON(w io.Writer, s *Summary) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(s)
-}
-
-func warnings(m *ModelSummary, variants bool) []string {
-	var out []string
-	name := m.Label(variants)
-	if m.Infra > 0 {
-		out = append(out, fmt.Sprintf("%s: %d trials hit infrastructure errors (Ollama or MCP failures, after retries); they are kept out of every rate", name, m.Infra))
-	}
-	switch {
-	case m.Excluded > 0:
-		out = append(out, fmt.Sprintf("%s: %d trials had a prompt that reached num_ctx: Ollama cut it, and the tools may have been lost; they are kept out of every rate (--keep-truncated counts them); raise num_ctx", name, m.Excluded))
-	case m.Truncated > 0:
-		out = append(out, fmt.Sprintf("%s: %d trials had a prompt that reached num_ctx: Ollama cut it, and the tools may have been lost; they are counted in the rates (--keep-truncated); raise num_ctx", name, m.Truncated))
-	}
-	if m.Scored > 0 && m.Scored < 10 {
-		out = append(out, fmt.Sprintf("%s: only %d scored trials: the intervals are wide; add cases or --repeat", name, m.Scored))
-	}
-	if len(m.Flaky) > 0 {
-		out = append(out, fmt.Sprintf("%s: flaky cases (passed in some repeats, failed in others): %s", name, strings.Join(m.Flaky, ", ")))
-	}
-	return out
-}
-
 func secs(s float64) string {
 	switch {
 	case s == 0:
@@ -168,7 +141,7 @@ func roundsDist(d map[int]int) string {
 // notes are the lines a report adds under the table for one row, each only
 // when it has something to say: validity as shown and if coerced, repeated
 // calls, trials excluded as truncated.
-func notes(m ModelSummary) []string {
+func notes(m summary.ModelSummary) []string {
 	var out []string
 	for _, line := range []string{shownValidity(m), coercedValidity(m), repeatedCalls(m), excluded(m)} {
 		if line != "" {
@@ -180,7 +153,7 @@ func notes(m ModelSummary) []string {
 
 // coercedValidity says how validity reads once arguments are coerced as a
 // lenient client would; "" when coercion makes no invalid call valid.
-func coercedValidity(m ModelSummary) string {
+func coercedValidity(m summary.ModelSummary) string {
 	n := m.ArgValidityCoerced.K - m.ArgValidity.K
 	if n <= 0 {
 		return ""
@@ -190,7 +163,7 @@ func coercedValidity(m ModelSummary) string {
 }
 
 // repeatedCalls counts the calls that repeated an earlier one; "" for none.
-func repeatedCalls(m ModelSummary) string {
+func repeatedCalls(m summary.ModelSummary) string {
 	if m.RepeatedCalls == 0 {
 		return ""
 	}
@@ -198,7 +171,7 @@ func repeatedCalls(m ModelSummary) string {
 }
 
 // excluded counts the trials kept out of the rates as truncated; "" for none.
-func excluded(m ModelSummary) string {
+func excluded(m summary.ModelSummary) string {
 	if m.Excluded == 0 {
 		return ""
 	}
@@ -216,7 +189,7 @@ func plural(n int, one, many string) string {
 // shown, when that differs from validity against the full schema; "" when
 // no call broke only hidden constraints, which keeps reports of such runs
 // as they were.
-func shownValidity(m ModelSummary) string {
+func shownValidity(m summary.ModelSummary) string {
 	hidden := m.ArgValidityShown.K - m.ArgValidity.K
 	if hidden <= 0 {
 		return ""

@@ -12,6 +12,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/gate"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/store"
+	"github.com/toolgrade/toolgrade/internal/summary"
 	"github.com/toolgrade/toolgrade/reports"
 )
 
@@ -134,7 +135,7 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	// Gates: --gate on the current side's summary (with --models or
 	// --variants, the run's), --max-regressions on this comparison.
-	var sum *reports.Summary
+	var sum *summary.Summary
 	if len(gf.gates) > 0 {
 		current.Run.KeepTruncated = opts.KeepTruncated
 		if sum, err = summarize(current, io.Discard); err != nil {

@@ -12,7 +12,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/gate"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/store"
-	"github.com/toolgrade/toolgrade/reports"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 // regressionAlpha is the significance level --significant-only counts
@@ -105,7 +105,7 @@ func (g *gateFlags) active() bool { return len(g.gates) > 0 || g.maxRegressions 
 // stderr (those that held first, so the last lines are the failures), and
 // returns a *gateError when any failed. It is what run, report and compare
 // call once their data is complete; it does nothing when no gate is asked.
-func (g *gateFlags) judge(sum *reports.Summary, suiteGates []gate.Gate, regs []gate.RegressionCount, on gate.On, stderr io.Writer) error {
+func (g *gateFlags) judge(sum *summary.Summary, suiteGates []gate.Gate, regs []gate.RegressionCount, on gate.On, stderr io.Writer) error {
 	gates := append(append([]gate.Gate(nil), suiteGates...), g.gates...)
 	if len(gates) == 0 && g.maxRegressions < 0 {
 		return nil

@@ -9,7 +9,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/curve"
 	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"github.com/toolgrade/toolgrade/internal/stats"
-	"github.com/toolgrade/toolgrade/reports"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 // On says which number of a rate a gate judges.
@@ -77,9 +77,9 @@ type Result struct {
 // none). A gate that names a
 // model or variant the summary lacks, or whose rate counts no trial, fails
 // with Msg saying so: a gate that cannot be checked never passes.
-func Check(s *reports.Summary, gates []Gate, on On) []Result {
+func Check(s *summary.Summary, gates []Gate, on On) []Result {
 	if s == nil {
-		s = &reports.Summary{}
+		s = &summary.Summary{}
 	}
 	var out []Result
 	for _, g := range gates {
@@ -185,11 +185,11 @@ func pointList(grid []curve.Point) string {
 
 // variantOf is the variant a summary row ran with; "" is the servers' own
 // catalog.
-func variantOf(m *reports.ModelSummary) string {
+func variantOf(m *summary.ModelSummary) string {
 	return m.Variant
 }
 
-func applies(g Gate, m *reports.ModelSummary) bool {
+func applies(g Gate, m *summary.ModelSummary) bool {
 	if g.Model != "" && g.Model != m.Model {
 		return false
 	}
@@ -200,7 +200,7 @@ func applies(g Gate, m *reports.ModelSummary) bool {
 	return g.Variant == v || (g.Variant == "base" && v == "")
 }
 
-func missing(g Gate, s *reports.Summary) string {
+func missing(g Gate, s *summary.Summary) string {
 	if len(s.Models) == 0 {
 		return "nothing to judge: the run has no results"
 	}
@@ -211,7 +211,7 @@ func missing(g Gate, s *reports.Summary) string {
 	return fmt.Sprintf("nothing to judge: the run has no results for %s (it has %s)", label(g.Model, g.Variant), strings.Join(have, ", "))
 }
 
-func judge(g Gate, m *reports.ModelSummary, on On) Result {
+func judge(g Gate, m *summary.ModelSummary, on On) Result {
 	r := Result{Gate: g, Model: m.Model, Variant: variantOf(m), On: on, Threshold: g.Threshold}
 	if g.Metric.Latency() {
 		r.N = m.Pass.N
@@ -244,7 +244,7 @@ func judge(g Gate, m *reports.ModelSummary, on On) Result {
 	return r
 }
 
-func rateOf(metric Metric, m *reports.ModelSummary) stats.Rate {
+func rateOf(metric Metric, m *summary.ModelSummary) stats.Rate {
 	switch metric {
 	case Pass:
 		return m.Pass

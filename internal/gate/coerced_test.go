@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade/internal/stats"
-	"github.com/toolgrade/toolgrade/reports"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 // TestCoercedValidityGate: arg_validity_coerced judges validity if coerced,
@@ -17,7 +17,7 @@ func TestCoercedValidityGate(t *testing.T) {
 	if g.Metric != ArgValidityCoerced {
 		t.Fatalf("metric %q, want %q", g.Metric, ArgValidityCoerced)
 	}
-	s := &reports.Summary{Models: []reports.ModelSummary{{
+	s := &summary.Summary{Models: []summary.ModelSummary{{
 		Model:              "m",
 		ArgValidity:        stats.Rate{K: 5, N: 10},
 		ArgValidityCoerced: stats.Rate{K: 10, N: 10},

@@ -5,7 +5,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/gate"
 	"github.com/toolgrade/toolgrade/internal/stats"
-	"github.com/toolgrade/toolgrade/reports"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 func Example() {
@@ -14,7 +14,7 @@ func Example() {
 		panic(err)
 	}
 	// One model's summary: 11 of 25 trials passed, 1 hit the round limit.
-	sum := &reports.Summary{Models: []reports.ModelSummary{{
+	sum := &summary.Summary{Models: []summary.ModelSummary{{
 		Model:      "qwen3:8b",
 		Pass:       stats.Rate{K: 11, N: 25},
 		RoundLimit: stats.Rate{K: 1, N: 25},

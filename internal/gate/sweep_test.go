@@ -9,13 +9,13 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/curve"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/reports"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 // sweepSummary is the summary of internal/curve's recorded sweep: models
 // good and weak at 0, 10, 30 and 60 decoys; weak's selection falls 16/18,
 // 14/17, 12/18, 6/18, good's stays at 18/18 until 17/18 at 60.
-func sweepSummary(t *testing.T) *reports.Summary {
+func sweepSummary(t *testing.T) *summary.Summary {
 	t.Helper()
 	dir := "../curve/testdata/sweep"
 	run, err := record.ReadRun(dir)
@@ -27,7 +27,7 @@ func sweepSummary(t *testing.T) *reports.Summary {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	s := reports.NewSummarizer(run.Suite.Name, run.Models)
+	s := summary.NewSummarizer(run.Suite.Name, run.Models)
 	r := record.NewReader(f, record.TrialsFile)
 	for r.Scan() {
 		s.Add(r.Trial())
@@ -146,7 +146,7 @@ func TestCheckMissingPoint(t *testing.T) {
 			t.Errorf("%s: %q\nwant %q", expr, rs[0].Msg, msg)
 		}
 	}
-	rs := Check(summary(), mustParse(t, "selection@60>=0.8"), OnPoint)
+	rs := Check(twoModels(), mustParse(t, "selection@60>=0.8"), OnPoint)
 	if len(rs) != 1 || rs[0].Held || rs[0].String() != "tool_selection@60 >= 80%: nothing to judge: @60 names a sweep point, and the run swept nothing (a suite's sweep: runs one)" {
 		t.Errorf("no sweep: %s", rs[0])
 	}
@@ -162,9 +162,9 @@ func TestCheckPointMultiAxis(t *testing.T) {
 		{Variant: "think=true", Sweep: map[string]any{"decoys": 0.0, "think": true}, Tools: 3},
 		{Variant: "decoys=60+think=true", Sweep: map[string]any{"decoys": 60.0, "think": true}, Tools: 63},
 	}
-	s := &reports.Summary{SweepGrid: grid}
+	s := &summary.Summary{SweepGrid: grid}
 	for i, p := range grid {
-		s.Models = append(s.Models, reports.ModelSummary{Model: "m", Variant: p.Variant, Selection: rate(10-i, 10)})
+		s.Models = append(s.Models, summary.ModelSummary{Model: "m", Variant: p.Variant, Selection: rate(10-i, 10)})
 	}
 	for expr, want := range map[string]string{
 		"selection@60>=0.5":                   "m tool_selection@60 90% [59–99] >= 50%",

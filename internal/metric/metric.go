@@ -109,7 +109,8 @@ func (m *Metric) Count(j *record.Judgements) (k, n int) {
 // All is the table, in report order: the rates, then the latencies.
 func All() []Metric { return table() }
 
-// Select is the metrics of kind with use u, in table order.
+// Select is the metrics of kind with use u, in table order; u 0 selects
+// every metric of kind.
 func Select(kind Kind, u Use) []Metric {
 	return slices.DeleteFunc(table(), func(m Metric) bool { return m.Kind != kind || !m.Is(u) })
 }
