@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgrade/toolgrade/internal/gate/expr"
 	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/summary"
 	"github.com/toolgrade/toolgrade/reports"
@@ -23,9 +24,9 @@ func twoModels() *summary.Summary {
 	}}
 }
 
-func mustParse(t *testing.T, exprs ...string) []Gate {
+func mustParse(t *testing.T, exprs ...string) []expr.Gate {
 	t.Helper()
-	gs, err := Parse(exprs...)
+	gs, err := expr.Parse(exprs...)
 	if err != nil {
 		t.Fatal(err)
 	}

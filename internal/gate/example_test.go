@@ -4,12 +4,13 @@ import (
 	"os"
 
 	"github.com/toolgrade/toolgrade/internal/gate"
+	"github.com/toolgrade/toolgrade/internal/gate/expr"
 	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 func Example() {
-	gates, err := gate.Parse("pass>=0.9", "qwen3:8b:round_limit<=0.05")
+	gates, err := expr.Parse("pass>=0.9", "qwen3:8b:round_limit<=0.05")
 	if err != nil {
 		panic(err)
 	}

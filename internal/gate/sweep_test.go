@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,54 +35,6 @@ func sweepSummary(t *testing.T) *summary.Summary {
 		t.Fatal(r.Err())
 	}
 	return s.Summary().WithRun(run)
-}
-
-func TestParsePoint(t *testing.T) {
-	for _, tt := range []struct {
-		in   string
-		want Gate
-	}{
-		{"selection@60>=0.8", Gate{Metric: Selection, Point: "60", Op: GE, Threshold: 0.8}},
-		{"qwen3:8b:selection@60>=0.8", Gate{Model: "qwen3:8b", Metric: Selection, Point: "60", Op: GE, Threshold: 0.8}},
-		{"pass@think=true>=90%", Gate{Metric: Pass, Point: "think=true", Op: GE, Threshold: 0.9}},
-		{"p95@decoys=10+think=true<=2s", Gate{Metric: P95, Point: "decoys=10+think=true", Op: LE, Threshold: 2}},
-		{"m@sha256:abc:pass@0>=0.9", Gate{Model: "m@sha256:abc", Metric: Pass, Point: "0", Op: GE, Threshold: 0.9}},
-	} {
-		got, err := ParseOne(tt.in)
-		if err != nil {
-			t.Errorf("ParseOne(%q): %v", tt.in, err)
-			continue
-		}
-		tt.want.Expr = tt.in
-		if got != tt.want {
-			t.Errorf("ParseOne(%q) = %+v, want %+v", tt.in, got, tt.want)
-		}
-	}
-	for _, tt := range []struct {
-		in     string
-		offset int
-		msg    string
-	}{
-		{"selction@60>=0.8", 0, `unknown metric "selction" (did you mean "selection"?)`},
-		{"qwen3:8b:selection@>=0.8", 19, "no sweep point after @"},
-		{"selection@ten>=0.8", 10, `sweep point "ten": give a number of decoys`},
-		{"selection@=true>=0.8", 10, `sweep point "=true": give`},
-		{"@60>=0.8", 0, "no metric before @60"},
-		{"m@new:selection@60>=0.8", 1, "give a variant (@new before the metric) or a sweep point (@60 after it), not both"},
-	} {
-		_, err := ParseOne(tt.in)
-		var se *SyntaxError
-		if !errors.As(err, &se) || !strings.Contains(se.Msg, tt.msg) || se.Offset != tt.offset {
-			t.Errorf("ParseOne(%q) = %v (offset %d), want offset %d, %q", tt.in, err, offsetOf(se), tt.offset, tt.msg)
-		}
-	}
-}
-
-func offsetOf(se *SyntaxError) int {
-	if se == nil {
-		return -1
-	}
-	return se.Offset
 }
 
 // TestCheckPoint: @N judges the row of the point with N decoys (@0 the

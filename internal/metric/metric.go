@@ -147,3 +147,6 @@ func Names(u Use) []string {
 	}
 	return out
 }
+
+// Kind is the kind of the metric n names; Rate for a name the table lacks.
+func (n Name) Kind() Kind { return Get(n).Kind }
