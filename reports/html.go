@@ -18,6 +18,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/curve"
+	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/summary"
 )
@@ -193,7 +194,8 @@ func (h *HTML) Write(w io.Writer) error {
 // WriteCompareHTML writes the page of a comparison alone: the paired view,
 // with no run overview and no transcripts (`toolgrade compare` renders it).
 func WriteCompareHTML(w io.Writer, c *compare.Comparison) error {
-	data := &htmlData{Title: "toolgrade compare: " + c.Base + " → " + c.Current, Comparisons: []*compare.Comparison{c}}
+	cs := []*compare.Comparison{c}
+	data := &htmlData{Title: "toolgrade compare: " + c.Base + " → " + c.Current, Comparisons: cs, CompareMetrics: compareMetrics(cs)}
 	return writePage(w, data, func(io.Writer) error { return nil })
 }
 
@@ -254,11 +256,34 @@ type htmlData struct {
 	Confusion   []htmlConfusion       `json:"confusion,omitempty"`
 	Latency     *htmlLatency          `json:"latency,omitempty"`
 	Comparisons []*compare.Comparison `json:"comparisons,omitempty"`
+	// CompareMetrics are the rates the comparisons pair, from the metric
+	// table, which the page's columns follow; nil without comparisons.
+	CompareMetrics []htmlMetric `json:"compare_metrics,omitempty"`
 	// Sweep is a chart per curve of a sweep run; nil for other runs.
 	Sweep []htmlSweep `json:"sweep,omitempty"`
 	// BFCL is the BFCL section of a run of an imported BFCL suite; nil
 	// when no case is tagged bfcl_category:.
 	BFCL *htmlBFCL `json:"bfcl,omitempty"`
+}
+
+// htmlMetric is a rate of the metric table, for the page: its name, as
+// the comparisons' rows name it, and its short name, which heads its column.
+type htmlMetric struct {
+	Name  metric.Name `json:"name"`
+	Short string      `json:"short"`
+}
+
+// compareMetrics are the rates comparisons pair, for a page showing cs; nil
+// when it shows none, so a page without comparisons carries none.
+func compareMetrics(cs []*compare.Comparison) []htmlMetric {
+	if len(cs) == 0 {
+		return nil
+	}
+	var out []htmlMetric
+	for _, m := range metric.Select(metric.Rate, metric.Paired) {
+		out = append(out, htmlMetric{Name: m.Name, Short: m.Short})
+	}
+	return out
 }
 
 // htmlSweep is one curve's chart: its heading, and the SVG drawn here
@@ -295,7 +320,7 @@ func (h *HTML) overview(sum *summary.Summary) *htmlData {
 	if sum.Suite != "" {
 		title += ": " + sum.Suite
 	}
-	d := &htmlData{Title: title, Summary: sum, Comparisons: h.opts.Comparisons}
+	d := &htmlData{Title: title, Summary: sum, Comparisons: h.opts.Comparisons, CompareMetrics: compareMetrics(h.opts.Comparisons)}
 	if h.opts.Status != "" && h.opts.Status != "complete" {
 		d.Status = h.opts.Status
 	}

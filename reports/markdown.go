@@ -69,18 +69,13 @@ func WriteMarkdown(w io.Writer, s *summary.Summary, opts *MarkdownOptions) error
 }
 
 func mdModels(b *strings.Builder, s *summary.Summary, variants bool) {
-	header := []string{"Model", "Trials", "Pass", "Selection", "Arg valid", "Arg acc", "Irrelevance", "Round limit", "Rounds", "p50", "p95", "tok/s"}
+	header, rows := modelTable(s, variants, "")
 	mdRow(b, header)
 	b.WriteString("| --- |" + strings.Repeat(" ---: |", len(header)-1) + "\n")
-	for _, m := range s.Models {
-		mdRow(b, []string{
-			mdText(m.Label(variants)),
-			fmt.Sprint(m.Scored),
-			m.Pass.Percent(), m.Selection.Percent(), m.ArgValidity.Percent(), m.ArgAccuracy.Percent(), m.Irrelevance.Percent(), m.RoundLimit.Percent(),
-			fmt.Sprintf("%.2f", m.RoundsMean),
-			secs(m.TrialLatency.P50), secs(m.TrialLatency.P95),
-			fmt.Sprintf("%.0f", m.TokensPerSecond),
-		})
+	for _, row := range rows {
+		// The other cells are toolgrade's own numbers.
+		row[0] = mdText(row[0])
+		mdRow(b, row)
 	}
 	b.WriteString("\nRates with 95% Wilson intervals over the scored trials; infrastructure errors are counted apart, never as model failures.\n\n")
 	for _, m := range s.Models {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade/internal/compare"
+	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/summary"
@@ -130,12 +131,12 @@ func TestTranscriptNamesTheNumCtx(t *testing.T) {
 // of the terminal comparison while it repeats arg_validity, and shown once
 // coercion changed a call on either side.
 func TestCompareShowsCoercedValidityWhenItDiffers(t *testing.T) {
-	row := func(metric string, bk, ck int) compare.RateRow {
-		return compare.RateRow{Metric: metric, Rate: compare.SidePair[stats.Rate]{Base: stats.Rate{K: bk, N: 4}, Current: stats.Rate{K: ck, N: 4}}, P: 1, Verdict: compare.Same, TooFew: true}
+	row := func(name metric.Name, bk, ck int) compare.RateRow {
+		return compare.RateRow{Metric: name, Rate: compare.SidePair[stats.Rate]{Base: stats.Rate{K: bk, N: 4}, Current: stats.Rate{K: ck, N: 4}}, P: 1, Verdict: compare.Same, TooFew: true}
 	}
 	c := &compare.Comparison{Mode: compare.ModeRuns, Base: "a", Current: "b", Dirs: []string{"a", "b"},
 		Groups: []compare.Group{{Model: "m", Pairs: 4, Scored: 4, Rates: []compare.RateRow{
-			row(compare.MetricArgValidity, 2, 3), row(compare.MetricArgValidityCoerced, 2, 3)}}}}
+			row(metric.ArgValidity, 2, 3), row(metric.ArgValidityCoerced, 2, 3)}}}}
 	var b bytes.Buffer
 	if err := WriteCompareTerminal(&b, c); err != nil {
 		t.Fatal(err)
@@ -143,7 +144,7 @@ func TestCompareShowsCoercedValidityWhenItDiffers(t *testing.T) {
 	if strings.Contains(b.String(), "arg_validity_coerced") {
 		t.Errorf("the coerced row repeats arg_validity and is shown:\n%s", b.String())
 	}
-	c.Groups[0].Rates[1] = row(compare.MetricArgValidityCoerced, 4, 3)
+	c.Groups[0].Rates[1] = row(metric.ArgValidityCoerced, 4, 3)
 	b.Reset()
 	if err := WriteCompareTerminal(&b, c); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
@@ -16,22 +17,64 @@ import (
 // details quoting what a model answered) goes through Printable.
 func WriteTerminal(w io.Writer, s *summary.Summary) error {
 	variants := s.HasVariants()
-	var rows [][]string
-	for _, m := range s.Models {
-		rows = append(rows, []string{
-			m.Label(variants),
-			fmt.Sprint(m.Scored),
-			m.Pass.Percent(), m.Selection.Percent(), m.ArgValidity.Percent(), m.ArgAccuracy.Percent(), m.Irrelevance.Percent(),
-			fmt.Sprintf("%.2f", m.RoundsMean),
-			secs(m.TrialLatency.P50), secs(m.TrialLatency.P95),
-			fmt.Sprintf("%.0f", m.TokensPerSecond),
-		})
-	}
-	header := []string{"Model", "Trials", "Pass", "Selection", "Arg valid", "Arg acc", "Irrelevance", "Rounds", "p50", "p95", "tok/s"}
+	// The table leaves round_limit to each row's line under it.
+	header, rows := modelTable(s, variants, metric.RoundLimit)
 	if err := Table(w, header, rows); err != nil {
 		return err
 	}
 	fmt.Fprintln(w, "Rates with 95% Wilson intervals; infrastructure errors are counted apart, never as model failures.")
+	writeModelLines(w, s, variants)
+	writeRunLines(w, s)
+	if err := writeSweepTerminal(w, s); err != nil {
+		return err
+	}
+	if err := writeBFCLTerminal(w, s, variants); err != nil {
+		return err
+	}
+	writeFailures(w, s, variants)
+	if len(s.Warnings) > 0 {
+		fmt.Fprintln(w, "\nWarnings:")
+		for _, warn := range s.Warnings {
+			fmt.Fprintf(w, "  %s\n", Printable(warn))
+		}
+	}
+	return nil
+}
+
+// modelTable is the model table of the terminal and Markdown reports: per
+// row its scored trials, the rates the metric table marks Column (but
+// skip), the mean rounds, the Column latencies and tokens per second. The
+// cells are unescaped.
+func modelTable(s *summary.Summary, variants bool, skip metric.Name) (header []string, rows [][]string) {
+	rates := slices.DeleteFunc(metric.Select(metric.Rate, metric.Column), func(m metric.Metric) bool { return m.Name == skip })
+	latencies := metric.Select(metric.Latency, metric.Column)
+	header = []string{"Model", "Trials"}
+	for _, r := range rates {
+		header = append(header, r.Label)
+	}
+	header = append(header, "Rounds")
+	for _, l := range latencies {
+		header = append(header, l.Label)
+	}
+	header = append(header, "tok/s")
+	for i := range s.Models {
+		m := &s.Models[i]
+		row := []string{m.Label(variants), fmt.Sprint(m.Scored)}
+		for _, r := range rates {
+			row = append(row, m.Rate(r.Name).Percent())
+		}
+		row = append(row, fmt.Sprintf("%.2f", m.RoundsMean))
+		for _, l := range latencies {
+			row = append(row, secs(m.Seconds(l.Name)))
+		}
+		rows = append(rows, append(row, fmt.Sprintf("%.0f", m.TokensPerSecond)))
+	}
+	return header, rows
+}
+
+// writeModelLines writes each row's lines under the table: its trials,
+// rounds and costs, its notes, its repeat-based figures.
+func writeModelLines(w io.Writer, s *summary.Summary, variants bool) {
 	for _, m := range s.Models {
 		fmt.Fprintf(w, "%s: %d trials (%d infrastructure errors); rounds %s, round limit hit %s; per round p50 %s p95 %s; %s prompt and %s eval tokens; warm-up load %s\n",
 			Printable(m.Label(variants)), m.Trials, m.Infra, roundsDist(m.Rounds), m.RoundLimit.Percent(), secs(m.RoundLatency.P50), secs(m.RoundLatency.P95),
@@ -48,6 +91,11 @@ func WriteTerminal(w io.Writer, s *summary.Summary) error {
 				Printable(m.Label(variants)), m.K, 100**m.PassAtK, m.K, 100**m.PassHatK, m.Stable, m.Failing, len(m.Flaky))
 		}
 	}
+}
+
+// writeRunLines writes what run.json adds: server restarts, early
+// stopping, rescoring.
+func writeRunLines(w io.Writer, s *summary.Summary) {
 	if len(s.ServerRestarts) > 0 {
 		names := slices.Sorted(maps.Keys(s.ServerRestarts))
 		parts := make([]string, len(names))
@@ -63,12 +111,11 @@ func WriteTerminal(w io.Writer, s *summary.Summary) error {
 	if s.RescoredFrom != "" {
 		fmt.Fprintf(w, "rescored from %s: transcripts judged again, nothing rerun\n", Printable(s.RescoredFrom))
 	}
-	if err := writeSweepTerminal(w, s); err != nil {
-		return err
-	}
-	if err := writeBFCLTerminal(w, s, variants); err != nil {
-		return err
-	}
+}
+
+// writeFailures writes each row's failing trials by outcome, a few
+// examples of each.
+func writeFailures(w io.Writer, s *summary.Summary, variants bool) {
 	for _, m := range s.Models {
 		if len(m.Failures) == 0 {
 			continue
@@ -88,13 +135,6 @@ func WriteTerminal(w io.Writer, s *summary.Summary) error {
 			}
 		}
 	}
-	if len(s.Warnings) > 0 {
-		fmt.Fprintln(w, "\nWarnings:")
-		for _, warn := range s.Warnings {
-			fmt.Fprintf(w, "  %s\n", Printable(warn))
-		}
-	}
-	return nil
 }
 
 func secs(s float64) string {

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/record"
 )
 
@@ -38,11 +39,11 @@ func TestTruncatedPairsLeftOut(t *testing.T) {
 	}
 	var coerced *RateRow
 	for i := range g.Rates {
-		if g.Rates[i].Metric == MetricArgValidityCoerced {
+		if g.Rates[i].Metric == metric.ArgValidityCoerced {
 			coerced = &g.Rates[i]
 		}
 	}
 	if coerced == nil {
-		t.Fatalf("no %s row in %+v", MetricArgValidityCoerced, g.Rates)
+		t.Fatalf("no %s row in %+v", metric.ArgValidityCoerced, g.Rates)
 	}
 }
