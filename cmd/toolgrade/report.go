@@ -53,8 +53,7 @@ func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	if err != nil {
 		return err
 	}
-	// For this report only: run.json is read, never written, here.
-	run.Run.KeepTruncated = run.Run.KeepTruncated || *keepTruncated
+	applyKeepTruncated(*keepTruncated, run)
 	if err := writeOutput(*outPath, stdout, func(w io.Writer) error {
 		return writeReport(run, *format, w, stderr)
 	}); err != nil {
@@ -135,11 +134,39 @@ func writeOutput(path string, stdout io.Writer, write func(io.Writer) error) err
 	return nil
 }
 
-// summarize reads a run's trials into its summary, warning about bad lines
-// on stderr.
+// applyKeepTruncated applies --keep-truncated (keep) to the runs a command read,
+// for that command only: run.json is read, never written, here. Every
+// reader of a run (its summary, HTML, JUnit, comparisons, gates, show) then
+// judges its trials with judgeOptions, the one place a run's judge options
+// come from.
+func applyKeepTruncated(keep bool, runs ...*store.Reader) {
+	for _, r := range runs {
+		r.Run.KeepTruncated = r.Run.KeepTruncated || keep
+	}
+}
+
+// judgeOptions are the options the trials of runs read together are judged
+// with: as their run.json recorded them (record.JudgeOptionsOf), so the
+// sides of a comparison are judged alike.
+func judgeOptions(runs ...*store.Reader) record.JudgeOptions {
+	rs := make([]*record.Run, len(runs))
+	for i, r := range runs {
+		rs[i] = r.Run
+	}
+	return record.JudgeOptionsOf(rs...)
+}
+
+// summarize reads a run's trials into its summary, judged as the run says,
+// warning about bad lines on stderr.
 func summarize(run *store.Reader, stderr io.Writer) (*summary.Summary, error) {
+	return summarizeWith(run, judgeOptions(run), stderr)
+}
+
+// summarizeWith is summarize judging with judge: a comparison's gates judge
+// its current side as the comparison judged it.
+func summarizeWith(run *store.Reader, judge record.JudgeOptions, stderr io.Writer) (*summary.Summary, error) {
 	sum := summary.NewSummarizer(run.Run.Suite.Name, run.Run.Models)
-	sum.Judge = record.JudgeOptionsOf(run.Run)
+	sum.Judge = judge
 	if err := eachTrial(run, stderr, sum.Add); err != nil {
 		return nil, err
 	}
