@@ -11,6 +11,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/gate"
 	"github.com/toolgrade/toolgrade/internal/gate/expr"
+	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/summary"
@@ -157,7 +158,7 @@ func regressionCounts(c *compare.Comparison) []gate.RegressionCount {
 	for i := range c.Groups {
 		g := &c.Groups[i]
 		rc := gate.RegressionCount{Model: g.Model, Variant: g.Variant, Paired: g.Pairs, Regressed: g.Regressions, P: 1}
-		if pass := g.Rate("pass"); pass != nil {
+		if pass := g.Rate(metric.Pass); pass != nil {
 			rc.P = pass.P
 			if pass.Verdict == compare.Worse {
 				rc.Significant = g.Regressions
