@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 // bfclTrials are hand-counted trials of every BFCL category.
@@ -36,7 +37,7 @@ func bfclTrials() []*record.Trial {
 }
 
 func TestBFCLSummary(t *testing.T) {
-	s := NewSummarizer("bfcl", nil)
+	s := summary.NewSummarizer("bfcl", nil)
 	for _, tr := range bfclTrials() {
 		s.Add(tr)
 	}
@@ -90,7 +91,7 @@ func TestBFCLSummary(t *testing.T) {
 // TestBFCLSummaryNA: a summary column whose categories were not all run is
 // N/A, as on the leaderboard; a run without BFCL cases has no section.
 func TestBFCLSummaryNA(t *testing.T) {
-	s := NewSummarizer("bfcl", nil)
+	s := summary.NewSummarizer("bfcl", nil)
 	for _, tr := range bfclTrials()[:5] { // simple only
 		s.Add(tr)
 	}
@@ -101,7 +102,7 @@ func TestBFCLSummaryNA(t *testing.T) {
 	if !strings.Contains(term.String(), "m: Non-Live AST N/A, Live N/A, Irrelevance Detection N/A, Relevance Detection N/A") {
 		t.Errorf("report:\n%s", term.String())
 	}
-	plain := NewSummarizer("plain", nil)
+	plain := summary.NewSummarizer("plain", nil)
 	plain.Add(&record.Trial{Model: "m", CaseID: "a", Tags: []string{"x"}, Score: record.Score{Outcome: record.OutcomePass}})
 	term.Reset()
 	if err := WriteTerminal(&term, plain.Summary()); err != nil || strings.Contains(term.String(), "BFCL") || plain.Summary().Models[0].BFCL != nil {
@@ -109,7 +110,7 @@ func TestBFCLSummaryNA(t *testing.T) {
 	}
 }
 
-func sliceIndex(cs []BFCLCategory, name string) int {
+func sliceIndex(cs []summary.BFCLCategory, name string) int {
 	for i, c := range cs {
 		if c.Category == name {
 			return i

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade/internal/compare"
+	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/stats"
 )
 
@@ -28,57 +29,14 @@ func WriteCompareTerminal(w io.Writer, c *compare.Comparison) error {
 		baseH, curH = c.Base, c.Current
 	}
 	writeDrift(w, c)
-	footnote, latFootnote := false, false
+	var notes footnotes
 	for i := range c.Groups {
 		g := &c.Groups[i]
-		fmt.Fprintf(w, "\n== %s ==\n", Printable(compare.GroupLabel(g, c.Mode)))
-		fmt.Fprintf(w, "%d pairs, %d scored (infrastructure errors: %d base, %d current, kept out of every rate)", g.Pairs, g.Scored, g.Infra.Base, g.Infra.Current)
-		if n := g.Truncated.Base + g.Truncated.Current; n > 0 {
-			fmt.Fprintf(w, "; truncated (a prompt reached num_ctx, kept out): %d base, %d current", g.Truncated.Base, g.Truncated.Current)
-		}
-		if n := g.UnpairedCount.Base + g.UnpairedCount.Current; n > 0 {
-			fmt.Fprintf(w, "; unpaired: %d base only, %d current only", g.UnpairedCount.Base, g.UnpairedCount.Current)
-		}
-		if n := g.ChangedTrials.Base + g.ChangedTrials.Current; n > 0 {
-			fmt.Fprintf(w, "; %d trials of changed cases left out", n)
-		}
-		fmt.Fprintln(w)
-		var rows [][]string
-		for _, r := range g.Rates {
-			if r.Rate.Base.N == 0 && r.Rate.Current.N == 0 {
-				// A metric neither side has (irrelevance without no-tool
-				// cases) is left out, as benchstat leaves out absent units.
-				continue
-			}
-			if r.Metric == compare.MetricArgValidityCoerced && sameAsStrict(g, r) {
-				// Coercion changed no call on either side: the row would
-				// repeat arg_validity.
-				continue
-			}
-			v := r.Verdict
-			if r.TooFew {
-				v += " ¹"
-				footnote = true
-			}
-			name := r.Metric
-			if r.LowerIsBetter {
-				name += " (lower is better)"
-			}
-			rows = append(rows, []string{name, rateCell(r.Rate.Base), rateCell(r.Rate.Current), deltaPts(r), fmt.Sprintf("%d/%d", r.Worse, r.Better), pval(r.P), v})
-		}
-		if err := Table(w, []string{"Metric", baseH, curH, "Delta", "Worse/better pairs", "p", "Verdict"}, rows); err != nil {
+		writeGroupHead(w, g, c.Mode)
+		if err := Table(w, []string{"Metric", baseH, curH, "Delta", "Worse/better pairs", "p", "Verdict"}, rateRows(g, &notes)); err != nil {
 			return err
 		}
-		rows = nil
-		for _, l := range g.Latency {
-			v := l.Verdict
-			if l.TooFew {
-				v += " ²"
-				latFootnote = true
-			}
-			rows = append(rows, []string{l.Name + " latency", dist(l.Dist.Base), dist(l.Dist.Current), deltaPct(l), pval(l.P), v})
-		}
-		if err := Table(w, []string{"Latency (p50 / p95)", baseH, curH, "Delta p50", "p", "Verdict"}, rows); err != nil {
+		if err := Table(w, []string{"Latency (p50 / p95)", baseH, curH, "Delta p50", "p", "Verdict"}, latencyRows(g, &notes)); err != nil {
 			return err
 		}
 		if err := Table(w, []string{"Cost", baseH, curH}, costRows(g)); err != nil {
@@ -87,16 +45,78 @@ func WriteCompareTerminal(w io.Writer, c *compare.Comparison) error {
 		writeCases(w, g)
 	}
 	fmt.Fprintf(w, "\nRates over the scored pairs, with 95%% Wilson intervals; verdicts from an exact McNemar test on the discordant pairs (rates) and a Mann-Whitney U test (latency), at alpha %.3g; ~ means no detectable difference.\n", c.Alpha)
-	if footnote {
+	if notes.rates {
 		fmt.Fprintf(w, "¹ too few discordant pairs for any verdict at alpha %.3g (even all of them one way would not reach it)\n", c.Alpha)
 	}
-	if latFootnote {
+	if notes.latency {
 		fmt.Fprintf(w, "² too few trials for any latency verdict at alpha %.3g\n", c.Alpha)
 	}
 	for _, warn := range c.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", Printable(warn))
 	}
 	return nil
+}
+
+// footnotes says which footnotes the tables of a comparison called for.
+type footnotes struct{ rates, latency bool }
+
+// writeGroupHead writes a group's heading and what its pairs are made of.
+func writeGroupHead(w io.Writer, g *compare.Group, mode string) {
+	fmt.Fprintf(w, "\n== %s ==\n", Printable(compare.GroupLabel(g, mode)))
+	fmt.Fprintf(w, "%d pairs, %d scored (infrastructure errors: %d base, %d current, kept out of every rate)", g.Pairs, g.Scored, g.Infra.Base, g.Infra.Current)
+	if n := g.Truncated.Base + g.Truncated.Current; n > 0 {
+		fmt.Fprintf(w, "; truncated (a prompt reached num_ctx, kept out): %d base, %d current", g.Truncated.Base, g.Truncated.Current)
+	}
+	if n := g.UnpairedCount.Base + g.UnpairedCount.Current; n > 0 {
+		fmt.Fprintf(w, "; unpaired: %d base only, %d current only", g.UnpairedCount.Base, g.UnpairedCount.Current)
+	}
+	if n := g.ChangedTrials.Base + g.ChangedTrials.Current; n > 0 {
+		fmt.Fprintf(w, "; %d trials of changed cases left out", n)
+	}
+	fmt.Fprintln(w)
+}
+
+// rateRows are the rows of a group's rate table, each rate named as the
+// metric table's Short names it.
+func rateRows(g *compare.Group, notes *footnotes) [][]string {
+	var rows [][]string
+	for _, r := range g.Rates {
+		if r.Rate.Base.N == 0 && r.Rate.Current.N == 0 {
+			// A metric neither side has (irrelevance without no-tool
+			// cases) is left out, as benchstat leaves out absent units.
+			continue
+		}
+		if r.Metric == metric.ArgValidityCoerced && sameAsStrict(g, r) {
+			// Coercion changed no call on either side: the row would
+			// repeat arg_validity.
+			continue
+		}
+		v := r.Verdict
+		if r.TooFew {
+			v += " ¹"
+			notes.rates = true
+		}
+		name := metric.Get(r.Metric).Short
+		if r.LowerIsBetter {
+			name += " (lower is better)"
+		}
+		rows = append(rows, []string{name, rateCell(r.Rate.Base), rateCell(r.Rate.Current), deltaPts(r), fmt.Sprintf("%d/%d", r.Worse, r.Better), pval(r.P), v})
+	}
+	return rows
+}
+
+// latencyRows are the rows of a group's latency table.
+func latencyRows(g *compare.Group, notes *footnotes) [][]string {
+	var rows [][]string
+	for _, l := range g.Latency {
+		v := l.Verdict
+		if l.TooFew {
+			v += " ²"
+			notes.latency = true
+		}
+		rows = append(rows, []string{l.Name + " latency", dist(l.Dist.Base), dist(l.Dist.Current), deltaPct(l), pval(l.P), v})
+	}
+	return rows
 }
 
 func writeDrift(w io.Writer, c *compare.Comparison) {
@@ -285,7 +305,7 @@ func WriteCompareJSON(w io.Writer, c *compare.Comparison) error {
 // its strict validity row on both sides.
 func sameAsStrict(g *compare.Group, r compare.RateRow) bool {
 	for _, s := range g.Rates {
-		if s.Metric == compare.MetricArgValidity {
+		if s.Metric == metric.ArgValidity {
 			return s.Rate.Base.K == r.Rate.Base.K && s.Rate.Base.N == r.Rate.Base.N &&
 				s.Rate.Current.K == r.Rate.Current.K && s.Rate.Current.N == r.Rate.Current.N
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/curve"
+	"github.com/toolgrade/toolgrade/internal/metric"
 )
 
 // WriteSweepCompareTerminal writes a sweep comparison for a terminal: per
@@ -64,7 +65,7 @@ func WriteSweepCompareMarkdown(w io.Writer, sc *compare.SweepComparison) error {
 		b.WriteString("| ---: | ---: | ---: | --- | ---: | --- |\n")
 		for j, r := range rows {
 			if g := c.Paired[j]; g != nil {
-				for k, m := range map[int]string{3: compare.MetricSelection, 5: compare.MetricPass} {
+				for k, m := range map[int]metric.Name{3: metric.ToolSelection, 5: metric.Pass} {
 					if rr := g.Rate(m); rr != nil && rr.Verdict == compare.Worse && r[k] != "–" {
 						r[k] = "**" + r[k] + "**"
 					}
@@ -100,7 +101,7 @@ func sweepCompareTable(c *compare.SweepCurve, text func(string) string) (header 
 	for j, p := range c.Points {
 		sel, pass := "", ""
 		if g := c.Paired[j]; g != nil {
-			sel, pass = pairedCell(g.Rate(compare.MetricSelection)), pairedCell(g.Rate(compare.MetricPass))
+			sel, pass = pairedCell(g.Rate(metric.ToolSelection)), pairedCell(g.Rate(metric.Pass))
 		}
 		own := "–"
 		if !p.Selection.Empty() {

@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 // TestShownValidity: trials with a call that broke only hidden constraints
 // show validity as the model saw it beside validity, in the terminal and
 // Markdown reports, and count hidden_constraint apart from invalid_args.
 func TestShownValidity(t *testing.T) {
-	sum := NewSummarizer("s", nil)
+	sum := summary.NewSummarizer("s", nil)
 	add := func(c, outcome string, valid, visible int) {
 		sum.Add(&record.Trial{Model: "m", CaseID: c, Transcript: &record.Transcript{},
 			Score: record.Score{Outcome: outcome, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 1, ValidCalls: valid, ValidVisibleCalls: visible}})

@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 // TestSummaryWarnsOfHostDrift: a model whose hosts ran different Ollama
 // versions or digests gets a warning in the summary; one whose hosts agree
 // gets none.
 func TestSummaryWarnsOfHostDrift(t *testing.T) {
-	sum := NewSummarizer("s", []record.Model{
+	sum := summary.NewSummarizer("s", []record.Model{
 		{Name: "a", Hosts: []record.ModelHost{{Host: "http://h1", Version: "0.17.4", Digest: "d"}, {Host: "http://h2", Version: "0.12.0", Digest: "d"}}},
 		{Name: "b", Hosts: []record.ModelHost{{Host: "http://h1", Version: "0.17.4", Digest: "e"}, {Host: "http://h2", Version: "0.17.4", Digest: "e"}}},
 	})

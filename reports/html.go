@@ -18,7 +18,9 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/curve"
+	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 // The page's parts, embedded so the report is one file that opens from disk
@@ -56,7 +58,7 @@ type HTMLOptions struct {
 type HTML struct {
 	run  *record.Run
 	opts HTMLOptions
-	sum  *Summarizer
+	sum  *summary.Summarizer
 
 	spool   *os.File
 	buf     *bufio.Writer
@@ -71,6 +73,9 @@ type HTML struct {
 	correct map[string]map[string]int
 	noTool  map[string]bool
 }
+
+// rowKey is one row of a report: a model and a variant ("" the base).
+type rowKey struct{ model, variant string }
 
 // htmlRow is what the overview needs of one model × variant beyond the
 // Summary: the confusion counts and every trial's wall time.
@@ -88,7 +93,7 @@ func NewHTML(run *record.Run, o *HTMLOptions) *HTML {
 	if o != nil {
 		h.opts = *o
 	}
-	h.sum = NewSummarizer(run.Suite.Name, run.Models)
+	h.sum = summary.NewSummarizer(run.Suite.Name, run.Models)
 	h.sum.Judge = record.JudgeOptionsOf(run)
 	return h
 }
@@ -189,7 +194,8 @@ func (h *HTML) Write(w io.Writer) error {
 // WriteCompareHTML writes the page of a comparison alone: the paired view,
 // with no run overview and no transcripts (`toolgrade compare` renders it).
 func WriteCompareHTML(w io.Writer, c *compare.Comparison) error {
-	data := &htmlData{Title: "toolgrade compare: " + c.Base + " → " + c.Current, Comparisons: []*compare.Comparison{c}}
+	cs := []*compare.Comparison{c}
+	data := &htmlData{Title: "toolgrade compare: " + c.Base + " → " + c.Current, Comparisons: cs, CompareMetrics: compareMetrics(cs)}
 	return writePage(w, data, func(io.Writer) error { return nil })
 }
 
@@ -242,19 +248,42 @@ func jsonForScript(v any) ([]byte, error) {
 
 // htmlData is the overview block of the page: everything but the trials.
 type htmlData struct {
-	Title   string   `json:"title"`
-	Status  string   `json:"status,omitempty"`
-	Summary *Summary `json:"summary,omitempty"`
+	Title   string           `json:"title"`
+	Status  string           `json:"status,omitempty"`
+	Summary *summary.Summary `json:"summary,omitempty"`
 	// Systems are the system prompts, which trials name by index.
 	Systems     []string              `json:"systems,omitempty"`
 	Confusion   []htmlConfusion       `json:"confusion,omitempty"`
 	Latency     *htmlLatency          `json:"latency,omitempty"`
 	Comparisons []*compare.Comparison `json:"comparisons,omitempty"`
+	// CompareMetrics are the rates the comparisons pair, from the metric
+	// table, which the page's columns follow; nil without comparisons.
+	CompareMetrics []htmlMetric `json:"compare_metrics,omitempty"`
 	// Sweep is a chart per curve of a sweep run; nil for other runs.
 	Sweep []htmlSweep `json:"sweep,omitempty"`
 	// BFCL is the BFCL section of a run of an imported BFCL suite; nil
 	// when no case is tagged bfcl_category:.
 	BFCL *htmlBFCL `json:"bfcl,omitempty"`
+}
+
+// htmlMetric is a rate of the metric table, for the page: its name, as
+// the comparisons' rows name it, and its short name, which heads its column.
+type htmlMetric struct {
+	Name  metric.Name `json:"name"`
+	Short string      `json:"short"`
+}
+
+// compareMetrics are the rates comparisons pair, for a page showing cs; nil
+// when it shows none, so a page without comparisons carries none.
+func compareMetrics(cs []*compare.Comparison) []htmlMetric {
+	if len(cs) == 0 {
+		return nil
+	}
+	var out []htmlMetric
+	for _, m := range metric.Select(metric.Rate, metric.Paired) {
+		out = append(out, htmlMetric{Name: m.Name, Short: m.Short})
+	}
+	return out
 }
 
 // htmlSweep is one curve's chart: its heading, and the SVG drawn here
@@ -286,12 +315,12 @@ type htmlLatency struct {
 	Counts [][]int   `json:"counts"`
 }
 
-func (h *HTML) overview(sum *Summary) *htmlData {
+func (h *HTML) overview(sum *summary.Summary) *htmlData {
 	title := "toolgrade"
 	if sum.Suite != "" {
 		title += ": " + sum.Suite
 	}
-	d := &htmlData{Title: title, Summary: sum, Comparisons: h.opts.Comparisons}
+	d := &htmlData{Title: title, Summary: sum, Comparisons: h.opts.Comparisons, CompareMetrics: compareMetrics(h.opts.Comparisons)}
 	if h.opts.Status != "" && h.opts.Status != "complete" {
 		d.Status = h.opts.Status
 	}
@@ -375,7 +404,7 @@ func confusion(label string, row *htmlRow, expected map[string]string) htmlConfu
 	return c
 }
 
-func latencyHistogram(sum *Summary, variants bool, rows []*htmlRow) *htmlLatency {
+func latencyHistogram(sum *summary.Summary, variants bool, rows []*htmlRow) *htmlLatency {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, r := range rows {
 		for _, w := range r.walls {

@@ -1,6 +1,9 @@
 package reports
 
-import "github.com/toolgrade/toolgrade/internal/stats"
+import (
+	"github.com/toolgrade/toolgrade/internal/stats"
+	"github.com/toolgrade/toolgrade/internal/summary"
+)
 
 // htmlBFCL is the BFCL section of the HTML page: the rows of the terminal
 // and Markdown BFCL tables (bfclRows), as data the page draws, and the note
@@ -41,7 +44,7 @@ type htmlOutcome struct {
 
 // htmlBFCLOf is the BFCL section of sum; nil when no row has BFCL figures,
 // and the page shows no section then.
-func htmlBFCLOf(sum *Summary) *htmlBFCL {
+func htmlBFCLOf(sum *summary.Summary) *htmlBFCL {
 	if !sum.HasBFCL() {
 		return nil
 	}

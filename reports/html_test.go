@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 // htmlPage renders the fixture's HTML report.
@@ -167,7 +168,7 @@ func TestWriteCompareHTML(t *testing.T) {
 		}
 		blocks := pageData(t, b.Bytes())
 		var d struct {
-			Summary     *Summary              `json:"summary"`
+			Summary     *summary.Summary      `json:"summary"`
 			Comparisons []*compare.Comparison `json:"comparisons"`
 		}
 		if err := json.Unmarshal(blocks["overview"], &d); err != nil {

@@ -13,6 +13,8 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/stats"
+	"github.com/toolgrade/toolgrade/internal/summary"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // JUnit accumulates a run's trials into a JUnit XML report for CI: one
@@ -258,7 +260,7 @@ func (j *JUnit) generate() junitTestSuites {
 }
 
 func (j *JUnit) testSuite(model, variant string, hasVariants bool, acc *junitSuiteAcc) (junitTestSuite, time.Duration) {
-	name := xmlSafe((&ModelSummary{Model: model, Variant: variant}).Label(hasVariants))
+	name := xmlSafe((&summary.ModelSummary{Model: model, Variant: variant}).Label(hasVariants))
 	s := junitTestSuite{Name: name, Cases: []junitTestCase{}}
 	if !acc.start.IsZero() {
 		s.Timestamp = acc.start.UTC().Format(time.RFC3339)
@@ -385,6 +387,6 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 // UTF-8), and those a terminal would act on (carriage return, C1, bidi
 // overrides: see Printable), written as escapes such as \x1b. encoding/xml
 // would turn the forbidden ones into U+FFFD, losing what the model wrote; the rest it escapes itself.
-func xmlSafe(s string) string { return escapeRunes(s, xmlUnsafe) }
+func xmlSafe(s string) string { return termtext.Escape(s, xmlUnsafe) }
 
-func xmlUnsafe(r rune) bool { return unsafeRune(r) || r == 0xfffe || r == 0xffff }
+func xmlUnsafe(r rune) bool { return termtext.Unsafe(r) || r == 0xfffe || r == 0xffff }

@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolgrade/toolgrade/internal/summary"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // MarkdownOptions are what a Markdown report says about the run beyond its
@@ -32,7 +35,7 @@ const maxMarkdownDetail = 400
 // server goes through mdText, so it cannot break a table or inject HTML.
 // The rates are rendered by stats.Rate.Percent, as the terminal table's are.
 // opts may be nil.
-func WriteMarkdown(w io.Writer, s *Summary, opts *MarkdownOptions) error {
+func WriteMarkdown(w io.Writer, s *summary.Summary, opts *MarkdownOptions) error {
 	if opts == nil {
 		opts = &MarkdownOptions{}
 	}
@@ -65,19 +68,14 @@ func WriteMarkdown(w io.Writer, s *Summary, opts *MarkdownOptions) error {
 	return err
 }
 
-func mdModels(b *strings.Builder, s *Summary, variants bool) {
-	header := []string{"Model", "Trials", "Pass", "Selection", "Arg valid", "Arg acc", "Irrelevance", "Round limit", "Rounds", "p50", "p95", "tok/s"}
+func mdModels(b *strings.Builder, s *summary.Summary, variants bool) {
+	header, rows := modelTable(s, variants, "")
 	mdRow(b, header)
 	b.WriteString("| --- |" + strings.Repeat(" ---: |", len(header)-1) + "\n")
-	for _, m := range s.Models {
-		mdRow(b, []string{
-			mdText(m.Label(variants)),
-			fmt.Sprint(m.Scored),
-			m.Pass.Percent(), m.Selection.Percent(), m.ArgValidity.Percent(), m.ArgAccuracy.Percent(), m.Irrelevance.Percent(), m.RoundLimit.Percent(),
-			fmt.Sprintf("%.2f", m.RoundsMean),
-			secs(m.TrialLatency.P50), secs(m.TrialLatency.P95),
-			fmt.Sprintf("%.0f", m.TokensPerSecond),
-		})
+	for _, row := range rows {
+		// The other cells are toolgrade's own numbers.
+		row[0] = mdText(row[0])
+		mdRow(b, row)
 	}
 	b.WriteString("\nRates with 95% Wilson intervals over the scored trials; infrastructure errors are counted apart, never as model failures.\n\n")
 	for _, m := range s.Models {
@@ -97,11 +95,11 @@ func mdModels(b *strings.Builder, s *Summary, variants bool) {
 
 // mdCases writes the case × model matrix: each cell is the case's passing
 // trials of its scored ones, k/n, with its infrastructure errors beside.
-func mdCases(b *strings.Builder, s *Summary, variants bool) {
-	byRow := make([]map[string]*CaseResult, len(s.Models))
+func mdCases(b *strings.Builder, s *summary.Summary, variants bool) {
+	byRow := make([]map[string]*summary.CaseResult, len(s.Models))
 	ids := map[string]bool{}
 	for i := range s.Models {
-		byRow[i] = map[string]*CaseResult{}
+		byRow[i] = map[string]*summary.CaseResult{}
 		for j := range s.Models[i].Cases {
 			c := &s.Models[i].Cases[j]
 			byRow[i][c.ID] = c
@@ -128,7 +126,7 @@ func mdCases(b *strings.Builder, s *Summary, variants bool) {
 	b.WriteString("\n")
 }
 
-func caseCell(c *CaseResult) string {
+func caseCell(c *summary.CaseResult) string {
 	if c == nil {
 		return "–"
 	}
@@ -147,7 +145,7 @@ func caseCell(c *CaseResult) string {
 	return cell
 }
 
-func mdFailures(b *strings.Builder, s *Summary, variants bool) {
+func mdFailures(b *strings.Builder, s *summary.Summary, variants bool) {
 	any := false
 	for _, m := range s.Models {
 		if len(m.Failures) == 0 {
@@ -196,9 +194,9 @@ func mdText(s string) string {
 		switch {
 		case r == utf8.RuneError && n == 1:
 			fmt.Fprintf(&b, `\\x%02x`, s[0])
-		case r == '\n' || r == '\t' || (r < 0x80 && unsafeRune(r)):
+		case r == '\n' || r == '\t' || (r < 0x80 && termtext.Unsafe(r)):
 			fmt.Fprintf(&b, `\\x%02x`, r)
-		case unsafeRune(r):
+		case termtext.Unsafe(r):
 			fmt.Fprintf(&b, `\\u%04x`, r)
 		case r == '&':
 			b.WriteString("&amp;")
@@ -246,7 +244,7 @@ func mdDetail(s string) string {
 // toolgrade's own names (an outcome), as a code span; other text is
 // escaped as mdText instead.
 func mdCode(s string) string {
-	if strings.ContainsAny(s, "`\n\r|<>&") || strings.IndexFunc(s, unsafeRune) >= 0 {
+	if strings.ContainsAny(s, "`\n\r|<>&") || strings.IndexFunc(s, termtext.Unsafe) >= 0 {
 		return mdText(s)
 	}
 	return "`" + s + "`"

@@ -16,6 +16,8 @@ import (
 	gmhtml "github.com/yuin/goldmark/renderer/html"
 
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/summary"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 func TestGoldenMarkdown(t *testing.T) {
@@ -122,7 +124,7 @@ func TestMarkdownFiguresEqualSummaryJSON(t *testing.T) {
 	if err := WriteMarkdown(&md, sum, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteJSON(&js, sum); err != nil {
+	if err := summary.WriteJSON(&js, sum); err != nil {
 		t.Fatal(err)
 	}
 	var parsed struct {
@@ -210,7 +212,7 @@ func TestMarkdownEscapesHostileText(t *testing.T) {
 	}
 	for _, h := range hostile {
 		t.Run(fmt.Sprintf("%q", h), func(t *testing.T) {
-			s := NewSummarizer(h, []record.Model{{Name: h}, {Name: "ok"}})
+			s := summary.NewSummarizer(h, []record.Model{{Name: h}, {Name: "ok"}})
 			for _, model := range []string{h, "ok"} {
 				for r, o := range []string{record.OutcomePass, record.OutcomeWrongTool} {
 					tr := trial(model, h, r, o, true)
@@ -259,7 +261,7 @@ func TestMarkdownEscapesHostileText(t *testing.T) {
 }
 
 func TestMarkdownMarksPartialRuns(t *testing.T) {
-	s := NewSummarizer("docs", nil)
+	s := summary.NewSummarizer("docs", nil)
 	s.Add(trial("m", "a", 0, record.OutcomePass, true))
 	for _, tt := range []struct {
 		status  string
@@ -278,7 +280,7 @@ func TestMarkdownMarksPartialRuns(t *testing.T) {
 // TestMarkdownVariantColumns: with variants, the matrix has a column per
 // model × variant, named as the model table names the rows.
 func TestMarkdownVariantColumns(t *testing.T) {
-	s := NewSummarizer("docs", nil)
+	s := summary.NewSummarizer("docs", nil)
 	for _, v := range []string{"", "terse"} {
 		tr := trial("m", "a", 0, record.OutcomePass, true)
 		tr.Variant = v
@@ -339,7 +341,7 @@ func checkRendered(t *testing.T, md, name string) {
 		}
 		first := cellRE.FindAllStringSubmatch(rows[1][1], -1)[0][1]
 		shown := html.UnescapeString(tagRE.ReplaceAllString(first, ""))
-		if strings.IndexFunc(name, func(r rune) bool { return r == '\n' || unsafeRune(r) }) < 0 && shown != name {
+		if strings.IndexFunc(name, func(r rune) bool { return r == '\n' || termtext.Unsafe(r) }) < 0 && shown != name {
 			t.Errorf("the first cell shows %q, want %q", shown, name)
 		}
 	}

@@ -6,8 +6,10 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade/internal/compare"
+	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/stats"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 // judgedTrials are four trials of one model: a pass, a truncated no_call, a
@@ -27,7 +29,7 @@ func judgedTrials() []*record.Trial {
 }
 
 func TestSummaryExcludesTruncated(t *testing.T) {
-	sum := NewSummarizer("s", nil)
+	sum := summary.NewSummarizer("s", nil)
 	for _, tr := range judgedTrials() {
 		sum.Add(tr)
 	}
@@ -76,7 +78,7 @@ func TestSummaryExcludesTruncated(t *testing.T) {
 }
 
 func TestSummaryKeepTruncated(t *testing.T) {
-	sum := NewSummarizer("s", nil)
+	sum := summary.NewSummarizer("s", nil)
 	sum.Judge = record.JudgeOptions{KeepTruncated: true}
 	for _, tr := range judgedTrials() {
 		sum.Add(tr)
@@ -129,12 +131,12 @@ func TestTranscriptNamesTheNumCtx(t *testing.T) {
 // of the terminal comparison while it repeats arg_validity, and shown once
 // coercion changed a call on either side.
 func TestCompareShowsCoercedValidityWhenItDiffers(t *testing.T) {
-	row := func(metric string, bk, ck int) compare.RateRow {
-		return compare.RateRow{Metric: metric, Rate: compare.SidePair[stats.Rate]{Base: stats.Rate{K: bk, N: 4}, Current: stats.Rate{K: ck, N: 4}}, P: 1, Verdict: compare.Same, TooFew: true}
+	row := func(name metric.Name, bk, ck int) compare.RateRow {
+		return compare.RateRow{Metric: name, Rate: compare.SidePair[stats.Rate]{Base: stats.Rate{K: bk, N: 4}, Current: stats.Rate{K: ck, N: 4}}, P: 1, Verdict: compare.Same, TooFew: true}
 	}
 	c := &compare.Comparison{Mode: compare.ModeRuns, Base: "a", Current: "b", Dirs: []string{"a", "b"},
 		Groups: []compare.Group{{Model: "m", Pairs: 4, Scored: 4, Rates: []compare.RateRow{
-			row(compare.MetricArgValidity, 2, 3), row(compare.MetricArgValidityCoerced, 2, 3)}}}}
+			row(metric.ArgValidity, 2, 3), row(metric.ArgValidityCoerced, 2, 3)}}}}
 	var b bytes.Buffer
 	if err := WriteCompareTerminal(&b, c); err != nil {
 		t.Fatal(err)
@@ -142,7 +144,7 @@ func TestCompareShowsCoercedValidityWhenItDiffers(t *testing.T) {
 	if strings.Contains(b.String(), "arg_validity_coerced") {
 		t.Errorf("the coerced row repeats arg_validity and is shown:\n%s", b.String())
 	}
-	c.Groups[0].Rates[1] = row(compare.MetricArgValidityCoerced, 4, 3)
+	c.Groups[0].Rates[1] = row(metric.ArgValidityCoerced, 4, 3)
 	b.Reset()
 	if err := WriteCompareTerminal(&b, c); err != nil {
 		t.Fatal(err)

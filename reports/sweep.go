@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade/internal/curve"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 // sweepNote says what the sweep tables show, once under them.
@@ -73,7 +74,7 @@ func crossingLine(c *curve.Curve) string {
 
 // writeSweepTerminal writes a section per curve of a sweep run; nothing for
 // a run that swept nothing.
-func writeSweepTerminal(w io.Writer, s *Summary) error {
+func writeSweepTerminal(w io.Writer, s *summary.Summary) error {
 	for i := range s.Sweep {
 		c := &s.Sweep[i]
 		fmt.Fprintf(w, "\n%s\n", Printable(sweepHeading(c)))
@@ -90,7 +91,7 @@ func writeSweepTerminal(w io.Writer, s *Summary) error {
 }
 
 // mdSweep writes the Markdown sections of a sweep run's curves.
-func mdSweep(b *strings.Builder, s *Summary) {
+func mdSweep(b *strings.Builder, s *summary.Summary) {
 	for i := range s.Sweep {
 		c := &s.Sweep[i]
 		fmt.Fprintf(b, "### %s\n\n", mdText(sweepHeading(c)))

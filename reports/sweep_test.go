@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 // sweepFixture is internal/curve's recorded tool-count sweep: two models at
@@ -37,7 +38,7 @@ func readSweep(t *testing.T) (*record.Run, []*record.Trial) {
 	return run, trials
 }
 
-func sweepSummary(t *testing.T) *Summary {
+func sweepSummary(t *testing.T) *summary.Summary {
 	run, trials := readSweep(t)
 	return summarize(run, trials).WithRun(run)
 }
@@ -94,7 +95,7 @@ func TestSweepMarkdown(t *testing.T) {
 // with no sweep has neither (its golden file is unchanged).
 func TestSweepJSON(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteJSON(&b, sweepSummary(t)); err != nil {
+	if err := summary.WriteJSON(&b, sweepSummary(t)); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {

@@ -1,6 +1,8 @@
-// Package reports renders what toolgrade measured: terminal tables now,
-// machine-readable summaries beside them. It reads records and numbers only,
-// never the Ollama or MCP clients, so any report can be rebuilt offline.
+// Package reports renders what toolgrade measured, and only renders it: the
+// terminal, Markdown, HTML and JUnit reports of a run's summary (package
+// summary), its comparisons (compare) and curves (curve). It reads records
+// and numbers only, never the Ollama or MCP clients, so any report can be
+// rebuilt offline.
 package reports
 
 import (

@@ -1,36 +1,80 @@
 package reports
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/toolgrade/toolgrade/internal/metric"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 // WriteTerminal writes the human report: one row per model, then for a
 // sweep run a table per model and axis of the sweep, then the failing trials
 // grouped by outcome, then warnings. Text from the trials (names,
 // details quoting what a model answered) goes through Printable.
-func WriteTerminal(w io.Writer, s *Summary) error {
+func WriteTerminal(w io.Writer, s *summary.Summary) error {
 	variants := s.HasVariants()
-	var rows [][]string
-	for _, m := range s.Models {
-		rows = append(rows, []string{
-			m.Label(variants),
-			fmt.Sprint(m.Scored),
-			m.Pass.Percent(), m.Selection.Percent(), m.ArgValidity.Percent(), m.ArgAccuracy.Percent(), m.Irrelevance.Percent(),
-			fmt.Sprintf("%.2f", m.RoundsMean),
-			secs(m.TrialLatency.P50), secs(m.TrialLatency.P95),
-			fmt.Sprintf("%.0f", m.TokensPerSecond),
-		})
-	}
-	header := []string{"Model", "Trials", "Pass", "Selection", "Arg valid", "Arg acc", "Irrelevance", "Rounds", "p50", "p95", "tok/s"}
+	// The table leaves round_limit to each row's line under it.
+	header, rows := modelTable(s, variants, metric.RoundLimit)
 	if err := Table(w, header, rows); err != nil {
 		return err
 	}
 	fmt.Fprintln(w, "Rates with 95% Wilson intervals; infrastructure errors are counted apart, never as model failures.")
+	writeModelLines(w, s, variants)
+	writeRunLines(w, s)
+	if err := writeSweepTerminal(w, s); err != nil {
+		return err
+	}
+	if err := writeBFCLTerminal(w, s, variants); err != nil {
+		return err
+	}
+	writeFailures(w, s, variants)
+	if len(s.Warnings) > 0 {
+		fmt.Fprintln(w, "\nWarnings:")
+		for _, warn := range s.Warnings {
+			fmt.Fprintf(w, "  %s\n", Printable(warn))
+		}
+	}
+	return nil
+}
+
+// modelTable is the model table of the terminal and Markdown reports: per
+// row its scored trials, the rates the metric table marks Column (but
+// skip), the mean rounds, the Column latencies and tokens per second. The
+// cells are unescaped.
+func modelTable(s *summary.Summary, variants bool, skip metric.Name) (header []string, rows [][]string) {
+	rates := slices.DeleteFunc(metric.Select(metric.Rate, metric.Column), func(m metric.Metric) bool { return m.Name == skip })
+	latencies := metric.Select(metric.Latency, metric.Column)
+	header = []string{"Model", "Trials"}
+	for _, r := range rates {
+		header = append(header, r.Label)
+	}
+	header = append(header, "Rounds")
+	for _, l := range latencies {
+		header = append(header, l.Label)
+	}
+	header = append(header, "tok/s")
+	for i := range s.Models {
+		m := &s.Models[i]
+		row := []string{m.Label(variants), fmt.Sprint(m.Scored)}
+		for _, r := range rates {
+			row = append(row, m.Rate(r.Name).Percent())
+		}
+		row = append(row, fmt.Sprintf("%.2f", m.RoundsMean))
+		for _, l := range latencies {
+			row = append(row, secs(m.Seconds(l.Name)))
+		}
+		rows = append(rows, append(row, fmt.Sprintf("%.0f", m.TokensPerSecond)))
+	}
+	return header, rows
+}
+
+// writeModelLines writes each row's lines under the table: its trials,
+// rounds and costs, its notes, its repeat-based figures.
+func writeModelLines(w io.Writer, s *summary.Summary, variants bool) {
 	for _, m := range s.Models {
 		fmt.Fprintf(w, "%s: %d trials (%d infrastructure errors); rounds %s, round limit hit %s; per round p50 %s p95 %s; %s prompt and %s eval tokens; warm-up load %s\n",
 			Printable(m.Label(variants)), m.Trials, m.Infra, roundsDist(m.Rounds), m.RoundLimit.Percent(), secs(m.RoundLatency.P50), secs(m.RoundLatency.P95),
@@ -47,6 +91,11 @@ func WriteTerminal(w io.Writer, s *Summary) error {
 				Printable(m.Label(variants)), m.K, 100**m.PassAtK, m.K, 100**m.PassHatK, m.Stable, m.Failing, len(m.Flaky))
 		}
 	}
+}
+
+// writeRunLines writes what run.json adds: server restarts, early
+// stopping, rescoring.
+func writeRunLines(w io.Writer, s *summary.Summary) {
 	if len(s.ServerRestarts) > 0 {
 		names := slices.Sorted(maps.Keys(s.ServerRestarts))
 		parts := make([]string, len(names))
@@ -62,12 +111,11 @@ func WriteTerminal(w io.Writer, s *Summary) error {
 	if s.RescoredFrom != "" {
 		fmt.Fprintf(w, "rescored from %s: transcripts judged again, nothing rerun\n", Printable(s.RescoredFrom))
 	}
-	if err := writeSweepTerminal(w, s); err != nil {
-		return err
-	}
-	if err := writeBFCLTerminal(w, s, variants); err != nil {
-		return err
-	}
+}
+
+// writeFailures writes each row's failing trials by outcome, a few
+// examples of each.
+func writeFailures(w io.Writer, s *summary.Summary, variants bool) {
 	for _, m := range s.Models {
 		if len(m.Failures) == 0 {
 			continue
@@ -87,41 +135,6 @@ func WriteTerminal(w io.Writer, s *Summary) error {
 			}
 		}
 	}
-	if len(s.Warnings) > 0 {
-		fmt.Fprintln(w, "\nWarnings:")
-		for _, warn := range s.Warnings {
-			fmt.Fprintf(w, "  %s\n", Printable(warn))
-		}
-	}
-	return nil
-}
-
-// WriteJSON writes the summary as indented JSON (summary.json).
-func WriteJSON(w io.Writer, s *Summary) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(s)
-}
-
-func warnings(m *ModelSummary, variants bool) []string {
-	var out []string
-	name := m.Label(variants)
-	if m.Infra > 0 {
-		out = append(out, fmt.Sprintf("%s: %d trials hit infrastructure errors (Ollama or MCP failures, after retries); they are kept out of every rate", name, m.Infra))
-	}
-	switch {
-	case m.Excluded > 0:
-		out = append(out, fmt.Sprintf("%s: %d trials had a prompt that reached num_ctx: Ollama cut it, and the tools may have been lost; they are kept out of every rate (--keep-truncated counts them); raise num_ctx", name, m.Excluded))
-	case m.Truncated > 0:
-		out = append(out, fmt.Sprintf("%s: %d trials had a prompt that reached num_ctx: Ollama cut it, and the tools may have been lost; they are counted in the rates (--keep-truncated); raise num_ctx", name, m.Truncated))
-	}
-	if m.Scored > 0 && m.Scored < 10 {
-		out = append(out, fmt.Sprintf("%s: only %d scored trials: the intervals are wide; add cases or --repeat", name, m.Scored))
-	}
-	if len(m.Flaky) > 0 {
-		out = append(out, fmt.Sprintf("%s: flaky cases (passed in some repeats, failed in others): %s", name, strings.Join(m.Flaky, ", ")))
-	}
-	return out
 }
 
 func secs(s float64) string {
@@ -168,7 +181,7 @@ func roundsDist(d map[int]int) string {
 // notes are the lines a report adds under the table for one row, each only
 // when it has something to say: validity as shown and if coerced, repeated
 // calls, trials excluded as truncated.
-func notes(m ModelSummary) []string {
+func notes(m summary.ModelSummary) []string {
 	var out []string
 	for _, line := range []string{shownValidity(m), coercedValidity(m), repeatedCalls(m), excluded(m)} {
 		if line != "" {
@@ -180,7 +193,7 @@ func notes(m ModelSummary) []string {
 
 // coercedValidity says how validity reads once arguments are coerced as a
 // lenient client would; "" when coercion makes no invalid call valid.
-func coercedValidity(m ModelSummary) string {
+func coercedValidity(m summary.ModelSummary) string {
 	n := m.ArgValidityCoerced.K - m.ArgValidity.K
 	if n <= 0 {
 		return ""
@@ -190,7 +203,7 @@ func coercedValidity(m ModelSummary) string {
 }
 
 // repeatedCalls counts the calls that repeated an earlier one; "" for none.
-func repeatedCalls(m ModelSummary) string {
+func repeatedCalls(m summary.ModelSummary) string {
 	if m.RepeatedCalls == 0 {
 		return ""
 	}
@@ -198,7 +211,7 @@ func repeatedCalls(m ModelSummary) string {
 }
 
 // excluded counts the trials kept out of the rates as truncated; "" for none.
-func excluded(m ModelSummary) string {
+func excluded(m summary.ModelSummary) string {
 	if m.Excluded == 0 {
 		return ""
 	}
@@ -216,7 +229,7 @@ func plural(n int, one, many string) string {
 // shown, when that differs from validity against the full schema; "" when
 // no call broke only hidden constraints, which keeps reports of such runs
 // as they were.
-func shownValidity(m ModelSummary) string {
+func shownValidity(m summary.ModelSummary) string {
 	hidden := m.ArgValidityShown.K - m.ArgValidity.K
 	if hidden <= 0 {
 		return ""

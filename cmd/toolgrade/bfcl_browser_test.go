@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/toolgrade/toolgrade/reports"
+	"github.com/toolgrade/toolgrade/internal/summary"
 	"github.com/toolgrade/toolgrade/reports/browsertest"
 )
 
@@ -28,7 +28,7 @@ func TestHTMLBFCLInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sum reports.Summary
+	var sum summary.Summary
 	if err := json.Unmarshal(b, &sum); err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/bfcl/bfclfake"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/suite"
-	"github.com/toolgrade/toolgrade/reports"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 // bfclRun imports the internal/bfcl fixtures as a suite and runs it with
@@ -109,7 +109,7 @@ func TestImportedBFCLSuiteRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sum reports.Summary
+	var sum summary.Summary
 	if err := json.Unmarshal(b, &sum); err != nil {
 		t.Fatal(err)
 	}

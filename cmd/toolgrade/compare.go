@@ -12,116 +12,45 @@ import (
 	"github.com/toolgrade/toolgrade/internal/gate"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/store"
+	"github.com/toolgrade/toolgrade/internal/summary"
 	"github.com/toolgrade/toolgrade/reports"
 )
+
+// compareFlags are compare's flags, parsed and checked.
+type compareFlags struct {
+	format, outPath            string
+	models, variants, sweep    string
+	threshold, alpha           float64
+	keepTruncated              bool
+	gates                      gateFlags
+	gateOn                     gate.On
+	sweepGiven, thresholdGiven bool
+}
 
 // runCompare is `toolgrade compare`: two runs, or two models or two variants
 // of one run, paired case by case. It exits 0 whatever the verdict, unless a
 // gate (--gate on the current side, --max-regressions) fails: then 4.
 func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("compare", "BASE CURRENT | DIR --models a,b | DIR --variants a,b | DIR --sweep AXIS", stderr)
-	format := fs.String("format", "terminal", "the comparison's `FORMAT`: terminal, json (schema "+compare.Format+"), markdown (with --sweep, for a pull request) or html (one self-contained page)")
-	asJSON := fs.Bool("json", false, "the same as --format json")
-	outPath := fs.String("o", "", "write the comparison to `FILE` (replaced atomically) instead of stdout")
-	models := fs.String("models", "", "compare models `a,b` of one run (a is the base), pairing their trials by variant, case and repeat")
-	variants := fs.String("variants", "", "compare variants `a,b` of one run (a is the base; \"base\" is the servers' own descriptions), pairing by model, case and repeat")
-	sweepAxis := fs.String("sweep", "", "compare the points of a sweep run along `AXIS` (decoys for a tool-count sweep), each paired with its line's first point, and say where each model's selection falls below --threshold")
-	threshold := fs.Float64("threshold", curve.DefaultThreshold, "with --sweep, the selection rate each model's curve is judged against: the first point below it, and the first whose 95% interval is wholly below it")
-	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level of the McNemar and Mann-Whitney tests; a difference with p >= alpha is ~")
-	keepTruncated := fs.Bool("keep-truncated", false, keepTruncatedUsage)
-	var gf gateFlags
-	gf.register(fs)
-	gf.registerRegressions(fs, false)
-	pos, err := parse(fs, args)
+	f, pos, err := parseCompareFlags(args, stderr)
 	if err != nil {
 		return err
 	}
-	gateOn, err := gf.check()
-	if err != nil {
-		return err
+	if f.sweep != "" || f.sweepGiven {
+		return compareSweep(pos, f, stdout, stderr)
 	}
-	if *asJSON {
-		if *format != "terminal" && *format != "json" {
-			return usageErrorf("compare: --json is --format json; it cannot go with --format %s", *format)
-		}
-		*format = "json"
-	}
-	if *format != "terminal" && *format != "json" && *format != "markdown" && *format != "html" {
-		return usageErrorf("compare: --format %q: want one of terminal, json, markdown, html", *format)
-	}
-	if *alpha <= 0 || *alpha >= 1 {
-		return usageErrorf("compare: --alpha %g: must be between 0 and 1", *alpha)
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if *sweepAxis != "" || set["sweep"] {
-		if set["threshold"] && (*threshold <= 0 || *threshold > 1) {
-			return usageErrorf("compare: --threshold %g: must be a selection rate in (0, 1]", *threshold)
-		}
-		return compareSweep(pos, *sweepAxis, *threshold, *alpha, *keepTruncated, *models != "" || *variants != "", *format, *outPath, &gf, gateOn, stdout, stderr)
-	}
-	if set["threshold"] {
+	if f.thresholdGiven {
 		return usageErrorf("compare: --threshold goes with --sweep AXIS")
 	}
-	if *format == "markdown" {
+	if f.format == "markdown" {
 		return usageErrorf("compare: --format markdown goes with --sweep AXIS; two runs, models or variants compare as terminal, json or html")
 	}
-	opts := &compare.Options{Alpha: *alpha, KeepTruncated: *keepTruncated}
-	var c *compare.Comparison
-	var warnings []*record.SyntaxError
-	var current *store.Reader // whose summary --gate judges
-	switch {
-	case *models != "" && *variants != "":
-		return usageErrorf("compare: give --models or --variants, not both")
-	case *models != "" || *variants != "":
-		if len(pos) != 1 {
-			return usageErrorf("compare: with --models or --variants, give one run directory")
-		}
-		flag, list := "--models", *models
-		if *variants != "" {
-			flag, list = "--variants", *variants
-		}
-		a, b, ok := strings.Cut(list, ",")
-		if !ok || a == "" || b == "" || strings.Contains(b, ",") || a == b {
-			return usageErrorf("compare: %s %q: want two different names, a,b", flag, list)
-		}
-		r, err := openRun(pos[0])
-		if err != nil {
-			return err
-		}
-		current = r
-		opts.KeepTruncated = opts.KeepTruncated || r.Run.KeepTruncated
-		if flag == "--models" {
-			c, warnings, err = compare.Models(r, a, b, opts)
-		} else {
-			c, warnings, err = compare.Variants(r, a, b, opts)
-		}
-		if err != nil {
-			return asUsage(fmt.Errorf("compare: %w", err))
-		}
-	default:
-		if len(pos) != 2 {
-			return usageErrorf("compare: give two run directories (BASE CURRENT), or one with --models a,b or --variants a,b")
-		}
-		base, err := openRun(pos[0])
-		if err != nil {
-			return err
-		}
-		cur, err := openRun(pos[1])
-		if err != nil {
-			return err
-		}
-		// Both sides judge alike: what the runs recorded only when both
-		// kept truncated trials.
-		opts.KeepTruncated = opts.KeepTruncated || (base.Run.KeepTruncated && cur.Run.KeepTruncated)
-		if c, warnings, err = compare.Runs(base, cur, opts); err != nil {
-			return fmt.Errorf("compare: %w", err)
-		}
-		current = cur
+	c, runs, warnings, err := comparePair(pos, f)
+	if err != nil {
+		return err
 	}
 	store.Warn(stderr, warnings)
-	err = writeOutput(*outPath, stdout, func(w io.Writer) error {
-		switch *format {
+	err = writeOutput(f.outPath, stdout, func(w io.Writer) error {
+		switch f.format {
 		case "json":
 			return reports.WriteCompareJSON(w, c)
 		case "html":
@@ -129,49 +58,140 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		}
 		return reports.WriteCompareTerminal(w, c)
 	})
-	if err != nil || !gf.active() {
+	if err != nil || !f.gates.active() {
 		return err
 	}
 	// Gates: --gate on the current side's summary (with --models or
-	// --variants, the run's), --max-regressions on this comparison.
-	var sum *reports.Summary
-	if len(gf.gates) > 0 {
-		current.Run.KeepTruncated = opts.KeepTruncated
-		if sum, err = summarize(current, io.Discard); err != nil {
+	// --variants, the run's), judged as the comparison judged it;
+	// --max-regressions on this comparison.
+	var sum *summary.Summary
+	if len(f.gates.gates) > 0 {
+		if sum, err = summarizeWith(runs[len(runs)-1], judgeOptions(runs...), io.Discard); err != nil {
 			return err
 		}
 	}
-	return gf.judge(sum, nil, regressionCounts(c), gateOn, stderr)
+	return f.gates.judge(sum, nil, regressionCounts(c), f.gateOn, stderr)
+}
+
+// parseCompareFlags parses compare's flags and checks those that stand
+// alone; the positional arguments are returned as given.
+func parseCompareFlags(args []string, stderr io.Writer) (*compareFlags, []string, error) {
+	fs := newFlags("compare", "BASE CURRENT | DIR --models a,b | DIR --variants a,b | DIR --sweep AXIS", stderr)
+	f := &compareFlags{}
+	fs.StringVar(&f.format, "format", "terminal", "the comparison's `FORMAT`: terminal, json (schema "+compare.Format+"), markdown (with --sweep, for a pull request) or html (one self-contained page)")
+	asJSON := fs.Bool("json", false, "the same as --format json")
+	fs.StringVar(&f.outPath, "o", "", "write the comparison to `FILE` (replaced atomically) instead of stdout")
+	fs.StringVar(&f.models, "models", "", "compare models `a,b` of one run (a is the base), pairing their trials by variant, case and repeat")
+	fs.StringVar(&f.variants, "variants", "", "compare variants `a,b` of one run (a is the base; \"base\" is the servers' own descriptions), pairing by model, case and repeat")
+	fs.StringVar(&f.sweep, "sweep", "", "compare the points of a sweep run along `AXIS` (decoys for a tool-count sweep), each paired with its line's first point, and say where each model's selection falls below --threshold")
+	fs.Float64Var(&f.threshold, "threshold", curve.DefaultThreshold, "with --sweep, the selection rate each model's curve is judged against: the first point below it, and the first whose 95% interval is wholly below it")
+	fs.Float64Var(&f.alpha, "alpha", compare.DefaultAlpha, "significance level of the McNemar and Mann-Whitney tests; a difference with p >= alpha is ~")
+	fs.BoolVar(&f.keepTruncated, "keep-truncated", false, keepTruncatedUsage)
+	f.gates.register(fs)
+	f.gates.registerRegressions(fs, false)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.gateOn, err = f.gates.check(); err != nil {
+		return nil, nil, err
+	}
+	if *asJSON {
+		if f.format != "terminal" && f.format != "json" {
+			return nil, nil, usageErrorf("compare: --json is --format json; it cannot go with --format %s", f.format)
+		}
+		f.format = "json"
+	}
+	if f.format != "terminal" && f.format != "json" && f.format != "markdown" && f.format != "html" {
+		return nil, nil, usageErrorf("compare: --format %q: want one of terminal, json, markdown, html", f.format)
+	}
+	if f.alpha <= 0 || f.alpha >= 1 {
+		return nil, nil, usageErrorf("compare: --alpha %g: must be between 0 and 1", f.alpha)
+	}
+	fs.Visit(func(fl *flag.Flag) {
+		f.sweepGiven = f.sweepGiven || fl.Name == "sweep"
+		f.thresholdGiven = f.thresholdGiven || fl.Name == "threshold"
+	})
+	return f, pos, nil
+}
+
+// comparePair compares two runs, or two models or variants of one run, as
+// the flags say; runs are the runs read, the current side's last, with
+// --keep-truncated applied.
+func comparePair(pos []string, f *compareFlags) (*compare.Comparison, []*store.Reader, []*record.SyntaxError, error) {
+	opts := &compare.Options{Alpha: f.alpha}
+	if f.models == "" && f.variants == "" {
+		if len(pos) != 2 {
+			return nil, nil, nil, usageErrorf("compare: give two run directories (BASE CURRENT), or one with --models a,b or --variants a,b")
+		}
+		runs, err := openCompared(pos, f.keepTruncated)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		c, warnings, err := compare.Runs(runs[0], runs[1], opts)
+		if err != nil {
+			return nil, nil, warnings, fmt.Errorf("compare: %w", err)
+		}
+		return c, runs, warnings, nil
+	}
+	flagName, list := "--models", f.models
+	switch {
+	case f.models != "" && f.variants != "":
+		return nil, nil, nil, usageErrorf("compare: give --models or --variants, not both")
+	case len(pos) != 1:
+		return nil, nil, nil, usageErrorf("compare: with --models or --variants, give one run directory")
+	case f.variants != "":
+		flagName, list = "--variants", f.variants
+	}
+	a, b, ok := strings.Cut(list, ",")
+	if !ok || a == "" || b == "" || strings.Contains(b, ",") || a == b {
+		return nil, nil, nil, usageErrorf("compare: %s %q: want two different names, a,b", flagName, list)
+	}
+	runs, err := openCompared(pos, f.keepTruncated)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	pair := compare.Models
+	if flagName == "--variants" {
+		pair = compare.Variants
+	}
+	c, warnings, err := pair(runs[0], a, b, opts)
+	if err != nil {
+		return nil, nil, warnings, asUsage(fmt.Errorf("compare: %w", err))
+	}
+	return c, runs, warnings, nil
 }
 
 // compareSweep is `compare DIR --sweep AXIS`: the run's curves along AXIS,
 // each point paired with its line's first, and where each model's selection
-// falls below threshold; --gate judges the run's summary, as with
+// falls below --threshold; --gate judges the run's summary, as with
 // --variants.
-func compareSweep(pos []string, axis string, threshold, alpha float64, keepTruncated, pairFlags bool, format, outPath string, gf *gateFlags, gateOn gate.On, stdout, stderr io.Writer) error {
+func compareSweep(pos []string, f *compareFlags, stdout, stderr io.Writer) error {
 	switch {
-	case axis == "":
+	case f.thresholdGiven && (f.threshold <= 0 || f.threshold > 1):
+		return usageErrorf("compare: --threshold %g: must be a selection rate in (0, 1]", f.threshold)
+	case f.sweep == "":
 		return usageErrorf("compare: --sweep needs an AXIS, such as decoys")
-	case pairFlags:
+	case f.models != "" || f.variants != "":
 		return usageErrorf("compare: give --sweep, --models or --variants, one of them")
 	case len(pos) != 1:
 		return usageErrorf("compare: with --sweep, give one run directory")
-	case format == "html":
+	case f.format == "html":
 		return usageErrorf("compare: --sweep has no html format: `toolgrade report DIR --format html` draws the curves")
-	case gf.maxRegressions >= 0:
+	case f.gates.maxRegressions >= 0:
 		return usageErrorf("compare: --max-regressions judges two sides; with --sweep, gate a point instead (--gate selection@60>=0.8)")
 	}
-	r, err := openRun(pos[0])
+	runs, err := openCompared(pos, f.keepTruncated)
 	if err != nil {
 		return err
 	}
-	sc, warnings, err := compare.Sweep(r, axis, &compare.SweepOptions{Alpha: alpha, Threshold: threshold, KeepTruncated: keepTruncated || r.Run.KeepTruncated})
+	sc, warnings, err := compare.Sweep(runs[0], f.sweep, &compare.SweepOptions{Alpha: f.alpha, Threshold: f.threshold})
 	if err != nil {
 		return asUsage(fmt.Errorf("compare: %w", err))
 	}
 	store.Warn(stderr, warnings)
-	err = writeOutput(outPath, stdout, func(w io.Writer) error {
-		switch format {
+	err = writeOutput(f.outPath, stdout, func(w io.Writer) error {
+		switch f.format {
 		case "json":
 			return reports.WriteSweepCompareJSON(w, sc)
 		case "markdown":
@@ -179,20 +199,27 @@ func compareSweep(pos []string, axis string, threshold, alpha float64, keepTrunc
 		}
 		return reports.WriteSweepCompareTerminal(w, sc)
 	})
-	if err != nil || !gf.active() {
+	if err != nil || !f.gates.active() {
 		return err
 	}
-	sum, err := summarize(r, io.Discard)
+	sum, err := summarize(runs[0], io.Discard)
 	if err != nil {
 		return err
 	}
-	return gf.judge(sum, nil, nil, gateOn, stderr)
+	return f.gates.judge(sum, nil, nil, f.gateOn, stderr)
 }
 
-func openRun(dir string) (*store.Reader, error) {
-	r, err := store.Open(dir)
-	if err != nil {
-		return nil, asUsage(fmt.Errorf("compare: %w", err))
+// openCompared opens the run directories a comparison reads, in order,
+// with --keep-truncated applied to each.
+func openCompared(dirs []string, keep bool) ([]*store.Reader, error) {
+	var runs []*store.Reader
+	for _, dir := range dirs {
+		r, err := store.Open(dir)
+		if err != nil {
+			return nil, asUsage(fmt.Errorf("compare: %w", err))
+		}
+		runs = append(runs, r)
 	}
-	return r, nil
+	applyKeepTruncated(keep, runs...)
+	return runs, nil
 }

@@ -10,9 +10,11 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/gate"
+	"github.com/toolgrade/toolgrade/internal/gate/expr"
+	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/store"
-	"github.com/toolgrade/toolgrade/reports"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 // regressionAlpha is the significance level --significant-only counts
@@ -105,8 +107,8 @@ func (g *gateFlags) active() bool { return len(g.gates) > 0 || g.maxRegressions 
 // stderr (those that held first, so the last lines are the failures), and
 // returns a *gateError when any failed. It is what run, report and compare
 // call once their data is complete; it does nothing when no gate is asked.
-func (g *gateFlags) judge(sum *reports.Summary, suiteGates []gate.Gate, regs []gate.RegressionCount, on gate.On, stderr io.Writer) error {
-	gates := append(append([]gate.Gate(nil), suiteGates...), g.gates...)
+func (g *gateFlags) judge(sum *summary.Summary, suiteGates []expr.Gate, regs []gate.RegressionCount, on gate.On, stderr io.Writer) error {
+	gates := append(append([]expr.Gate(nil), suiteGates...), g.gates...)
 	if len(gates) == 0 && g.maxRegressions < 0 {
 		return nil
 	}
@@ -156,7 +158,7 @@ func regressionCounts(c *compare.Comparison) []gate.RegressionCount {
 	for i := range c.Groups {
 		g := &c.Groups[i]
 		rc := gate.RegressionCount{Model: g.Model, Variant: g.Variant, Paired: g.Pairs, Regressed: g.Regressions, P: 1}
-		if pass := g.Rate("pass"); pass != nil {
+		if pass := g.Rate(metric.Pass); pass != nil {
 			rc.P = pass.P
 			if pass.Verdict == compare.Worse {
 				rc.Significant = g.Regressions
@@ -169,7 +171,7 @@ func regressionCounts(c *compare.Comparison) []gate.RegressionCount {
 
 // judgeRun judges the gates of a run that completed: the suite's and
 // --gate on its summary, and with --baseline its regressions.
-func (g *gateFlags) judgeRun(ctx context.Context, run *store.Reader, suiteGates []gate.Gate, on gate.On, count regressionCounter, stderr io.Writer) error {
+func (g *gateFlags) judgeRun(ctx context.Context, run *store.Reader, suiteGates []expr.Gate, on gate.On, count regressionCounter, stderr io.Writer) error {
 	if len(suiteGates) == 0 && !g.active() {
 		return nil
 	}
@@ -192,7 +194,7 @@ func (g *gateFlags) judgeRun(ctx context.Context, run *store.Reader, suiteGates 
 
 // gateList is the repeatable --gate flag; each is parsed as it is given, so
 // a typo is a usage error before anything runs.
-type gateList []gate.Gate
+type gateList []expr.Gate
 
 func (l *gateList) String() string {
 	if l == nil {
@@ -205,9 +207,9 @@ func (l *gateList) String() string {
 	return strings.Join(s, ", ")
 }
 
-func (l *gateList) Set(expr string) error {
-	g, err := gate.ParseOne(expr)
-	var se *gate.SyntaxError
+func (l *gateList) Set(text string) error {
+	g, err := expr.ParseOne(text)
+	var se *expr.SyntaxError
 	if errors.As(err, &se) {
 		return errors.New(se.Msg)
 	}

@@ -36,7 +36,9 @@ func variantComparisons(run *store.Reader) []*compare.Comparison {
 		if c.Variant == "" {
 			continue
 		}
-		cmp, _, err := compare.Variants(run, "base", c.Variant, &compare.Options{KeepTruncated: run.Run.KeepTruncated})
+		// Judged as the run's other reports are (judgeOptions): compare
+		// reads the run's options itself.
+		cmp, _, err := compare.Variants(run, "base", c.Variant, nil)
 		if err == nil {
 			out = append(out, cmp)
 		}

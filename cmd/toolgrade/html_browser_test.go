@@ -15,7 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/reports"
+	"github.com/toolgrade/toolgrade/internal/summary"
 	"github.com/toolgrade/toolgrade/reports/browsertest"
 )
 
@@ -47,7 +47,7 @@ func TestHTMLReportInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, err := reports.ReadSummary(f, "summary.json")
+	sum, err := summary.ReadJSON(f, "summary.json")
 	f.Close()
 	if err != nil {
 		t.Fatal(err)

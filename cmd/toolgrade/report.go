@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/store"
+	"github.com/toolgrade/toolgrade/internal/summary"
 	"github.com/toolgrade/toolgrade/reports"
 )
 
@@ -52,8 +53,7 @@ func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	if err != nil {
 		return err
 	}
-	// For this report only: run.json is read, never written, here.
-	run.Run.KeepTruncated = run.Run.KeepTruncated || *keepTruncated
+	applyKeepTruncated(*keepTruncated, run)
 	if err := writeOutput(*outPath, stdout, func(w io.Writer) error {
 		return writeReport(run, *format, w, stderr)
 	}); err != nil {
@@ -85,7 +85,7 @@ func writeReport(run *store.Reader, format string, w, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return reports.WriteJSON(w, sum)
+		return summary.WriteJSON(w, sum)
 	case "markdown":
 		sum, err := summarize(run, stderr)
 		if err != nil {
@@ -134,11 +134,39 @@ func writeOutput(path string, stdout io.Writer, write func(io.Writer) error) err
 	return nil
 }
 
-// summarize reads a run's trials into its summary, warning about bad lines
-// on stderr.
-func summarize(run *store.Reader, stderr io.Writer) (*reports.Summary, error) {
-	sum := reports.NewSummarizer(run.Run.Suite.Name, run.Run.Models)
-	sum.Judge = record.JudgeOptionsOf(run.Run)
+// applyKeepTruncated applies --keep-truncated (keep) to the runs a command read,
+// for that command only: run.json is read, never written, here. Every
+// reader of a run (its summary, HTML, JUnit, comparisons, gates, show) then
+// judges its trials with judgeOptions, the one place a run's judge options
+// come from.
+func applyKeepTruncated(keep bool, runs ...*store.Reader) {
+	for _, r := range runs {
+		r.Run.KeepTruncated = r.Run.KeepTruncated || keep
+	}
+}
+
+// judgeOptions are the options the trials of runs read together are judged
+// with: as their run.json recorded them (record.JudgeOptionsOf), so the
+// sides of a comparison are judged alike.
+func judgeOptions(runs ...*store.Reader) record.JudgeOptions {
+	rs := make([]*record.Run, len(runs))
+	for i, r := range runs {
+		rs[i] = r.Run
+	}
+	return record.JudgeOptionsOf(rs...)
+}
+
+// summarize reads a run's trials into its summary, judged as the run says,
+// warning about bad lines on stderr.
+func summarize(run *store.Reader, stderr io.Writer) (*summary.Summary, error) {
+	return summarizeWith(run, judgeOptions(run), stderr)
+}
+
+// summarizeWith is summarize judging with judge: a comparison's gates judge
+// its current side as the comparison judged it.
+func summarizeWith(run *store.Reader, judge record.JudgeOptions, stderr io.Writer) (*summary.Summary, error) {
+	sum := summary.NewSummarizer(run.Run.Suite.Name, run.Run.Models)
+	sum.Judge = judge
 	if err := eachTrial(run, stderr, sum.Add); err != nil {
 		return nil, err
 	}
@@ -147,7 +175,7 @@ func summarize(run *store.Reader, stderr io.Writer) (*reports.Summary, error) {
 
 // writeReports writes the run's summary.json and the terminal report to
 // stdout, and returns the summary.
-func writeReports(run *store.Reader, stdout, stderr io.Writer) (*reports.Summary, error) {
+func writeReports(run *store.Reader, stdout, stderr io.Writer) (*summary.Summary, error) {
 	sum, err := summarize(run, stderr)
 	if err != nil {
 		return nil, err
@@ -170,7 +198,7 @@ func writeReports(run *store.Reader, stdout, stderr io.Writer) (*reports.Summary
 // report to it, as CI tools in GitHub's ecosystem do: several runs in one
 // job each add theirs. A step summary that cannot be written is a warning on
 // stderr: the run's own files are what failed runs are judged by.
-func writeMarkdownReports(run *store.Reader, sum *reports.Summary, stderr io.Writer) error {
+func writeMarkdownReports(run *store.Reader, sum *summary.Summary, stderr io.Writer) error {
 	opts := markdownOptions(run)
 	if err := writeOutput(filepath.Join(run.Dir, record.MarkdownFile), nil, func(w io.Writer) error {
 		return reports.WriteMarkdown(w, sum, opts)
@@ -190,7 +218,7 @@ func writeMarkdownReports(run *store.Reader, sum *reports.Summary, stderr io.Wri
 // appendStepSummary appends the Markdown report to the file at path. The
 // report goes in one write, so with O_APPEND two runs of one job that end
 // together do not interleave their reports.
-func appendStepSummary(path string, sum *reports.Summary, opts *reports.MarkdownOptions) error {
+func appendStepSummary(path string, sum *summary.Summary, opts *reports.MarkdownOptions) error {
 	var b bytes.Buffer
 	if err := reports.WriteMarkdown(&b, sum, opts); err != nil {
 		return err

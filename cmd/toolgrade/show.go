@@ -57,6 +57,7 @@ func runShow(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	if err != nil {
 		return err
 	}
+	f.judge = record.JudgeOptionsOf(run.Run)
 	out := bufio.NewWriter(stdout)
 	p := reports.NewTranscriptPrinter(out, &reports.TranscriptOptions{Color: color, Full: *full})
 	seen := newShowSeen()
@@ -110,6 +111,9 @@ type showFilter struct {
 	model, variant, caseID string
 	repeat                 optionalInt
 	outcomes               []string
+	// judge is the run's options, which say whether a trial is a failure
+	// (--outcome fail) as its reports count it.
+	judge record.JudgeOptions
 }
 
 func (f *showFilter) setOutcomes(list string) error {
@@ -173,7 +177,7 @@ func (f *showFilter) matchOutcome(t *record.Trial) bool {
 	if slices.Contains(f.outcomes, t.Score.Outcome) || (t.Score.Truncated && slices.Contains(f.outcomes, outcomeTruncated)) {
 		return true
 	}
-	j := record.Judge(t)
+	j := record.JudgeWith(t, f.judge)
 	return slices.Contains(f.outcomes, outcomeFail) && j.Pass.Defined && !j.Pass.OK
 }
 

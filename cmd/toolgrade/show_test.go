@@ -315,3 +315,41 @@ func TestShowVariant(t *testing.T) {
 		t.Errorf("code %d, err %v; want exit 1 and %q", r.code, r.err, want)
 	}
 }
+
+// TestShowFailJudgesAsTheRunRecorded: --outcome fail judges with the run's
+// own options: a failing trial whose prompt reached num_ctx counts in no
+// rate of a run that excludes such trials, so it is no failure there, and
+// it is one in a run recorded with keep_truncated.
+func TestShowFailJudgesAsTheRunRecorded(t *testing.T) {
+	dir := recordedRun(t)
+	var cut *record.Trial
+	for _, tr := range fixtureTrials(t) {
+		if tr.Score.Outcome != record.OutcomePass && tr.Score.Outcome != record.OutcomeInfraError {
+			cut = tr
+			break
+		}
+	}
+	cut.CaseID, cut.Score.Truncated = "cut", true
+	b, _ := json.Marshal(cut)
+	f, err := os.OpenFile(filepath.Join(dir, record.TrialsFile), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(append(b, '\n'))
+	f.Close()
+	if r := runCLI(t, context.Background(), "show", dir, "--case", "cut", "--outcome", "fail"); r.code != exitFailed || len(shownTrials(r.stdout)) != 0 {
+		t.Errorf("a run excluding truncated trials: code %d, shown %v; want exit %d and none", r.code, shownTrials(r.stdout), exitFailed)
+	}
+	run, err := record.ReadRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.KeepTruncated = true
+	if err := record.WriteRun(dir, run); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, context.Background(), "show", dir, "--case", "cut", "--outcome", "fail")
+	if got := shownTrials(r.stdout); r.code != exitOK || len(got) != 1 || got[0].caseID != "cut" {
+		t.Errorf("a run keeping truncated trials: code %d, err %v, shown %v; want the truncated failure", r.code, r.err, got)
+	}
+}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/reports"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 // smallSuite is two cases of cases/docs.yaml against scripted-good, whose
@@ -31,9 +31,9 @@ cases:
 	return p
 }
 
-func summaryOf(t *testing.T, out string) *reports.ModelSummary {
+func summaryOf(t *testing.T, out string) *summary.ModelSummary {
 	t.Helper()
-	s, err := reports.ReadSummary(strings.NewReader(out), "stdout")
+	s, err := summary.ReadJSON(strings.NewReader(out), "stdout")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@
 package compare
 
 import (
+	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/stats"
 )
@@ -36,16 +37,20 @@ type Options struct {
 	// Alpha is the significance level of every test; 0 means DefaultAlpha.
 	Alpha float64
 	// KeepTruncated pairs the trials whose prompt reached num_ctx like any
-	// other (--keep-truncated); false leaves every pair with such a trial
-	// out, counted in Group.Truncated.
+	// other (--keep-truncated), whatever the runs recorded; false judges as
+	// the runs recorded (record.JudgeOptionsOf: kept only when every run
+	// compared kept them), and leaves every pair with such a trial out,
+	// counted in Group.Truncated.
 	KeepTruncated bool
 }
 
-func (o *Options) judge() record.JudgeOptions {
-	if o == nil {
-		return record.JudgeOptions{}
+// judge is the options the trials of runs are judged with.
+func (o *Options) judge(runs ...*record.Run) record.JudgeOptions {
+	j := record.JudgeOptionsOf(runs...)
+	if o != nil && o.KeepTruncated {
+		j.KeepTruncated = true
 	}
-	return record.JudgeOptions{KeepTruncated: o.KeepTruncated}
+	return j
 }
 
 func (o *Options) alpha() float64 {
@@ -150,23 +155,12 @@ type SidePair[T any] struct {
 	Current T `json:"current"`
 }
 
-// Metric names of RateRow, in report order.
-const (
-	MetricPass        = "pass"
-	MetricSelection   = "selection"
-	MetricArgValidity = "arg_validity"
-	// MetricArgValidityCoerced is argument validity once the arguments are
-	// coerced as a lenient client would ("5" → 5).
-	MetricArgValidityCoerced = "arg_validity_coerced"
-	MetricArgAccuracy        = "arg_accuracy"
-	MetricIrrelevance        = "irrelevance"
-	MetricRoundLimit         = "round_limit"
-)
-
-// RateRow is one rate on both sides and the paired test of its change.
+// RateRow is one rate on both sides and the paired test of its change. A
+// group has one per rate the metric table marks Paired, in its order.
 type RateRow struct {
-	Metric string `json:"metric"`
-	// LowerIsBetter is true for round_limit.
+	// Metric is the rate's name, as summary.json spells it.
+	Metric metric.Name `json:"metric"`
+	// LowerIsBetter is the table's: true for round_limit.
 	LowerIsBetter bool                 `json:"lower_is_better,omitempty"`
 	Rate          SidePair[stats.Rate] `json:"rate"`
 	// Delta is Current's value minus Base's.
@@ -261,10 +255,14 @@ type Unpaired struct {
 	Repeats []int  `json:"repeats"`
 }
 
-// Rate returns the group's row of a metric (a Metric* constant), or nil.
-func (g *Group) Rate(metric string) *RateRow {
+// Rate returns the group's row of a metric, named as the table names it
+// or by an alias (selection), or nil.
+func (g *Group) Rate(name metric.Name) *RateRow {
+	if m, ok := metric.Lookup(string(name)); ok {
+		name = m.Name
+	}
 	for i := range g.Rates {
-		if g.Rates[i].Metric == metric {
+		if g.Rates[i].Metric == name {
 			return &g.Rates[i]
 		}
 	}

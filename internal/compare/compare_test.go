@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/record"
 )
 
@@ -81,7 +82,7 @@ func TestRunsCasesEqualAHandMadeList(t *testing.T) {
 	if g.Regressions != 1 || g.Fixes != 1 || g.SupportedRegressions != 0 {
 		t.Errorf("regressions %d fixes %d supported %d", g.Regressions, g.Fixes, g.SupportedRegressions)
 	}
-	pass := row(t, &g, MetricPass)
+	pass := row(t, &g, metric.Pass)
 	if pass.Rate.Base.K != 2 || pass.Rate.Base.N != 4 || pass.Rate.Current.K != 2 || pass.Worse != 1 || pass.Better != 1 || pass.Verdict != Same || !pass.TooFew {
 		t.Errorf("pass row %+v", pass)
 	}
@@ -105,20 +106,20 @@ func TestRatesDefinedWhereTheyApply(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := &c.Groups[0]
-	acc := row(t, g, MetricArgAccuracy)
+	acc := row(t, g, metric.ArgAccuracy)
 	// Base: a, b, d defined (3/3); current: a, b, c, d (2/4). Both sides: a, b, d.
 	if acc.Rate.Base != newRate(3, 3) || acc.Rate.Current != newRate(2, 4) || acc.Worse != 2 || acc.Better != 0 {
 		t.Errorf("arg accuracy %+v", acc)
 	}
-	sel := row(t, g, MetricSelection)
+	sel := row(t, g, metric.ToolSelection)
 	if sel.Rate.Base != newRate(3, 4) || sel.Rate.Current != newRate(4, 4) || sel.Better != 1 || sel.Worse != 0 {
 		t.Errorf("selection %+v", sel)
 	}
-	valid := row(t, g, MetricArgValidity)
+	valid := row(t, g, metric.ArgValidity)
 	if valid.Rate.Base != newRate(4, 4) || valid.Rate.Current != newRate(3, 4) || valid.Worse != 1 {
 		t.Errorf("validity %+v", valid)
 	}
-	if irr := row(t, g, MetricIrrelevance); irr.Rate.Base.N != 0 || irr.Verdict != Same {
+	if irr := row(t, g, metric.Irrelevance); irr.Rate.Base.N != 0 || irr.Verdict != Same {
 		t.Errorf("irrelevance %+v", irr)
 	}
 }
@@ -137,7 +138,7 @@ func TestMcNemarVerdict(t *testing.T) {
 	}
 	base, cur := writeRun(t, baseRun(), bt), writeRun(t, baseRun(), ct)
 	c, _, _ := Runs(base, cur, nil)
-	pass := row(t, &c.Groups[0], MetricPass)
+	pass := row(t, &c.Groups[0], metric.Pass)
 	if math.Abs(pass.P-0.0390625) > 1e-12 || pass.Verdict != Worse || pass.TooFew {
 		t.Errorf("pass %+v", pass)
 	}
@@ -145,7 +146,7 @@ func TestMcNemarVerdict(t *testing.T) {
 		t.Errorf("regressions %d fixes %d", c.Groups[0].Regressions, c.Groups[0].Fixes)
 	}
 	c, _, _ = Runs(base, cur, &Options{Alpha: 0.01})
-	if p := row(t, &c.Groups[0], MetricPass); p.Verdict != Same {
+	if p := row(t, &c.Groups[0], metric.Pass); p.Verdict != Same {
 		t.Errorf("alpha 0.01: %+v", p)
 	}
 }
@@ -158,7 +159,7 @@ func TestRoundLimitLowerIsBetter(t *testing.T) {
 		bt, ct = append(bt, trial("m", "", id, 0, record.OutcomePass, sec)), append(ct, trial("m", "", id, 0, record.OutcomeRoundLimit, sec))
 	}
 	c, _, _ := Runs(writeRun(t, baseRun(), bt), writeRun(t, baseRun(), ct), nil)
-	rl := row(t, &c.Groups[0], MetricRoundLimit)
+	rl := row(t, &c.Groups[0], metric.RoundLimit)
 	if !rl.LowerIsBetter || rl.Worse != 7 || rl.Verdict != Worse || rl.Delta != 1 {
 		t.Errorf("round limit %+v", rl)
 	}
@@ -195,7 +196,7 @@ func TestRepeatsKOfN(t *testing.T) {
 	if all, sup := c.Regressions(); all != 2 || sup != 1 {
 		t.Errorf("Comparison.Regressions() = %d, %d", all, sup)
 	}
-	if r := g.Rate(MetricPass); r == nil || r.Worse != 7 || g.Rate("nope") != nil {
+	if r := g.Rate(metric.Pass); r == nil || r.Worse != 7 || g.Rate("nope") != nil {
 		t.Errorf("Rate(pass) = %+v", r)
 	}
 }
@@ -343,14 +344,14 @@ func TestWithinRunModes(t *testing.T) {
 	}
 }
 
-func row(t *testing.T, g *Group, metric string) RateRow {
+func row(t *testing.T, g *Group, name metric.Name) RateRow {
 	t.Helper()
 	for _, r := range g.Rates {
-		if r.Metric == metric {
+		if r.Metric == name {
 			return r
 		}
 	}
-	t.Fatalf("no %s row", metric)
+	t.Fatalf("no %s row", name)
 	return RateRow{}
 }
 

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/store"
@@ -96,13 +97,14 @@ func Runs(base, current *store.Reader, opts *Options) (*Comparison, []*record.Sy
 	// at once, each into its own side.
 	var warns [2][]*record.SyntaxError
 	var errs [2]error
+	judge := opts.judge(base.Run, current.Run)
 	var wg sync.WaitGroup
 	for i, r := range []*store.Reader{base, current} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			warns[i], errs[i] = r.Trials(func(t *record.Trial) {
-				sides[i].add(pairKey{groupKey{t.Model, t.Variant}, t.CaseID, t.Repeat}, t, opts.judge())
+				sides[i].add(pairKey{groupKey{t.Model, t.Variant}, t.CaseID, t.Repeat}, t, judge)
 			})
 		}()
 	}
@@ -122,13 +124,14 @@ func Runs(base, current *store.Reader, opts *Options) (*Comparison, []*record.Sy
 func Models(r *store.Reader, a, b string, opts *Options) (*Comparison, []*record.SyntaxError, error) {
 	c := &Comparison{Mode: ModeModels, Base: a, Current: b, Dirs: []string{r.Dir}}
 	sides := [2]*side{newSide(), newSide()}
+	judge := opts.judge(r.Run)
 	w, err := r.Trials(func(t *record.Trial) {
 		k := pairKey{groupKey{"", t.Variant}, t.CaseID, t.Repeat}
 		switch t.Model {
 		case a:
-			sides[0].add(k, t, opts.judge())
+			sides[0].add(k, t, judge)
 		case b:
-			sides[1].add(k, t, opts.judge())
+			sides[1].add(k, t, judge)
 		}
 	})
 	if err != nil {
@@ -152,13 +155,14 @@ func Variants(r *store.Reader, a, b string, opts *Options) (*Comparison, []*reco
 	c := &Comparison{Mode: ModeVariants, Base: VariantLabel(va), Current: VariantLabel(vb), Dirs: []string{r.Dir}}
 	c.Catalog = variantDiff(r.Run, va, vb)
 	sides := [2]*side{newSide(), newSide()}
+	judge := opts.judge(r.Run)
 	w, err := r.Trials(func(t *record.Trial) {
 		k := pairKey{groupKey{t.Model, ""}, t.CaseID, t.Repeat}
 		switch t.Variant {
 		case va:
-			sides[0].add(k, t, opts.judge())
+			sides[0].add(k, t, judge)
 		case vb:
-			sides[1].add(k, t, opts.judge())
+			sides[1].add(k, t, judge)
 		}
 	})
 	if err != nil {
@@ -237,8 +241,11 @@ func changedCases(a, b *record.Run) map[string]bool {
 
 // groupAcc accumulates one group.
 type groupAcc struct {
-	g        Group
-	rates    [nMetrics]rateAcc
+	g Group
+	// metrics are the rates compared (the table's Paired ones), rates
+	// their tallies in that order.
+	metrics  []metric.Metric
+	rates    []rateAcc
 	walls    [2][]float64
 	rounds   [2][]float64
 	cost     [2]costAcc
@@ -268,85 +275,30 @@ type caseAcc struct {
 	reg, fix      *CaseChange
 }
 
-// nMetrics is how many rates a comparison judges.
-const nMetrics = 7
-
-var metricNames = [nMetrics]string{MetricPass, MetricSelection, MetricArgValidity, MetricArgValidityCoerced, MetricArgAccuracy, MetricIrrelevance, MetricRoundLimit}
-
-func judgements(m *record.Judgements) [nMetrics]record.Judgement {
-	return [nMetrics]record.Judgement{m.Pass, m.Selection, m.ArgValidity, m.ArgValidityCoerced, m.ArgAccuracy, m.Irrelevance, m.RoundLimit}
+func newGroupAcc(g groupKey, metrics []metric.Metric) *groupAcc {
+	return &groupAcc{g: Group{Model: g.model, Variant: g.variant}, metrics: metrics, rates: make([]rateAcc, len(metrics)),
+		cases: map[string]*caseAcc{}, unpaired: map[unpairedKey][]int{}}
 }
 
 // build pairs the two sides and fills c's groups.
 func (c *Comparison) build(sides [2]*side, changed map[string]bool, opts *Options, info func(side int, g groupKey) *ModelInfo) {
 	c.Format = Format
 	c.Alpha = opts.alpha()
-	alpha := c.Alpha
+	metrics := metric.Select(metric.Rate, metric.Paired)
 	groups := map[groupKey]*groupAcc{}
-	group := func(g groupKey) *groupAcc {
-		ga := groups[g]
+	for _, k := range pairKeys(sides) {
+		ga := groups[k.g]
 		if ga == nil {
-			ga = &groupAcc{g: Group{Model: g.model, Variant: g.variant}, cases: map[string]*caseAcc{}, unpaired: map[unpairedKey][]int{}}
-			groups[g] = ga
+			ga = newGroupAcc(k.g, metrics)
+			groups[k.g] = ga
 		}
-		return ga
-	}
-	// Pairs are visited in key order so every list and "first pair" is
-	// the same whatever order the trials were written in.
-	var keys []pairKey
-	for i, s := range sides {
-		for k := range s.trials {
-			if i == 1 && sides[0].trials[k] != nil {
-				continue
-			}
-			keys = append(keys, k)
-		}
-	}
-	slices.SortFunc(keys, func(a, b pairKey) int {
-		return cmp.Or(cmp.Compare(a.g.model, b.g.model), cmp.Compare(a.g.variant, b.g.variant),
-			cmp.Compare(a.caseID, b.caseID), cmp.Compare(a.repeat, b.repeat))
-	})
-	for _, k := range keys {
-		ga := group(k.g)
-		pair := [2]*slim{sides[0].trials[k], sides[1].trials[k]}
-		if changed[k.caseID] {
-			for i, t := range pair {
-				if t != nil {
-					*ga.g.ChangedTrials.at(i)++
-				}
-			}
-			continue
-		}
-		if pair[0] == nil || pair[1] == nil {
-			i := 0
-			if pair[0] == nil {
-				i = 1
-			}
-			uk := unpairedKey{i, k.caseID}
-			ga.unpaired[uk] = append(ga.unpaired[uk], k.repeat)
-			*ga.g.UnpairedCount.at(i)++
-			continue
-		}
-		ga.g.Pairs++
-		for i, t := range pair {
-			if t.m.Infra {
-				*ga.g.Infra.at(i)++
-			}
-			if t.m.Excluded {
-				*ga.g.Truncated.at(i)++
-			}
-		}
-		if !pair[0].m.Counted() || !pair[1].m.Counted() {
-			continue
-		}
-		ga.g.Scored++
-		ga.addPair(k, pair, sides)
+		ga.add(k, [2]*slim{sides[0].trials[k], sides[1].trials[k]}, changed[k.caseID], sides)
 	}
 	for _, g := range slices.SortedFunc(maps.Keys(groups), func(a, b groupKey) int {
 		return cmp.Or(cmp.Compare(a.model, b.model), cmp.Compare(a.variant, b.variant))
 	}) {
 		ga := groups[g]
-		ga.finish(alpha, func(i int) *ModelInfo { return info(i, g) })
+		ga.finish(c.Alpha, func(i int) *ModelInfo { return info(i, g) })
 		c.Groups = append(c.Groups, ga.g)
 		if ga.g.Pairs == 0 {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: no trial is on both sides: nothing to compare", groupLabel(&ga.g)))
@@ -361,6 +313,64 @@ func (c *Comparison) build(sides [2]*side, changed map[string]bool, opts *Option
 	if c.ChangedCases == nil {
 		c.ChangedCases = []string{}
 	}
+}
+
+// pairKeys are the keys of both sides' trials, once each, in key order:
+// pairs are visited so, and every list and "first pair" is the same
+// whatever order the trials were written in.
+func pairKeys(sides [2]*side) []pairKey {
+	var keys []pairKey
+	for i, s := range sides {
+		for k := range s.trials {
+			if i == 1 && sides[0].trials[k] != nil {
+				continue
+			}
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(a, b pairKey) int {
+		return cmp.Or(cmp.Compare(a.g.model, b.g.model), cmp.Compare(a.g.variant, b.g.variant),
+			cmp.Compare(a.caseID, b.caseID), cmp.Compare(a.repeat, b.repeat))
+	})
+	return keys
+}
+
+// add counts the trials of key k, one side's or both (a nil one is absent),
+// as left out (the case changed), unpaired, or a pair, which the rates
+// count when neither trial is an infrastructure error or excluded.
+func (ga *groupAcc) add(k pairKey, pair [2]*slim, changed bool, sides [2]*side) {
+	if changed {
+		for i, t := range pair {
+			if t != nil {
+				*ga.g.ChangedTrials.at(i)++
+			}
+		}
+		return
+	}
+	if pair[0] == nil || pair[1] == nil {
+		i := 0
+		if pair[0] == nil {
+			i = 1
+		}
+		uk := unpairedKey{i, k.caseID}
+		ga.unpaired[uk] = append(ga.unpaired[uk], k.repeat)
+		*ga.g.UnpairedCount.at(i)++
+		return
+	}
+	ga.g.Pairs++
+	for i, t := range pair {
+		if t.m.Infra {
+			*ga.g.Infra.at(i)++
+		}
+		if t.m.Excluded {
+			*ga.g.Truncated.at(i)++
+		}
+	}
+	if !pair[0].m.Counted() || !pair[1].m.Counted() {
+		return
+	}
+	ga.g.Scored++
+	ga.addPair(k, pair, sides)
 }
 
 // at returns the side i figure.
@@ -395,23 +405,23 @@ func GroupLabel(g *Group, mode string) string {
 }
 
 func (ga *groupAcc) addPair(k pairKey, pair [2]*slim, sides [2]*side) {
-	js := [2][nMetrics]record.Judgement{judgements(&pair[0].m), judgements(&pair[1].m)}
-	for mi := range ga.rates {
-		ra := &ga.rates[mi]
-		for i := range 2 {
-			if js[i][mi].Defined {
+	for mi := range ga.metrics {
+		m, ra := &ga.metrics[mi], &ga.rates[mi]
+		a, b := m.Judgement(&pair[0].m), m.Judgement(&pair[1].m)
+		for i, jd := range [2]record.Judgement{a, b} {
+			if jd.Defined {
 				ra.n[i]++
-				if js[i][mi].OK {
+				if jd.OK {
 					ra.k[i]++
 				}
 			}
 		}
-		a, b := js[0][mi], js[1][mi]
 		if a.Defined && b.Defined && a.OK != b.OK {
-			// OK means "met" for every metric; for round_limit meeting it
-			// (hitting the limit) is the bad direction.
+			// OK means "met" for every metric; for one where lower is
+			// better (round_limit: hitting the limit) meeting it is the
+			// bad direction.
 			gotWorse := a.OK && !b.OK
-			if metricNames[mi] == MetricRoundLimit {
+			if m.LowerIsBetter {
 				gotWorse = !gotWorse
 			}
 			if gotWorse {
@@ -467,7 +477,8 @@ func newRate(k, n int) stats.Rate {
 func (ga *groupAcc) finish(alpha float64, info func(int) *ModelInfo) {
 	g := &ga.g
 	for mi, ra := range ga.rates {
-		row := RateRow{Metric: metricNames[mi], LowerIsBetter: metricNames[mi] == MetricRoundLimit,
+		m := &ga.metrics[mi]
+		row := RateRow{Metric: m.Name, LowerIsBetter: m.LowerIsBetter,
 			Rate:  SidePair[stats.Rate]{newRate(ra.k[0], ra.n[0]), newRate(ra.k[1], ra.n[1])},
 			Worse: ra.worse, Better: ra.better}
 		row.Delta = row.Rate.Current.Value() - row.Rate.Base.Value()

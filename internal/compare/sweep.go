@@ -21,8 +21,8 @@ type SweepOptions struct {
 	// Threshold is the selection rate each curve is judged against; 0
 	// means curve.DefaultThreshold (0.8).
 	Threshold float64
-	// KeepTruncated counts the trials whose prompt reached num_ctx, as
-	// Options.KeepTruncated does.
+	// KeepTruncated counts the trials whose prompt reached num_ctx whatever
+	// the run recorded, as Options.KeepTruncated does.
 	KeepTruncated bool
 }
 
@@ -66,32 +66,13 @@ func Sweep(r *store.Reader, axis string, opts *SweepOptions) (*SweepComparison, 
 	}
 	alpha := (&Options{Alpha: o.Alpha}).alpha()
 	grid := curve.Grid(r.Run.Catalogs)
-	if grid == nil {
-		return nil, nil, fmt.Errorf("%s: the run swept nothing: no catalog of its run.json carries a sweep point (a suite's sweep: runs one)", r.Dir)
-	}
-	var lines []curve.Line
-	for _, l := range curve.Lines(grid) {
-		if l.Axis == axis {
-			lines = append(lines, l)
-		}
-	}
-	if lines == nil {
-		var axes []string
-		for _, l := range curve.Lines(grid) {
-			if len(axes) == 0 || axes[len(axes)-1] != l.Axis {
-				axes = append(axes, l.Axis)
-			}
-		}
-		hint := "its axes: " + strings.Join(axes, ", ")
-		if s := srcpos.Suggest(axis, axes); s != "" {
-			hint = fmt.Sprintf("did you mean %q?", s)
-		}
-		return nil, nil, fmt.Errorf("%s: the sweep has no line along %q (%s)", r.Dir, axis, hint)
+	lines, err := linesAlong(r, grid, axis)
+	if err != nil {
+		return nil, nil, err
 	}
 	sc := &SweepComparison{Format: Format, Mode: ModeSweep, Alpha: alpha, Threshold: o.Threshold, Dir: r.Dir, Axis: axis}
 	st := curve.NewStats()
-	judge := (&Options{KeepTruncated: o.KeepTruncated}).judge()
-	st.Judge = judge
+	st.Judge = (&Options{KeepTruncated: o.KeepTruncated}).judge(r.Run)
 	sides := map[string]*side{}
 	for _, p := range grid {
 		sides[p.Variant] = newSide()
@@ -99,21 +80,61 @@ func Sweep(r *store.Reader, axis string, opts *SweepOptions) (*SweepComparison, 
 	w, err := r.Trials(func(t *record.Trial) {
 		st.Add(t)
 		if s := sides[t.Variant]; s != nil {
-			s.add(pairKey{groupKey{t.Model, ""}, t.CaseID, t.Repeat}, t, judge)
+			s.add(pairKey{groupKey{t.Model, ""}, t.CaseID, t.Repeat}, t, st.Judge)
 		}
 	})
 	if err != nil {
 		return nil, w, err
 	}
-	models := modelMap(r.Run)
-	// paired[line][point] is the comparison of that point with the line's
-	// first, every model's group in it.
+	paired := sc.pairLines(lines, sides, modelMap(r.Run))
+	for _, c := range curve.Build(r.Run, st) {
+		if li := lineOf(lines, c); li >= 0 {
+			sc.addCurve(c, lines[li], paired[li])
+		}
+	}
+	if len(sc.Curves) == 0 {
+		sc.Warnings = append(sc.Warnings, fmt.Sprintf("no model ran two points along %s: there is no curve", axis))
+	}
+	return sc, w, nil
+}
+
+// linesAlong are the lines of grid along axis; an error says the run swept
+// nothing, or names the axes it has.
+func linesAlong(r *store.Reader, grid []curve.Point, axis string) ([]curve.Line, error) {
+	if grid == nil {
+		return nil, fmt.Errorf("%s: the run swept nothing: no catalog of its run.json carries a sweep point (a suite's sweep: runs one)", r.Dir)
+	}
+	var lines []curve.Line
+	for _, l := range curve.Lines(grid) {
+		if l.Axis == axis {
+			lines = append(lines, l)
+		}
+	}
+	if lines != nil {
+		return lines, nil
+	}
+	var axes []string
+	for _, l := range curve.Lines(grid) {
+		if len(axes) == 0 || axes[len(axes)-1] != l.Axis {
+			axes = append(axes, l.Axis)
+		}
+	}
+	hint := "its axes: " + strings.Join(axes, ", ")
+	if s := srcpos.Suggest(axis, axes); s != "" {
+		hint = fmt.Sprintf("did you mean %q?", s)
+	}
+	return nil, fmt.Errorf("%s: the sweep has no line along %q (%s)", r.Dir, axis, hint)
+}
+
+// pairLines compares each point of each line with the line's first, every
+// model's group in it: paired[line][point], nil at the first point.
+func (sc *SweepComparison) pairLines(lines []curve.Line, sides map[string]*side, models map[string]record.Model) [][]*Comparison {
 	paired := make([][]*Comparison, len(lines))
 	for li, l := range lines {
 		paired[li] = make([]*Comparison, len(l.Points))
 		for pi := 1; pi < len(l.Points); pi++ {
 			c := &Comparison{}
-			c.build([2]*side{sides[l.Points[0].Variant], sides[l.Points[pi].Variant]}, nil, &Options{Alpha: alpha},
+			c.build([2]*side{sides[l.Points[0].Variant], sides[l.Points[pi].Variant]}, nil, &Options{Alpha: sc.Alpha},
 				func(_ int, g groupKey) *ModelInfo { return modelInfo(models, g.model) })
 			paired[li][pi] = c
 			for _, warn := range c.Warnings {
@@ -121,32 +142,28 @@ func Sweep(r *store.Reader, axis string, opts *SweepOptions) (*SweepComparison, 
 			}
 		}
 	}
-	for _, c := range curve.Build(r.Run, st) {
-		li := lineOf(lines, c)
-		if li < 0 {
+	return paired
+}
+
+// addCurve adds model curve c along line l, each point with its model's
+// group of the comparisons paired (those of l's points).
+func (sc *SweepComparison) addCurve(c curve.Curve, l curve.Line, paired []*Comparison) {
+	swc := SweepCurve{Curve: c, Paired: make([]*Group, len(c.Points)), Crossing: c.Falls(sc.Threshold)}
+	for i, p := range c.Points {
+		pi := pointOf(l, p.Variant)
+		if pi <= 0 {
 			continue
 		}
-		swc := SweepCurve{Curve: c, Paired: make([]*Group, len(c.Points)), Crossing: c.Falls(o.Threshold)}
-		for i, p := range c.Points {
-			pi := pointOf(lines[li], p.Variant)
-			if pi <= 0 {
-				continue
-			}
-			for gi := range paired[li][pi].Groups {
-				if g := &paired[li][pi].Groups[gi]; g.Model == c.Model {
-					swc.Paired[i] = g
-				}
+		for gi := range paired[pi].Groups {
+			if g := &paired[pi].Groups[gi]; g.Model == c.Model {
+				swc.Paired[i] = g
 			}
 		}
-		if c.Points[0].Variant != lines[li].Points[0].Variant {
-			sc.Warnings = append(sc.Warnings, fmt.Sprintf("%s: no trial at %s, the first point of its line: its points are not paired", c.Model, lines[li].Points[0].Name()))
-		}
-		sc.Curves = append(sc.Curves, swc)
 	}
-	if len(sc.Curves) == 0 {
-		sc.Warnings = append(sc.Warnings, fmt.Sprintf("no model ran two points along %s: there is no curve", axis))
+	if c.Points[0].Variant != l.Points[0].Variant {
+		sc.Warnings = append(sc.Warnings, fmt.Sprintf("%s: no trial at %s, the first point of its line: its points are not paired", c.Model, l.Points[0].Name()))
 	}
-	return sc, w, nil
+	sc.Curves = append(sc.Curves, swc)
 }
 
 // lineOf is the index of the line c runs along, -1 when none.

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/store"
 )
@@ -49,17 +50,17 @@ func TestSweepPairs(t *testing.T) {
 		{3, 20, 20, 16, 18, 6, 18, 10, 0, Worse},
 	} {
 		g := weak.Paired[tt.point]
-		sel := g.Rate(MetricSelection)
+		sel := g.Rate(metric.ToolSelection)
 		if g.Model != "weak" || g.Pairs != tt.pairs || g.Scored != tt.scored || sel.Rate.Base.K != tt.baseK || sel.Rate.Base.N != tt.baseN ||
 			sel.Rate.Current.K != tt.k || sel.Rate.Current.N != tt.n || sel.Worse != tt.worse || sel.Better != tt.better || sel.Verdict != tt.verdict {
 			t.Errorf("weak point %d: pairs %d/%d selection %v → %v, %d/%d %s", tt.point, g.Pairs, g.Scored, sel.Rate.Base, sel.Rate.Current, sel.Worse, sel.Better, sel.Verdict)
 		}
 	}
-	if p := weak.Paired[3].Rate(MetricSelection).P; p < 0.00195 || p > 0.00196 {
+	if p := weak.Paired[3].Rate(metric.ToolSelection).P; p < 0.00195 || p > 0.00196 {
 		t.Errorf("McNemar p at 60: %v, want 2/1024", p)
 	}
-	if g := sc.Curves[0].Paired[3]; g.Model != "good" || g.Rate(MetricSelection).Worse != 1 || g.Rate(MetricSelection).Verdict != Same {
-		t.Errorf("good at 60: %+v", g.Rate(MetricSelection))
+	if g := sc.Curves[0].Paired[3]; g.Model != "good" || g.Rate(metric.ToolSelection).Worse != 1 || g.Rate(metric.ToolSelection).Verdict != Same {
+		t.Errorf("good at 60: %+v", g.Rate(metric.ToolSelection))
 	}
 }
 
@@ -128,7 +129,7 @@ func TestSweepMissingPoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	weak := sc.Curves[1]
-	if len(weak.Points) != 3 || weak.Points[2].Value != 60.0 || weak.Paired[2] == nil || weak.Paired[2].Rate(MetricSelection).Worse != 10 {
+	if len(weak.Points) != 3 || weak.Points[2].Value != 60.0 || weak.Paired[2] == nil || weak.Paired[2].Rate(metric.ToolSelection).Worse != 10 {
 		t.Errorf("weak without 30: %+v", weak.Points)
 	}
 	if len(sc.Warnings) != 1 || sc.Warnings[0] != "decoys=30 against base: weak: no trial is on both sides: nothing to compare" {

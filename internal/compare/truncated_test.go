@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/record"
 )
 
@@ -38,11 +39,50 @@ func TestTruncatedPairsLeftOut(t *testing.T) {
 	}
 	var coerced *RateRow
 	for i := range g.Rates {
-		if g.Rates[i].Metric == MetricArgValidityCoerced {
+		if g.Rates[i].Metric == metric.ArgValidityCoerced {
 			coerced = &g.Rates[i]
 		}
 	}
 	if coerced == nil {
-		t.Fatalf("no %s row in %+v", MetricArgValidityCoerced, g.Rates)
+		t.Fatalf("no %s row in %+v", metric.ArgValidityCoerced, g.Rates)
+	}
+}
+
+// TestTruncatedAsTheRunsRecorded: without KeepTruncated, the runs' own
+// options decide (record.JudgeOptionsOf): truncated trials are paired only
+// when both runs kept them, so both sides are judged alike.
+func TestTruncatedAsTheRunsRecorded(t *testing.T) {
+	cut := trial("m", "", "b", 0, record.OutcomeNoCall, time.Second)
+	cut.Score.Truncated = true
+	trials := []*record.Trial{trial("m", "", "a", 0, record.OutcomePass, time.Second), cut}
+	kept := baseRun()
+	kept.KeepTruncated = true
+	for _, tc := range []struct {
+		name       string
+		base, cur  *record.Run
+		wantScored int
+	}{
+		{"neither kept", baseRun(), baseRun(), 1},
+		{"only the current kept", baseRun(), kept, 1},
+		{"both kept", kept, kept, 2},
+	} {
+		c, _, err := Runs(writeRun(t, tc.base, trials), writeRun(t, tc.cur, trials), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := c.Groups[0]; g.Scored != tc.wantScored {
+			t.Errorf("%s: scored pairs %d, want %d", tc.name, g.Scored, tc.wantScored)
+		}
+	}
+	// One run: its own options.
+	cutN := trial("n", "", "b", 0, record.OutcomeNoCall, time.Second)
+	cutN.Score.Truncated = true
+	both := append(trials, trial("n", "", "a", 0, record.OutcomePass, time.Second), cutN)
+	m, _, err := Models(writeRun(t, kept, both), "m", "n", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := m.Groups[0]; g.Scored != 2 {
+		t.Errorf("models of a run that kept them: scored pairs %d, want 2", g.Scored)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/stats"
 )
@@ -42,6 +43,8 @@ type Stats struct {
 	Judge  record.JudgeOptions
 	rows   map[rowKey]*acc
 	models []string
+	// pass and selection are the metric table's, which count a trial.
+	pass, selection metric.Metric
 }
 
 type rowKey struct{ model, variant string }
@@ -55,7 +58,9 @@ type acc struct {
 }
 
 // NewStats returns an empty Stats.
-func NewStats() *Stats { return &Stats{rows: map[rowKey]*acc{}} }
+func NewStats() *Stats {
+	return &Stats{rows: map[rowKey]*acc{}, pass: metric.Get(metric.Pass), selection: metric.Get(metric.ToolSelection)}
+}
 
 // Add counts one trial, judged with s.Judge.
 func (s *Stats) Add(t *record.Trial) { s.AddJudged(t, record.JudgeWith(t, s.Judge)) }
@@ -81,15 +86,10 @@ func (s *Stats) AddJudged(t *record.Trial, j record.Judgements) {
 		a.m.Truncated++
 		return
 	}
-	if j.Pass.OK {
-		a.passK++
-	}
-	if j.Selection.Defined {
-		a.selN++
-		if j.Selection.OK {
-			a.selK++
-		}
-	}
+	// Pass counts over the trials (Measure), so only its k is kept here.
+	passK, _ := s.pass.Count(&j)
+	selK, selN := s.selection.Count(&j)
+	a.passK, a.selK, a.selN = a.passK+passK, a.selK+selK, a.selN+selN
 	if tr := t.Transcript; tr != nil {
 		a.wall.Add(tr.Wall.Seconds())
 		if len(tr.Rounds) > 0 {

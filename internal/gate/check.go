@@ -1,3 +1,9 @@
+// Package gate decides whether a run is good enough for CI: gate
+// expressions (package expr: `pass>=0.9`, `qwen3:8b:p95<=2s`), read from a
+// suite's gates: or from --gate, are checked against a run's summary, and
+// each gives a Result that says whether it held, on what value and
+// interval. Parsing, checking and rendering are apart, so every command
+// judges alike.
 package gate
 
 import (
@@ -7,9 +13,21 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade/internal/curve"
+	"github.com/toolgrade/toolgrade/internal/gate/expr"
+	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/srcpos"
-	"github.com/toolgrade/toolgrade/internal/stats"
-	"github.com/toolgrade/toolgrade/reports"
+	"github.com/toolgrade/toolgrade/internal/summary"
+)
+
+// The counts --max-regressions judges, never named in an expression: a
+// Result's Gate.Metric for Regressions.
+const (
+	// Regressed is the count of cases that passed in a baseline run and
+	// fail now.
+	Regressed metric.Name = "regressions"
+	// SignificantlyRegressed counts only the regressions the McNemar test
+	// supports (--significant-only).
+	SignificantlyRegressed metric.Name = "significant_regressions"
 )
 
 // On says which number of a rate a gate judges.
@@ -46,7 +64,7 @@ func (o On) String() string {
 
 // Result is one gate judged on one model (and variant) of a run.
 type Result struct {
-	Gate Gate
+	Gate expr.Gate
 	// Model and Variant are the row of the summary judged; when no row
 	// matched, they are the gate's own and Msg says so.
 	Model, Variant string
@@ -77,9 +95,9 @@ type Result struct {
 // none). A gate that names a
 // model or variant the summary lacks, or whose rate counts no trial, fails
 // with Msg saying so: a gate that cannot be checked never passes.
-func Check(s *reports.Summary, gates []Gate, on On) []Result {
+func Check(s *summary.Summary, gates []expr.Gate, on On) []Result {
 	if s == nil {
-		s = &reports.Summary{}
+		s = &summary.Summary{}
 	}
 	var out []Result
 	for _, g := range gates {
@@ -123,7 +141,7 @@ func pointVariant(point string, grid []curve.Point) (variant, msg string) {
 	if len(grid) == 0 {
 		return "", fmt.Sprintf("nothing to judge: @%s names a sweep point, and the run swept nothing (a suite's sweep: runs one)", point)
 	}
-	want := PointValues(point)
+	want := expr.PointValues(point)
 	axes := curve.Axes(grid)
 	for k := range want {
 		if !slices.Contains(axes, k) {
@@ -185,11 +203,11 @@ func pointList(grid []curve.Point) string {
 
 // variantOf is the variant a summary row ran with; "" is the servers' own
 // catalog.
-func variantOf(m *reports.ModelSummary) string {
+func variantOf(m *summary.ModelSummary) string {
 	return m.Variant
 }
 
-func applies(g Gate, m *reports.ModelSummary) bool {
+func applies(g expr.Gate, m *summary.ModelSummary) bool {
 	if g.Model != "" && g.Model != m.Model {
 		return false
 	}
@@ -200,7 +218,7 @@ func applies(g Gate, m *reports.ModelSummary) bool {
 	return g.Variant == v || (g.Variant == "base" && v == "")
 }
 
-func missing(g Gate, s *reports.Summary) string {
+func missing(g expr.Gate, s *summary.Summary) string {
 	if len(s.Models) == 0 {
 		return "nothing to judge: the run has no results"
 	}
@@ -211,14 +229,11 @@ func missing(g Gate, s *reports.Summary) string {
 	return fmt.Sprintf("nothing to judge: the run has no results for %s (it has %s)", label(g.Model, g.Variant), strings.Join(have, ", "))
 }
 
-func judge(g Gate, m *reports.ModelSummary, on On) Result {
+func judge(g expr.Gate, m *summary.ModelSummary, on On) Result {
 	r := Result{Gate: g, Model: m.Model, Variant: variantOf(m), On: on, Threshold: g.Threshold}
-	if g.Metric.Latency() {
+	if g.Metric.Kind() == metric.Latency {
 		r.N = m.Pass.N
-		r.Value = m.TrialLatency.P50
-		if g.Metric == P95 {
-			r.Value = m.TrialLatency.P95
-		}
+		r.Value = m.Seconds(g.Metric)
 		r.Lo, r.Hi, r.Judged = r.Value, r.Value, r.Value
 		if r.N == 0 {
 			r.Msg = "nothing to judge: no scored trial has a latency"
@@ -227,7 +242,7 @@ func judge(g Gate, m *reports.ModelSummary, on On) Result {
 		r.Held = g.Op.Holds(r.Judged, g.Threshold)
 		return r
 	}
-	rate := rateOf(g.Metric, m)
+	rate := m.Rate(g.Metric)
 	r.N, r.Value, r.Judged = rate.N, rate.Value(), rate.Value()
 	r.Lo, r.Hi = rate.Wilson95()
 	if r.N == 0 {
@@ -242,26 +257,6 @@ func judge(g Gate, m *reports.ModelSummary, on On) Result {
 	}
 	r.Held = g.Op.Holds(r.Judged, g.Threshold)
 	return r
-}
-
-func rateOf(metric Metric, m *reports.ModelSummary) stats.Rate {
-	switch metric {
-	case Pass:
-		return m.Pass
-	case Selection:
-		return m.Selection
-	case ArgValidity:
-		return m.ArgValidity
-	case ArgValidityCoerced:
-		return m.ArgValidityCoerced
-	case ArgAccuracy:
-		return m.ArgAccuracy
-	case Irrelevance:
-		return m.Irrelevance
-	case RoundLimit:
-		return m.RoundLimit
-	}
-	return stats.Rate{}
 }
 
 // RegressionCount is what a comparison with a baseline run found for one
@@ -285,11 +280,11 @@ type RegressionCount struct {
 // most max regressed cases (with significantOnly, only those the McNemar
 // test supports count). No count at all fails: nothing was compared.
 func Regressions(counts []RegressionCount, max int, significantOnly bool) []Result {
-	metric := Regressed
+	name := Regressed
 	if significantOnly {
-		metric = SignificantlyRegressed
+		name = SignificantlyRegressed
 	}
-	g := Gate{Expr: fmt.Sprintf("%s<=%d", metric, max), Metric: metric, Op: LE, Threshold: float64(max)}
+	g := expr.Gate{Expr: fmt.Sprintf("%s<=%d", name, max), Metric: name, Op: expr.LE, Threshold: float64(max)}
 	if len(counts) == 0 {
 		return []Result{{Gate: g, Threshold: g.Threshold, Msg: "nothing to judge: no case was paired with the baseline"}}
 	}

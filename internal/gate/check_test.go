@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgrade/toolgrade/internal/gate/expr"
 	"github.com/toolgrade/toolgrade/internal/stats"
+	"github.com/toolgrade/toolgrade/internal/summary"
 	"github.com/toolgrade/toolgrade/reports"
 )
 
@@ -13,18 +15,18 @@ func rate(k, n int) stats.Rate { return stats.Rate{K: k, N: n} }
 
 // summary is two models: one good (all rates 100%, 25 trials, fast), one
 // weak (44% pass as in the demo, slower), and a third with nothing scored.
-func summary() *reports.Summary {
-	return &reports.Summary{Models: []reports.ModelSummary{
+func twoModels() *summary.Summary {
+	return &summary.Summary{Models: []summary.ModelSummary{
 		{Model: "qwen3:8b", Pass: rate(25, 25), Selection: rate(19, 19), ArgValidity: rate(22, 22), ArgAccuracy: rate(19, 19),
-			Irrelevance: rate(6, 6), RoundLimit: rate(0, 25), TrialLatency: reports.Latency{P50: 0.8, P95: 1.42}},
+			Irrelevance: rate(6, 6), RoundLimit: rate(0, 25), TrialLatency: summary.Latency{P50: 0.8, P95: 1.42}},
 		{Model: "qwen3:1.7b", Pass: rate(11, 25), Selection: rate(15, 19), ArgValidity: rate(21, 22), ArgAccuracy: rate(12, 15),
-			Irrelevance: rate(4, 6), RoundLimit: rate(1, 25), TrialLatency: reports.Latency{P50: 1.1, P95: 2.5}},
+			Irrelevance: rate(4, 6), RoundLimit: rate(1, 25), TrialLatency: summary.Latency{P50: 1.1, P95: 2.5}},
 	}}
 }
 
-func mustParse(t *testing.T, exprs ...string) []Gate {
+func mustParse(t *testing.T, exprs ...string) []expr.Gate {
 	t.Helper()
-	gs, err := Parse(exprs...)
+	gs, err := expr.Parse(exprs...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +49,7 @@ func TestCheckEveryMetric(t *testing.T) {
 		{"p50<=1s", "qwen3:8b p50 800ms <= 1s", "qwen3:1.7b p50 1.1s > 1s"},
 		{"p95<=2s", "qwen3:8b p95 1.42s <= 2s", "qwen3:1.7b p95 2.5s > 2s"},
 	} {
-		rs := Check(summary(), mustParse(t, tt.expr), OnPoint)
+		rs := Check(twoModels(), mustParse(t, tt.expr), OnPoint)
 		if len(rs) != 2 || !rs[0].Held || rs[1].Held || Failed(rs) != 1 {
 			t.Errorf("%s: %+v", tt.expr, rs)
 			continue
@@ -62,7 +64,7 @@ func TestCheckEveryMetric(t *testing.T) {
 }
 
 func TestCheckPerModel(t *testing.T) {
-	rs := Check(summary(), mustParse(t, "qwen3:1.7b:pass>=0.4", "qwen3:8b:p95<1s", "llama3:pass>=0.5"), OnPoint)
+	rs := Check(twoModels(), mustParse(t, "qwen3:1.7b:pass>=0.4", "qwen3:8b:p95<1s", "llama3:pass>=0.5"), OnPoint)
 	if len(rs) != 3 {
 		t.Fatalf("%d results, want one per gate: %+v", len(rs), rs)
 	}
@@ -77,18 +79,18 @@ func TestCheckPerModel(t *testing.T) {
 		t.Errorf("missing model: %s", rs[2])
 	}
 	// Nor can a variant it does not have, nor any gate on an empty run.
-	if rs := Check(summary(), mustParse(t, "@new:pass>=0"), OnPoint); len(rs) != 1 || rs[0].Held || !strings.Contains(rs[0].Msg, "no results for @new") {
+	if rs := Check(twoModels(), mustParse(t, "@new:pass>=0"), OnPoint); len(rs) != 1 || rs[0].Held || !strings.Contains(rs[0].Msg, "no results for @new") {
 		t.Errorf("missing variant: %+v", rs)
 	}
 	if rs := Check(nil, mustParse(t, "pass>=0"), OnPoint); len(rs) != 1 || rs[0].Held {
 		t.Errorf("nil summary: %+v", rs)
 	}
-	if rs := Check(&reports.Summary{}, mustParse(t, "pass>=0"), OnPoint); len(rs) != 1 || rs[0].Held || rs[0].String() != "pass >= 0%: nothing to judge: the run has no results" {
+	if rs := Check(&summary.Summary{}, mustParse(t, "pass>=0"), OnPoint); len(rs) != 1 || rs[0].Held || rs[0].String() != "pass >= 0%: nothing to judge: the run has no results" {
 		t.Errorf("empty run: %+v", rs)
 	}
 	// base names the servers' own catalog, which every row is until
 	// variants land.
-	if rs := Check(summary(), mustParse(t, "qwen3:8b@base:pass>=0.9"), OnPoint); len(rs) != 1 || !rs[0].Held {
+	if rs := Check(twoModels(), mustParse(t, "qwen3:8b@base:pass>=0.9"), OnPoint); len(rs) != 1 || !rs[0].Held {
 		t.Errorf("base variant: %+v", rs)
 	}
 }
@@ -96,7 +98,7 @@ func TestCheckPerModel(t *testing.T) {
 // TestCheckNothingToJudge: a rate over no trial fails, whichever way it
 // points, and says why.
 func TestCheckNothingToJudge(t *testing.T) {
-	s := &reports.Summary{Models: []reports.ModelSummary{{Model: "m", Pass: rate(0, 0), Irrelevance: rate(0, 0), RoundLimit: rate(0, 0)}}}
+	s := &summary.Summary{Models: []summary.ModelSummary{{Model: "m", Pass: rate(0, 0), Irrelevance: rate(0, 0), RoundLimit: rate(0, 0)}}}
 	for _, tt := range []struct{ expr, want string }{
 		{"irrelevance>=0", "m irrelevance >= 0%: nothing to judge: no trial counts toward irrelevance"},
 		{"round_limit<=1", "m round_limit <= 100%: nothing to judge: no trial counts toward round_limit"},
@@ -114,7 +116,7 @@ func TestCheckNothingToJudge(t *testing.T) {
 // TestCheckOnLower: the pessimistic end of the interval turns a verdict
 // the point estimate gives, in both directions.
 func TestCheckOnLower(t *testing.T) {
-	s := summary()
+	s := twoModels()
 	for _, tt := range []struct {
 		expr        string
 		point, lowr string
@@ -155,7 +157,7 @@ func TestParseOn(t *testing.T) {
 // TestRenderTellsCloseValuesApart: a rate or a latency that rounds to its
 // threshold is shown with the decimals that make the verdict readable.
 func TestRenderTellsCloseValuesApart(t *testing.T) {
-	s := &reports.Summary{Models: []reports.ModelSummary{{Model: "m", Pass: rate(8996, 10000), TrialLatency: reports.Latency{P95: 2.0004}}}}
+	s := &summary.Summary{Models: []summary.ModelSummary{{Model: "m", Pass: rate(8996, 10000), TrialLatency: summary.Latency{P95: 2.0004}}}}
 	rs := Check(s, mustParse(t, "pass>=0.9", "p95<=2s", "pass>=0.8996"), OnPoint)
 	for i, want := range []string{"m pass 89.96% [89–91] < 90%", "m p95 2.0004s > 2s", "m pass 90% [89–91] >= 89.96%"} {
 		if got := rs[i].String(); got != want {
@@ -166,7 +168,7 @@ func TestRenderTellsCloseValuesApart(t *testing.T) {
 
 func TestWriteListsFailuresLast(t *testing.T) {
 	var b bytes.Buffer
-	Write(&b, Check(summary(), mustParse(t, "pass>=0.9", "p95<=3s"), OnPoint))
+	Write(&b, Check(twoModels(), mustParse(t, "pass>=0.9", "p95<=3s"), OnPoint))
 	want := "gate held: qwen3:8b pass 100% [86–100] >= 90%\n" +
 		"gate held: qwen3:8b p95 1.42s <= 3s\n" +
 		"gate held: qwen3:1.7b p95 2.5s <= 3s\n" +
@@ -214,7 +216,7 @@ func TestRegressions(t *testing.T) {
 // TestRatesReadAsInTheReport: a gate's line shows a rate exactly as the
 // report's table above it does.
 func TestRatesReadAsInTheReport(t *testing.T) {
-	s := summary()
+	s := twoModels()
 	var table bytes.Buffer
 	if err := reports.WriteTerminal(&table, s); err != nil {
 		t.Fatal(err)

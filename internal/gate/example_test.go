@@ -4,17 +4,18 @@ import (
 	"os"
 
 	"github.com/toolgrade/toolgrade/internal/gate"
+	"github.com/toolgrade/toolgrade/internal/gate/expr"
 	"github.com/toolgrade/toolgrade/internal/stats"
-	"github.com/toolgrade/toolgrade/reports"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 func Example() {
-	gates, err := gate.Parse("pass>=0.9", "qwen3:8b:round_limit<=0.05")
+	gates, err := expr.Parse("pass>=0.9", "qwen3:8b:round_limit<=0.05")
 	if err != nil {
 		panic(err)
 	}
 	// One model's summary: 11 of 25 trials passed, 1 hit the round limit.
-	sum := &reports.Summary{Models: []reports.ModelSummary{{
+	sum := &summary.Summary{Models: []summary.ModelSummary{{
 		Model:      "qwen3:8b",
 		Pass:       stats.Rate{K: 11, N: 25},
 		RoundLimit: stats.Rate{K: 1, N: 25},

@@ -8,8 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/stats"
-	"github.com/toolgrade/toolgrade/reports"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // String renders the verdict without its "gate held:" or "gate failed:"
@@ -27,7 +28,7 @@ import (
 func (r Result) String() string {
 	var b strings.Builder
 	if who := label(r.Model, r.Variant); who != "" {
-		b.WriteString(reports.Printable(who))
+		b.WriteString(termtext.Printable(who))
 		b.WriteByte(' ')
 	}
 	name := string(r.Gate.Metric)
@@ -49,7 +50,7 @@ func (r Result) String() string {
 	switch {
 	case r.Gate.Metric == Regressed || r.Gate.Metric == SignificantlyRegressed:
 		fmt.Fprintf(&b, " %d %s %d", int(r.Value), op, int(r.Threshold))
-	case r.Gate.Metric.Latency():
+	case r.Gate.Metric.Kind() == metric.Latency:
 		fmt.Fprintf(&b, " %s %s %s", duration(r.Value, r.Threshold), op, r.threshold())
 	case r.On == OnLower:
 		end := "lower"
@@ -94,7 +95,7 @@ func (r Result) threshold() string {
 	switch {
 	case r.Gate.Metric == Regressed || r.Gate.Metric == SignificantlyRegressed:
 		return strconv.Itoa(int(r.Threshold))
-	case r.Gate.Metric.Latency():
+	case r.Gate.Metric.Kind() == metric.Latency:
 		return time.Duration(math.Round(r.Threshold * 1e9)).String()
 	}
 	return trimPercent(r.Threshold)

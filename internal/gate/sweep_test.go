@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,13 +8,13 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/curve"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/reports"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 // sweepSummary is the summary of internal/curve's recorded sweep: models
 // good and weak at 0, 10, 30 and 60 decoys; weak's selection falls 16/18,
 // 14/17, 12/18, 6/18, good's stays at 18/18 until 17/18 at 60.
-func sweepSummary(t *testing.T) *reports.Summary {
+func sweepSummary(t *testing.T) *summary.Summary {
 	t.Helper()
 	dir := "../curve/testdata/sweep"
 	run, err := record.ReadRun(dir)
@@ -27,7 +26,7 @@ func sweepSummary(t *testing.T) *reports.Summary {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	s := reports.NewSummarizer(run.Suite.Name, run.Models)
+	s := summary.NewSummarizer(run.Suite.Name, run.Models)
 	r := record.NewReader(f, record.TrialsFile)
 	for r.Scan() {
 		s.Add(r.Trial())
@@ -36,54 +35,6 @@ func sweepSummary(t *testing.T) *reports.Summary {
 		t.Fatal(r.Err())
 	}
 	return s.Summary().WithRun(run)
-}
-
-func TestParsePoint(t *testing.T) {
-	for _, tt := range []struct {
-		in   string
-		want Gate
-	}{
-		{"selection@60>=0.8", Gate{Metric: Selection, Point: "60", Op: GE, Threshold: 0.8}},
-		{"qwen3:8b:selection@60>=0.8", Gate{Model: "qwen3:8b", Metric: Selection, Point: "60", Op: GE, Threshold: 0.8}},
-		{"pass@think=true>=90%", Gate{Metric: Pass, Point: "think=true", Op: GE, Threshold: 0.9}},
-		{"p95@decoys=10+think=true<=2s", Gate{Metric: P95, Point: "decoys=10+think=true", Op: LE, Threshold: 2}},
-		{"m@sha256:abc:pass@0>=0.9", Gate{Model: "m@sha256:abc", Metric: Pass, Point: "0", Op: GE, Threshold: 0.9}},
-	} {
-		got, err := ParseOne(tt.in)
-		if err != nil {
-			t.Errorf("ParseOne(%q): %v", tt.in, err)
-			continue
-		}
-		tt.want.Expr = tt.in
-		if got != tt.want {
-			t.Errorf("ParseOne(%q) = %+v, want %+v", tt.in, got, tt.want)
-		}
-	}
-	for _, tt := range []struct {
-		in     string
-		offset int
-		msg    string
-	}{
-		{"selction@60>=0.8", 0, `unknown metric "selction" (did you mean "selection"?)`},
-		{"qwen3:8b:selection@>=0.8", 19, "no sweep point after @"},
-		{"selection@ten>=0.8", 10, `sweep point "ten": give a number of decoys`},
-		{"selection@=true>=0.8", 10, `sweep point "=true": give`},
-		{"@60>=0.8", 0, "no metric before @60"},
-		{"m@new:selection@60>=0.8", 1, "give a variant (@new before the metric) or a sweep point (@60 after it), not both"},
-	} {
-		_, err := ParseOne(tt.in)
-		var se *SyntaxError
-		if !errors.As(err, &se) || !strings.Contains(se.Msg, tt.msg) || se.Offset != tt.offset {
-			t.Errorf("ParseOne(%q) = %v (offset %d), want offset %d, %q", tt.in, err, offsetOf(se), tt.offset, tt.msg)
-		}
-	}
-}
-
-func offsetOf(se *SyntaxError) int {
-	if se == nil {
-		return -1
-	}
-	return se.Offset
 }
 
 // TestCheckPoint: @N judges the row of the point with N decoys (@0 the
@@ -146,7 +97,7 @@ func TestCheckMissingPoint(t *testing.T) {
 			t.Errorf("%s: %q\nwant %q", expr, rs[0].Msg, msg)
 		}
 	}
-	rs := Check(summary(), mustParse(t, "selection@60>=0.8"), OnPoint)
+	rs := Check(twoModels(), mustParse(t, "selection@60>=0.8"), OnPoint)
 	if len(rs) != 1 || rs[0].Held || rs[0].String() != "tool_selection@60 >= 80%: nothing to judge: @60 names a sweep point, and the run swept nothing (a suite's sweep: runs one)" {
 		t.Errorf("no sweep: %s", rs[0])
 	}
@@ -162,9 +113,9 @@ func TestCheckPointMultiAxis(t *testing.T) {
 		{Variant: "think=true", Sweep: map[string]any{"decoys": 0.0, "think": true}, Tools: 3},
 		{Variant: "decoys=60+think=true", Sweep: map[string]any{"decoys": 60.0, "think": true}, Tools: 63},
 	}
-	s := &reports.Summary{SweepGrid: grid}
+	s := &summary.Summary{SweepGrid: grid}
 	for i, p := range grid {
-		s.Models = append(s.Models, reports.ModelSummary{Model: "m", Variant: p.Variant, Selection: rate(10-i, 10)})
+		s.Models = append(s.Models, summary.ModelSummary{Model: "m", Variant: p.Variant, Selection: rate(10-i, 10)})
 	}
 	for expr, want := range map[string]string{
 		"selection@60>=0.5":                   "m tool_selection@60 90% [59–99] >= 50%",

@@ -17,7 +17,7 @@ type Judgements struct {
 	Pass Judgement `json:"pass"`
 	// Selection is defined when a call was expected; ok when the first call
 	// named an expected tool.
-	Selection Judgement `json:"selection"`
+	Selection Judgement `json:"tool_selection"`
 	// ArgAccuracy is defined when the tool was right; ok when the
 	// arguments matched.
 	ArgAccuracy Judgement `json:"arg_accuracy"`
@@ -63,12 +63,17 @@ type Judgements struct {
 	Excluded bool `json:"excluded,omitempty"`
 }
 
-// JudgeOptionsOf returns the options the reports of run judge with.
-func JudgeOptionsOf(run *Run) JudgeOptions {
-	if run == nil {
-		return JudgeOptions{}
+// JudgeOptionsOf returns the options the reports of runs judge with, as
+// run.json recorded them: every reader of a run (report, compare, show,
+// gates) takes its options from here. Trials of several runs are judged
+// alike, so truncated trials are kept only when every run kept them; no run
+// (or a nil one) gives the zero value.
+func JudgeOptionsOf(runs ...*Run) JudgeOptions {
+	keep := len(runs) > 0
+	for _, r := range runs {
+		keep = keep && r != nil && r.KeepTruncated
 	}
-	return JudgeOptions{KeepTruncated: run.KeepTruncated}
+	return JudgeOptions{KeepTruncated: keep}
 }
 
 // Counted reports whether the trial counts in the rates: it is neither an

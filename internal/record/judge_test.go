@@ -77,6 +77,13 @@ func TestJudgeKeepTruncated(t *testing.T) {
 	if got := JudgeOptionsOf(nil); got.KeepTruncated {
 		t.Errorf("JudgeOptionsOf(nil) = %+v, want the zero options", got)
 	}
+	// Two runs compared are judged alike: kept only when both kept.
+	if got := JudgeOptionsOf(&Run{KeepTruncated: true}, &Run{}); got.KeepTruncated {
+		t.Errorf("JudgeOptionsOf a run that keeps and one that does not = %+v, want the zero options", got)
+	}
+	if got := JudgeOptionsOf(&Run{KeepTruncated: true}, &Run{KeepTruncated: true}); !got.KeepTruncated {
+		t.Errorf("JudgeOptionsOf two runs that keep them = %+v", got)
+	}
 }
 
 // TestJudgeReadsFormat11Lines reads a trial line written by format 1.1

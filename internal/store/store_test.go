@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 func trial(model, id string, repeat int, outcome string) *record.Trial {
@@ -217,24 +218,25 @@ func TestOpenReadsTheLastLineOfEachKey(t *testing.T) {
 
 func TestWriteSummaryIsAtomic(t *testing.T) {
 	dir := t.TempDir()
-	if err := WriteSummary(dir, map[string]int{"a": 1}); err != nil {
+	const written = "{\n  \"format\": \"a\",\n  \"models\": null\n}\n"
+	if err := WriteSummary(dir, &summary.Summary{Format: "a"}); err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := os.ReadFile(filepath.Join(dir, record.SummaryFile)); string(b) != "{\n  \"a\": 1\n}\n" {
+	if b, _ := os.ReadFile(filepath.Join(dir, record.SummaryFile)); string(b) != written {
 		t.Errorf("summary.json %q", b)
 	}
 	tmp := filepath.Join(dir, record.SummaryFile+".tmp")
 	if err := os.Symlink("/dev/full", tmp); err != nil {
 		t.Skip(err)
 	}
-	err := WriteSummary(dir, map[string]int{"a": 2})
+	err := WriteSummary(dir, &summary.Summary{Format: "b"})
 	if err == nil || !strings.Contains(err.Error(), "no space left on device") {
 		t.Errorf("WriteSummary on a full disk: %v", err)
 	}
 	if _, err := os.Lstat(tmp); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("summary.json.tmp left behind: %v", err)
 	}
-	if b, _ := os.ReadFile(filepath.Join(dir, record.SummaryFile)); string(b) != "{\n  \"a\": 1\n}\n" {
+	if b, _ := os.ReadFile(filepath.Join(dir, record.SummaryFile)); string(b) != written {
 		t.Errorf("the old summary was damaged: %q", b)
 	}
 }

@@ -1,7 +1,7 @@
 package store
 
 import (
-	"encoding/json"
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 // Run statuses, as run.json's status holds them: running from Create or
@@ -199,16 +200,15 @@ func (w *Writer) Close() error {
 	return errors.Join(err, w.lock.Unlock())
 }
 
-// WriteSummary writes v, indented JSON carrying its own format version (see
-// reports.Summary), as dir's summary.json, atomically: a report rebuilt
-// while a run ends never reads half of it. It takes no lock, so `report` can
-// rewrite the summary of a run it only reads.
-func WriteSummary(dir string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+// WriteSummary writes s as dir's summary.json (summary.WriteJSON),
+// atomically: a report rebuilt while a run ends never reads half of it. It
+// takes no lock, so `report` can rewrite the summary of a run it only reads.
+func WriteSummary(dir string, s *summary.Summary) error {
+	var b bytes.Buffer
+	if err := summary.WriteJSON(&b, s); err != nil {
 		return err
 	}
-	return record.WriteAtomic(filepath.Join(dir, record.SummaryFile), append(b, '\n'))
+	return record.WriteAtomic(filepath.Join(dir, record.SummaryFile), b.Bytes())
 }
 
 // Current is what a resumed run runs with now, for CheckResume; a zero field

@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgrade/toolgrade/internal/gate"
+	"github.com/toolgrade/toolgrade/internal/gate/expr"
+	"github.com/toolgrade/toolgrade/internal/metric"
 )
 
 func TestParseGates(t *testing.T) {
@@ -13,10 +14,10 @@ func TestParseGates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []gate.Gate{
-		{Expr: "pass>=0.9", Metric: gate.Pass, Op: gate.GE, Threshold: 0.9},
-		{Expr: "qwen3:8b:p95<=2s", Model: "qwen3:8b", Metric: gate.P95, Op: gate.LE, Threshold: 2},
-		{Expr: "round_limit <= 5%", Metric: gate.RoundLimit, Op: gate.LE, Threshold: 0.05},
+	want := []expr.Gate{
+		{Expr: "pass>=0.9", Metric: metric.Pass, Op: expr.GE, Threshold: 0.9},
+		{Expr: "qwen3:8b:p95<=2s", Model: "qwen3:8b", Metric: metric.P95, Op: expr.LE, Threshold: 2},
+		{Expr: "round_limit <= 5%", Metric: metric.RoundLimit, Op: expr.LE, Threshold: 0.05},
 	}
 	if len(s.Gates) != len(want) {
 		t.Fatalf("gates %+v", s.Gates)

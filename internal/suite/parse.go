@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/toolgrade/toolgrade/internal/gate"
+	"github.com/toolgrade/toolgrade/internal/gate/expr"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -98,12 +98,12 @@ func (p *parser) suite(n *yaml.Node, s *Suite) {
 
 // gates reads the CI gates: a list of expressions such as pass>=0.9, each
 // parsed here so a typo fails at load, at its column.
-func (p *parser) gates(n *yaml.Node, field string) []gate.Gate {
+func (p *parser) gates(n *yaml.Node, field string) []expr.Gate {
 	if n.Kind != yaml.SequenceNode {
 		p.errorf(n, field, "must be a list of gates such as ['pass>=0.9', 'p95<=2s'], not %s", kindName(n))
 		return nil
 	}
-	var out []gate.Gate
+	var out []expr.Gate
 	for i, c := range n.Content {
 		c = deref(c)
 		ip := index(field, i)
@@ -111,8 +111,8 @@ func (p *parser) gates(n *yaml.Node, field string) []gate.Gate {
 		if !ok {
 			continue
 		}
-		g, err := gate.ParseOne(text)
-		var se *gate.SyntaxError
+		g, err := expr.ParseOne(text)
+		var se *expr.SyntaxError
 		if errors.As(err, &se) {
 			p.errorAt(p.scalarPos(c, se.Offset), ip, "%s", se.Msg)
 			continue

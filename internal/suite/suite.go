@@ -57,7 +57,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolgrade/toolgrade/internal/gate"
+	"github.com/toolgrade/toolgrade/internal/gate/expr"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -94,7 +94,7 @@ type Suite struct {
 	Defaults Defaults
 	// Gates are the suite's CI gates (gates:), in file order, each already
 	// parsed; nil when none. A finished run that fails one exits 4.
-	Gates []gate.Gate
+	Gates []expr.Gate
 	// Variants are the suite's variants in file order (see Variant); nil
 	// when none: every case then runs with the servers' own catalog only.
 	Variants []Variant

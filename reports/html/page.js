@@ -427,17 +427,16 @@
     return sec;
   }
 
-  var METRICS = ["pass", "selection", "arg_validity", "arg_validity_coerced", "arg_accuracy", "irrelevance", "round_limit"];
-
-  // shownMetrics leaves out arg_validity_coerced when coercion changed no
-  // call in any group of c: the column would repeat arg_validity.
+  // shownMetrics are the paired rates of the metric table (D.compare_metrics:
+  // name and short name), leaving out arg_validity_coerced when coercion
+  // changed no call in any group of c: the column would repeat arg_validity.
   function shownMetrics(c) {
     var differs = (c.groups || []).some(function (g) {
       var rate = function (m) { return (g.rates || []).find(function (x) { return x.metric === m; }); };
       var a = rate("arg_validity"), b = rate("arg_validity_coerced");
       return a && b && (a.rate.base.k !== b.rate.base.k || a.rate.current.k !== b.rate.current.k);
     });
-    return METRICS.filter(function (m) { return differs || m !== "arg_validity_coerced"; });
+    return (D.compare_metrics || []).filter(function (m) { return differs || m.name !== "arg_validity_coerced"; });
   }
 
   function comparisons() {
@@ -455,7 +454,7 @@
             h("div", { class: "ci-text", title: "trials whose prompt reached num_ctx, kept out of every pair" },
               "truncated: " + g.truncated_excluded.base + " base, " + g.truncated_excluded.current + " current") : null),
           metrics.map(function (metric) {
-            var r = (g.rates || []).find(function (x) { return x.metric === metric; });
+            var r = (g.rates || []).find(function (x) { return x.metric === metric.name; });
             if (!r) return h("td", null, "–");
             var cls = r.verdict === "worse" ? "worse" : r.verdict === "better" ? "better" : "same";
             var d = (r.delta >= 0 ? "+" : "") + (r.delta * 100).toFixed(1);
@@ -468,7 +467,7 @@
       });
       sec.appendChild(h("div", { class: "scroll" }, h("table", { class: "pairs" },
         h("thead", null, h("tr", null, h("th", null, c.mode === "variants" ? "Model" : c.mode === "models" ? "Variant" : "Model"),
-          metrics.map(function (m) { return h("th", null, m.replace(/_/g, " ")); }), h("th", null, "Cases"))), body)));
+          metrics.map(function (m) { return h("th", null, m.short.replace(/_/g, " ")); }), h("th", null, "Cases"))), body)));
       // Regressions first, over every group.
       changes.sort(function (a, b) { return (a.cc.kind === "fix") - (b.cc.kind === "fix"); });
       if (!changes.length) { sec.appendChild(h("p", { class: "note" }, "No case regressed or was fixed.")); return; }

@@ -1,9 +1,11 @@
-package gate
+package expr
 
 import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/toolgrade/toolgrade/internal/metric"
 )
 
 func TestParseOne(t *testing.T) {
@@ -11,26 +13,26 @@ func TestParseOne(t *testing.T) {
 		in   string
 		want Gate
 	}{
-		{"pass>=0.9", Gate{Metric: Pass, Op: GE, Threshold: 0.9}},
-		{"pass >= 90%", Gate{Metric: Pass, Op: GE, Threshold: 0.9}},
-		{"  selection>=0.95 ", Gate{Metric: Selection, Op: GE, Threshold: 0.95}},
-		{"tool_selection>0.5", Gate{Metric: Selection, Op: GT, Threshold: 0.5}},
-		{"arg_validity>=1", Gate{Metric: ArgValidity, Op: GE, Threshold: 1}},
-		{"arg_accuracy>=0.8", Gate{Metric: ArgAccuracy, Op: GE, Threshold: 0.8}},
-		{"irrelevance>=100%", Gate{Metric: Irrelevance, Op: GE, Threshold: 1}},
-		{"round_limit<=0.05", Gate{Metric: RoundLimit, Op: LE, Threshold: 0.05}},
-		{"round_limit<5%", Gate{Metric: RoundLimit, Op: LT, Threshold: 0.05}},
-		{"p50<=500ms", Gate{Metric: P50, Op: LE, Threshold: 0.5}},
-		{"p95<=2s", Gate{Metric: P95, Op: LE, Threshold: 2}},
-		{"p95<1m30s", Gate{Metric: P95, Op: LT, Threshold: 90}},
+		{"pass>=0.9", Gate{Metric: metric.Pass, Op: GE, Threshold: 0.9}},
+		{"pass >= 90%", Gate{Metric: metric.Pass, Op: GE, Threshold: 0.9}},
+		{"  selection>=0.95 ", Gate{Metric: metric.ToolSelection, Op: GE, Threshold: 0.95}},
+		{"tool_selection>0.5", Gate{Metric: metric.ToolSelection, Op: GT, Threshold: 0.5}},
+		{"arg_validity>=1", Gate{Metric: metric.ArgValidity, Op: GE, Threshold: 1}},
+		{"arg_accuracy>=0.8", Gate{Metric: metric.ArgAccuracy, Op: GE, Threshold: 0.8}},
+		{"irrelevance>=100%", Gate{Metric: metric.Irrelevance, Op: GE, Threshold: 1}},
+		{"round_limit<=0.05", Gate{Metric: metric.RoundLimit, Op: LE, Threshold: 0.05}},
+		{"round_limit<5%", Gate{Metric: metric.RoundLimit, Op: LT, Threshold: 0.05}},
+		{"p50<=500ms", Gate{Metric: metric.P50, Op: LE, Threshold: 0.5}},
+		{"p95<=2s", Gate{Metric: metric.P95, Op: LE, Threshold: 2}},
+		{"p95<1m30s", Gate{Metric: metric.P95, Op: LT, Threshold: 90}},
 		// Model names hold colons: the metric is after the last one.
-		{"qwen3:8b:pass>=0.95", Gate{Model: "qwen3:8b", Metric: Pass, Op: GE, Threshold: 0.95}},
-		{"hf.co/unsloth/Qwen3-8B-GGUF:Q4_K_M:p95<=2s", Gate{Model: "hf.co/unsloth/Qwen3-8B-GGUF:Q4_K_M", Metric: P95, Op: LE, Threshold: 2}},
-		{"llama3:pass>=0.5", Gate{Model: "llama3", Metric: Pass, Op: GE, Threshold: 0.5}},
-		{"qwen3:8b@new:pass>=0.9", Gate{Model: "qwen3:8b", Variant: "new", Metric: Pass, Op: GE, Threshold: 0.9}},
-		{"@base:selection>=0.9", Gate{Variant: "base", Metric: Selection, Op: GE, Threshold: 0.9}},
+		{"qwen3:8b:pass>=0.95", Gate{Model: "qwen3:8b", Metric: metric.Pass, Op: GE, Threshold: 0.95}},
+		{"hf.co/unsloth/Qwen3-8B-GGUF:Q4_K_M:p95<=2s", Gate{Model: "hf.co/unsloth/Qwen3-8B-GGUF:Q4_K_M", Metric: metric.P95, Op: LE, Threshold: 2}},
+		{"llama3:pass>=0.5", Gate{Model: "llama3", Metric: metric.Pass, Op: GE, Threshold: 0.5}},
+		{"qwen3:8b@new:pass>=0.9", Gate{Model: "qwen3:8b", Variant: "new", Metric: metric.Pass, Op: GE, Threshold: 0.9}},
+		{"@base:selection>=0.9", Gate{Variant: "base", Metric: metric.ToolSelection, Op: GE, Threshold: 0.9}},
 		// An @ whose tail holds a colon is part of the model name (a digest).
-		{"m@sha256:abc:pass>=0.9", Gate{Model: "m@sha256:abc", Metric: Pass, Op: GE, Threshold: 0.9}},
+		{"m@sha256:abc:pass>=0.9", Gate{Model: "m@sha256:abc", Metric: metric.Pass, Op: GE, Threshold: 0.9}},
 	} {
 		got, err := ParseOne(tt.in)
 		if err != nil {
@@ -92,7 +94,7 @@ func TestParseOneErrors(t *testing.T) {
 
 func TestParseReportsEveryProblem(t *testing.T) {
 	gs, err := Parse("pass>=0.9", "pas>=0.9", "p95<=2s", "p95<=2")
-	if len(gs) != 2 || gs[0].Metric != Pass || gs[1].Metric != P95 {
+	if len(gs) != 2 || gs[0].Metric != metric.Pass || gs[1].Metric != metric.P95 {
 		t.Errorf("gates %+v", gs)
 	}
 	if err == nil || strings.Count(err.Error(), "\n") != 1 || !strings.Contains(err.Error(), `"pas>=0.9"`) || !strings.Contains(err.Error(), `"p95<=2"`) {
@@ -120,4 +122,52 @@ func TestOps(t *testing.T) {
 			t.Errorf("%v %s %v = %v (Not of %s)", tt.v, tt.op.Not(), tt.t, got, tt.op)
 		}
 	}
+}
+
+func TestParsePoint(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want Gate
+	}{
+		{"selection@60>=0.8", Gate{Metric: metric.ToolSelection, Point: "60", Op: GE, Threshold: 0.8}},
+		{"qwen3:8b:selection@60>=0.8", Gate{Model: "qwen3:8b", Metric: metric.ToolSelection, Point: "60", Op: GE, Threshold: 0.8}},
+		{"pass@think=true>=90%", Gate{Metric: metric.Pass, Point: "think=true", Op: GE, Threshold: 0.9}},
+		{"p95@decoys=10+think=true<=2s", Gate{Metric: metric.P95, Point: "decoys=10+think=true", Op: LE, Threshold: 2}},
+		{"m@sha256:abc:pass@0>=0.9", Gate{Model: "m@sha256:abc", Metric: metric.Pass, Point: "0", Op: GE, Threshold: 0.9}},
+	} {
+		got, err := ParseOne(tt.in)
+		if err != nil {
+			t.Errorf("ParseOne(%q): %v", tt.in, err)
+			continue
+		}
+		tt.want.Expr = tt.in
+		if got != tt.want {
+			t.Errorf("ParseOne(%q) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		in     string
+		offset int
+		msg    string
+	}{
+		{"selction@60>=0.8", 0, `unknown metric "selction" (did you mean "selection"?)`},
+		{"qwen3:8b:selection@>=0.8", 19, "no sweep point after @"},
+		{"selection@ten>=0.8", 10, `sweep point "ten": give a number of decoys`},
+		{"selection@=true>=0.8", 10, `sweep point "=true": give`},
+		{"@60>=0.8", 0, "no metric before @60"},
+		{"m@new:selection@60>=0.8", 1, "give a variant (@new before the metric) or a sweep point (@60 after it), not both"},
+	} {
+		_, err := ParseOne(tt.in)
+		var se *SyntaxError
+		if !errors.As(err, &se) || !strings.Contains(se.Msg, tt.msg) || se.Offset != tt.offset {
+			t.Errorf("ParseOne(%q) = %v (offset %d), want offset %d, %q", tt.in, err, offsetOf(se), tt.offset, tt.msg)
+		}
+	}
+}
+
+func offsetOf(se *SyntaxError) int {
+	if se == nil {
+		return -1
+	}
+	return se.Offset
 }

@@ -1,0 +1,329 @@
+package summary
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/toolgrade/toolgrade/internal/curve"
+	"github.com/toolgrade/toolgrade/internal/metric"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/stats"
+)
+
+// maxExamples bounds how many failing trials of one outcome are kept, so a
+// summary's memory does not grow with the number of trials.
+const maxExamples = 5
+
+// Summarizer accumulates trials into a Summary in memory that grows with the
+// number of models, variants and cases, never with the number of trials.
+type Summarizer struct {
+	Suite string
+	// Judge says which trials the rates count; the zero value excludes
+	// those whose prompt reached num_ctx (--keep-truncated keeps them).
+	Judge  record.JudgeOptions
+	models map[rowKey]*modelAcc
+	// order lists the models in run order; variants holds each model's
+	// variants as they appear.
+	order    []string
+	variants map[string][]string
+	warmup   map[string]float64
+	drift    []string // record.Model.HostDrift of the run's models
+	curves   *curve.Stats
+	// rates are the metric table's rates, which every row tallies in
+	// this order.
+	rates []metric.Metric
+}
+
+// rowKey is one row of the summary.
+type rowKey struct{ model, variant string }
+
+// outcomeAcc tallies one case's or tag's trials.
+type outcomeAcc struct {
+	pass, scored, infra, truncated int
+	outcomes                       map[string]int
+}
+
+func (a *outcomeAcc) add(outcome string, j *record.Judgements) {
+	if a.outcomes == nil {
+		a.outcomes = map[string]int{}
+	}
+	if j.Excluded {
+		a.truncated++
+		return
+	}
+	a.outcomes[outcome]++
+	switch outcome {
+	case record.OutcomeInfraError:
+		a.infra++
+	case record.OutcomePass:
+		a.pass++
+		a.scored++
+	default:
+		a.scored++
+	}
+}
+
+// tally is one rate's k of n.
+type tally struct{ k, n int }
+
+type modelAcc struct {
+	s ModelSummary
+	// rates are the Summarizer's rates' tallies, in its order.
+	rates              []tally
+	rounds             stats.Counts
+	trialLat, roundLat stats.Histogram
+	evalDur            time.Duration
+	cases              map[string]*stats.CaseCount
+	examples           map[string][]Example
+	byCase             map[string]*outcomeAcc
+	byTag              map[string]*outcomeAcc
+	tagCases           map[string]map[string]bool
+	bfcl               map[string]*bfclAcc // by BFCL category; nil until one is seen
+}
+
+// NewSummarizer returns an empty Summarizer; models are the run's models in
+// order, from run.json (models that only appear in trials are added as they
+// appear). Rows are per model, then per variant: the base first, the others
+// by name.
+func NewSummarizer(suite string, models []record.Model) *Summarizer {
+	s := &Summarizer{Suite: suite, models: map[rowKey]*modelAcc{}, variants: map[string][]string{}, warmup: map[string]float64{},
+		curves: curve.NewStats(), rates: metric.Select(metric.Rate, 0)}
+	for _, m := range models {
+		// Hosts of a pool that ran one model on different builds make its
+		// trials less comparable: say so in every report.
+		s.drift = append(s.drift, m.HostDrift()...)
+		s.warmup[m.Name] = m.Load.Seconds()
+		s.row(m.Name, "")
+	}
+	return s
+}
+
+func (s *Summarizer) row(model, variant string) *modelAcc {
+	k := rowKey{model, variant}
+	if m, ok := s.models[k]; ok {
+		return m
+	}
+	m := &modelAcc{
+		s:        ModelSummary{Model: model, Variant: variant, Outcomes: map[string]int{}},
+		rates:    make([]tally, len(s.rates)),
+		cases:    map[string]*stats.CaseCount{},
+		examples: map[string][]Example{},
+		byCase:   map[string]*outcomeAcc{},
+		byTag:    map[string]*outcomeAcc{},
+		tagCases: map[string]map[string]bool{},
+	}
+	s.models[k] = m
+	if _, ok := s.variants[model]; !ok {
+		s.order = append(s.order, model)
+	}
+	s.variants[model] = append(s.variants[model], variant)
+	return m
+}
+
+// Add counts one trial.
+func (s *Summarizer) Add(t *record.Trial) {
+	// The judgements are the record's, made once, so this report, compare
+	// and the gates cannot count differently.
+	j := record.JudgeWith(t, s.Judge)
+	s.curves.AddJudged(t, j)
+	m := s.row(t.Model, t.Variant)
+	sc := t.Score
+	m.s.Trials++
+	m.addGroups(t, &j)
+	if sc.Truncated && !j.Infra {
+		m.s.Truncated++
+	}
+	if j.Excluded {
+		m.s.Excluded++
+		return
+	}
+	m.s.Outcomes[sc.Outcome]++
+	if j.Infra {
+		m.s.Infra++
+		m.addExample(t)
+		m.addBFCL(t, nil)
+		return
+	}
+	m.s.Scored++
+	if sc.Outcome != record.OutcomePass {
+		m.addExample(t)
+	}
+	m.addCase(t)
+	m.addBFCL(t, &j)
+	for i := range s.rates {
+		k, n := s.rates[i].Count(&j)
+		m.rates[i].k += k
+		m.rates[i].n += n
+	}
+	m.s.RepeatedCalls += j.RepeatedCalls
+	m.rounds.Add(sc.Rounds)
+	m.addCosts(t.Transcript)
+}
+
+// addCase counts a scored trial in its case's repeats, for pass@k.
+func (m *modelAcc) addCase(t *record.Trial) {
+	cc := m.cases[t.CaseID]
+	if cc == nil {
+		cc = &stats.CaseCount{}
+		m.cases[t.CaseID] = cc
+	}
+	cc.N++
+	if t.Score.Outcome == record.OutcomePass {
+		cc.C++
+	}
+}
+
+// addCosts counts a scored trial's latencies, tokens and load time.
+func (m *modelAcc) addCosts(tr *record.Transcript) {
+	if tr == nil {
+		return
+	}
+	m.trialLat.Add(tr.Wall.Seconds())
+	for _, r := range tr.Rounds {
+		m.roundLat.Add(r.Wall.Seconds())
+		m.s.PromptTokens += r.Metrics.PromptEvalCount
+		m.s.EvalTokens += r.Metrics.EvalCount
+		m.evalDur += r.Metrics.EvalDuration
+		m.s.LoadSeconds += r.Metrics.LoadDuration.Seconds()
+	}
+}
+
+// addGroups counts the trial in its case and in each of its tags.
+func (m *modelAcc) addGroups(t *record.Trial, j *record.Judgements) {
+	c := m.byCase[t.CaseID]
+	if c == nil {
+		c = &outcomeAcc{}
+		m.byCase[t.CaseID] = c
+	}
+	c.add(t.Score.Outcome, j)
+	for _, tag := range t.Tags {
+		g := m.byTag[tag]
+		if g == nil {
+			g = &outcomeAcc{}
+			m.byTag[tag] = g
+			m.tagCases[tag] = map[string]bool{}
+		}
+		g.add(t.Score.Outcome, j)
+		m.tagCases[tag][t.CaseID] = true
+	}
+}
+
+// addExample keeps the failing trials that sort first by case and repeat, so
+// the report does not depend on the order parallel trials finished in.
+func (m *modelAcc) addExample(t *record.Trial) {
+	ex := Example{Case: t.CaseID, Repeat: t.Repeat, Detail: t.Score.Detail}
+	list := m.examples[t.Score.Outcome]
+	i, _ := slices.BinarySearchFunc(list, ex, compareExample)
+	if i >= maxExamples {
+		return
+	}
+	list = slices.Insert(list, i, ex)
+	if len(list) > maxExamples {
+		list = list[:maxExamples]
+	}
+	m.examples[t.Score.Outcome] = list
+}
+
+func compareExample(a, b Example) int {
+	return cmp.Or(cmp.Compare(a.Case, b.Case), cmp.Compare(a.Repeat, b.Repeat))
+}
+
+// Summary returns the numbers so far.
+func (s *Summarizer) Summary() *Summary {
+	out := &Summary{Format: record.Format, Suite: s.Suite, curves: s.curves}
+	for _, model := range s.order {
+		variants := slices.Clone(s.variants[model])
+		slices.Sort(variants) // "" (the base) first
+		for _, v := range variants {
+			m := s.models[rowKey{model, v}]
+			// A model listed in run.json but run only with other variants
+			// has no base row.
+			if v == "" && m.s.Trials == 0 && len(variants) > 1 {
+				continue
+			}
+			out.Models = append(out.Models, s.summarize(m))
+		}
+	}
+	out.Warnings = append(out.Warnings, s.drift...)
+	variants := out.HasVariants()
+	for i := range out.Models {
+		out.Warnings = append(out.Warnings, warnings(&out.Models[i], variants)...)
+	}
+	return out
+}
+
+// summarize turns one row's tallies into its results.
+func (s *Summarizer) summarize(m *modelAcc) ModelSummary {
+	ms := m.s
+	ms.WarmupSeconds = s.warmup[ms.Model]
+	for i, r := range s.rates {
+		*ms.rate(r.Name) = newRate(m.rates[i].k, m.rates[i].n)
+	}
+	ms.RoundsMean = m.rounds.Mean()
+	ms.Rounds = map[int]int{}
+	for _, vc := range m.rounds.Sorted() {
+		ms.Rounds[vc.Value] = vc.Count
+	}
+	ms.TrialLatency = Latency{P50: m.trialLat.Quantile(0.5), P95: m.trialLat.Quantile(0.95)}
+	ms.RoundLatency = Latency{P50: m.roundLat.Quantile(0.5), P95: m.roundLat.Quantile(0.95)}
+	if m.evalDur > 0 {
+		ms.TokensPerSecond = float64(ms.EvalTokens) / m.evalDur.Seconds()
+	}
+	s.repeats(m, &ms)
+	for _, o := range record.Outcomes {
+		if o == record.OutcomePass || ms.Outcomes[o] == 0 {
+			continue
+		}
+		ms.Failures = append(ms.Failures, FailureGroup{Outcome: o, Count: ms.Outcomes[o], Examples: m.examples[o]})
+	}
+	ms.Cases = []CaseResult{}
+	for _, id := range slices.Sorted(maps.Keys(m.byCase)) {
+		c := m.byCase[id]
+		ms.Cases = append(ms.Cases, CaseResult{ID: id, Pass: newRate(c.pass, c.scored), Infra: c.infra, Truncated: c.truncated, Outcomes: c.outcomes})
+	}
+	for _, tag := range slices.Sorted(maps.Keys(m.byTag)) {
+		g := m.byTag[tag]
+		ms.Tags = append(ms.Tags, TagResult{Tag: tag, Cases: len(m.tagCases[tag]), Pass: newRate(g.pass, g.scored), Infra: g.infra, Truncated: g.truncated, Outcomes: g.outcomes})
+	}
+	ms.BFCL = m.bfclSummary()
+	return ms
+}
+
+// repeats fills pass@k, pass^k and the stable/flaky labels. k is the smallest
+// number of scored repeats any case has, so every case counts alike.
+func (s *Summarizer) repeats(m *modelAcc, ms *ModelSummary) {
+	if len(m.cases) == 0 {
+		return
+	}
+	ids := make([]string, 0, len(m.cases))
+	k := -1
+	for id, cc := range m.cases {
+		ids = append(ids, id)
+		if k < 0 || cc.N < k {
+			k = cc.N
+		}
+	}
+	slices.Sort(ids)
+	counts := make([]stats.CaseCount, 0, len(ids))
+	for _, id := range ids {
+		cc := m.cases[id]
+		counts = append(counts, *cc)
+		switch stats.Label(cc.N, cc.C) {
+		case stats.StablePass:
+			ms.Stable++
+		case stats.StableFail:
+			ms.Failing++
+		default:
+			ms.Flaky = append(ms.Flaky, id)
+		}
+	}
+	if k >= 2 {
+		at, ok1 := stats.MeanPassAtK(counts, k)
+		hat, ok2 := stats.MeanPassHatK(counts, k)
+		if ok1 && ok2 {
+			ms.K, ms.PassAtK, ms.PassHatK = k, &at, &hat
+		}
+	}
+}
