@@ -14,7 +14,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
-	"github.com/toolgrade/toolgrade/internal/casetools"
 	"github.com/toolgrade/toolgrade/internal/llm"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/redact"
@@ -22,6 +21,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/toolbox"
 )
 
 // checkTimeout bounds each start-up check of Ollama, so a port that accepts
@@ -59,14 +59,14 @@ func RunSuite[S T[S]](t S, srv *mcp.Server, s *suite.Suite, o *Options) {
 		t.Fatalf("tgtest: connecting the MCP server in-process: %v", err)
 		return
 	}
-	cats := casetools.New(cat)
+	cats := toolbox.NewBase(cat)
 	if err := s.Check(cats); err != nil {
 		t.Fatalf("tgtest: the cases do not fit the server's tools:\n%v", err)
 		return
 	}
 	// The cases that bring their own tools are sent them, the others the
 	// server's.
-	own, err := casetools.Toolboxes(s, cats, nil)
+	own, err := toolbox.CaseOffers(s, cats)
 	if err != nil {
 		t.Fatalf("tgtest: %v", err)
 		return
@@ -268,7 +268,7 @@ func createRun(dir string, s *suite.Suite, cat *servers.Catalog, ol *llm.Ollama,
 		Suite:       record.RunSuite{Name: s.Name, Path: path, Hash: s.Hash},
 		Harness:     "tgtest",
 		Ollama:      record.RunOllama{URL: redact.URL(ol.Base.String())},
-		CatalogHash: cat.Hash(),
+		CatalogHash: toolbox.CatalogHash(cat),
 		Repeat:      repeat,
 		Parallel:    1,
 		Options:     s.Defaults.Options,
@@ -277,7 +277,7 @@ func createRun(dir string, s *suite.Suite, cat *servers.Catalog, ol *llm.Ollama,
 		Start:       time.Now(),
 		Models:      models,
 		Cases:       s.CaseHashes(),
-		Servers:     cat.RunServers(),
+		Servers:     toolbox.RunServers(cat),
 	}
 	run.BaseSeed, _ = s.Defaults.Seed()
 	w, err := store.Create(dir, run)

@@ -1,4 +1,4 @@
-package overlay
+package toolbox
 
 import (
 	"github.com/ollama/ollama/api"
@@ -13,8 +13,8 @@ type HiddenOf func(exposed string) []servers.Hidden
 // WithHints returns base with schema hints folded into the descriptions of
 // the tools it offers (schema_hints: description); calls run through base
 // unchanged, validated as before.
-func WithHints(base bridge.Toolbox, hidden HiddenOf) *Toolbox {
-	return &Toolbox{base: base, tools: Hints(base.OllamaTools(), hidden)}
+func WithHints(base bridge.Toolbox, hidden HiddenOf) bridge.Toolbox {
+	return &redescribed{base: base, tools: Hints(base.OllamaTools(), hidden)}
 }
 
 // Hints returns a copy of tools in which every property's description ends
