@@ -19,10 +19,11 @@ type Variant struct {
 	// Suite is the suite's variant, whose system prompt replaces the
 	// suite's; nil for the base.
 	Suite *suite.Variant
-	// Tools offers and runs this variant's tools; nil: Runner.Tools.
+	// Tools offers and runs this variant's tools; nil: runner.Runner's
+	// Tools.
 	Tools bridge.Toolbox
 	// Catalog checks the calls of trials without execution; nil:
-	// Runner.Catalog when Tools is nil, else Tools when it is a
+	// runner.Runner's Catalog when Tools is nil, else Tools when it is a
 	// suite.Catalog.
 	Catalog suite.Catalog
 	// Cases are this variant's toolboxes for the cases that bring their own
