@@ -104,12 +104,12 @@ func AddDecoys(inner bridge.Toolbox, cat suite.Catalog, pool *Pool, n int, seed 
 	// The order of the pool: by a hash of the seed and the name, so it
 	// depends on neither the pool's file order nor Go's random generators.
 	sort.SliceStable(usable, func(i, j int) bool {
-		return key(seed, "order", usable[i].Ollama.Function.Name) < key(seed, "order", usable[j].Ollama.Function.Name)
+		return drawKey(seed, "order", usable[i].Ollama.Function.Name) < drawKey(seed, "order", usable[j].Ollama.Function.Name)
 	})
 	tools := append(api.Tools(nil), real...)
 	for k := range n {
 		d := usable[k]
-		at := int(key(seed, "place", fmt.Sprint(k)) % uint64(len(tools)+1))
+		at := int(drawKey(seed, "place", fmt.Sprint(k)) % uint64(len(tools)+1))
 		tools = slices.Insert(tools, at, d.Ollama)
 		t.decoys[d.Ollama.Function.Name] = d
 	}
@@ -122,8 +122,8 @@ func AddDecoys(inner bridge.Toolbox, cat suite.Catalog, pool *Pool, n int, seed 
 	return t, nil
 }
 
-// key is a 64-bit hash of the seed, a purpose and a string.
-func key(seed int64, purpose, s string) uint64 {
+// drawKey is a 64-bit hash of the seed, a purpose and a string.
+func drawKey(seed int64, purpose, s string) uint64 {
 	h := sha256.New()
 	var b [8]byte
 	binary.BigEndian.PutUint64(b[:], uint64(seed))

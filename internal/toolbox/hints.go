@@ -45,7 +45,7 @@ func hintProps(props *api.ToolPropertiesMap, h []servers.Hidden, path string) {
 	}
 	for _, name := range names {
 		p, _ := props.Get(name)
-		props.Set(name, hintProp(p, h, join(path, name)))
+		props.Set(name, hintProp(p, h, propPath(path, name)))
 	}
 }
 
@@ -60,7 +60,8 @@ func hintProp(p api.ToolProperty, h []servers.Hidden, path string) api.ToolPrope
 	return p
 }
 
-func join(path, name string) string {
+// propPath is the dotted path of property name under path.
+func propPath(path, name string) string {
 	if path == "" {
 		return name
 	}
