@@ -45,7 +45,7 @@ func (b *Base) CaseCatalog(c *suite.Case) (suite.Catalog, error) {
 // Its named tools are found by the exposed names suite.Check sets, so the
 // suite must have passed Check against b first.
 func (b *Base) Static(c *suite.Case) (*Static, error) {
-	return b.static(StaticTools(c))
+	return b.static(staticTools(c))
 }
 
 // static is the catalog of tools over b's servers, built once per distinct
@@ -76,9 +76,9 @@ func (b *Base) Built() int {
 	return len(b.built)
 }
 
-// StaticTools is c's tools as NewStatic takes them: an inline definition as
+// staticTools is c's tools as NewStatic takes them: an inline definition as
 // written, a named tool by its exposed name.
-func StaticTools(c *suite.Case) []StaticTool {
+func staticTools(c *suite.Case) []StaticTool {
 	defs := make([]StaticTool, len(c.Tools))
 	for i, t := range c.Tools {
 		defs[i] = StaticTool{Name: t.Exposed, Description: t.Description, Schema: t.Parameters}

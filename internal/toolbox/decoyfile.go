@@ -27,7 +27,7 @@ func LoadDecoys(path, propertyOrder string) ([]servers.Tool, error) {
 		return nil, err
 	}
 	if !st.IsDir() {
-		return LoadDecoyFile(path, propertyOrder)
+		return loadDecoyFile(path, propertyOrder)
 	}
 	files, err := filepath.Glob(filepath.Join(path, "*.json"))
 	if err != nil {
@@ -39,7 +39,7 @@ func LoadDecoys(path, propertyOrder string) ([]servers.Tool, error) {
 	sort.Strings(files)
 	var out []servers.Tool
 	for _, f := range files {
-		tools, err := LoadDecoyFile(f, propertyOrder)
+		tools, err := loadDecoyFile(f, propertyOrder)
 		if err != nil {
 			return nil, err
 		}
@@ -55,10 +55,10 @@ type toolDef struct {
 	InputSchema json.RawMessage `json:"inputSchema"`
 }
 
-// LoadDecoyFile reads one decoy file: {"tools": [...]} (a tools/list result as
-// captured) or a bare list of tools, each with name, description and
+// loadDecoyFile reads one decoy file: {"tools": [...]} (a tools/list result
+// as captured) or a bare list of tools, each with name, description and
 // inputSchema.
-func LoadDecoyFile(path, propertyOrder string) ([]servers.Tool, error) {
+func loadDecoyFile(path, propertyOrder string) ([]servers.Tool, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

@@ -270,7 +270,7 @@ func TestLoadErrors(t *testing.T) {
 		if err := os.WriteFile(path, []byte(tt.text), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		_, err := LoadDecoyFile(path, "")
+		_, err := loadDecoyFile(path, "")
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err = %v, want %q", tt.name, err, tt.want)
 		}
@@ -285,7 +285,7 @@ func TestDecoysAreConverted(t *testing.T) {
   "z": {"type": "string"}, "a": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}}}]`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	tools, err := LoadDecoyFile(path, "")
+	tools, err := loadDecoyFile(path, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,13 +14,13 @@ type HiddenOf func(exposed string) []servers.Hidden
 // the tools it offers (schema_hints: description); calls run through base
 // unchanged, validated as before.
 func WithHints(base bridge.Toolbox, hidden HiddenOf) bridge.Toolbox {
-	return &redescribed{base: base, tools: Hints(base.OllamaTools(), hidden)}
+	return &redescribed{base: base, tools: hintTools(base.OllamaTools(), hidden)}
 }
 
-// Hints returns a copy of tools in which every property's description ends
-// with its hint (servers.HintText); a tool with nothing to hint is shared,
-// the others have their parameter tree copied first.
-func Hints(tools api.Tools, hidden HiddenOf) api.Tools {
+// hintTools returns a copy of tools in which every property's description
+// ends with its hint (servers.HintText); a tool with nothing to hint is
+// shared, the others have their parameter tree copied first.
+func hintTools(tools api.Tools, hidden HiddenOf) api.Tools {
 	out := append(api.Tools(nil), tools...)
 	for i, t := range out {
 		h := hidden(t.Function.Name)

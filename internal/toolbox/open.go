@@ -119,7 +119,7 @@ func variantNames(s *suite.Suite, named []string, meta *record.Run) ([]string, e
 			name = ""
 		}
 		if slices.Contains(out, name) {
-			return nil, usagef("--variants: %s is listed twice", DisplayVariant(name))
+			return nil, usagef("--variants: %s is listed twice", displayVariant(name))
 		}
 		out = append(out, name)
 	}
@@ -133,8 +133,8 @@ func variantNames(s *suite.Suite, named []string, meta *record.Run) ([]string, e
 	return out, nil
 }
 
-// DisplayVariant is a variant's name as the CLI shows it: "base" for "".
-func DisplayVariant(name string) string {
+// displayVariant is a variant's name as the CLI shows it: "base" for "".
+func displayVariant(name string) string {
 	if name == "" {
 		return suite.BaseVariant
 	}

@@ -20,7 +20,7 @@ func SameCatalogs(dir string, recorded *record.Run, now []record.RunCatalog) err
 			}
 			if old.Hash != c.Hash {
 				return usagef("--resume: the catalog of variant %s changed since the run in %s began (hash %.12s, now %.12s): its trials would not be comparable",
-					DisplayVariant(c.Variant), dir, old.Hash, c.Hash)
+					displayVariant(c.Variant), dir, old.Hash, c.Hash)
 			}
 			if err := sameCaseCatalogs(dir, c.Variant, old.Cases, c.Cases); err != nil {
 				return err
@@ -36,13 +36,13 @@ func sameCaseCatalogs(dir, variant string, old, now []record.RunCaseCatalog) err
 	for _, id := range slices.Sorted(maps.Keys(is)) {
 		if was[id] != is[id] {
 			return usagef("--resume: the tools of case %s in variant %s changed since the run in %s began (hash %.12s, now %.12s): its trials would not be comparable",
-				id, DisplayVariant(variant), dir, orNone(was[id]), is[id])
+				id, displayVariant(variant), dir, orNone(was[id]), is[id])
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(was)) {
 		if _, ok := is[id]; !ok {
 			return usagef("--resume: case %s in variant %s had its own tools when the run in %s began and has none now: its trials would not be comparable",
-				id, DisplayVariant(variant), dir)
+				id, displayVariant(variant), dir)
 		}
 	}
 	return nil
