@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/internal/bridge"
-	"github.com/toolgrade/toolgrade/internal/casetools"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/redact"
 	"github.com/toolgrade/toolgrade/internal/runner"
@@ -22,6 +21,8 @@ import (
 	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/toolbox"
+	"github.com/toolgrade/toolgrade/reports"
 )
 
 func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -145,7 +146,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 
 	var cfg *servers.Config // nil: no servers, every case brings its own tools
-	if hasServers(s) || !allOwnTools(s) {
+	if toolbox.NeedsServers(s) {
 		if cfg, err = suiteServers(s); err != nil {
 			return asUsage(err)
 		}
@@ -174,15 +175,15 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return err
 	}
 	defer cat.Close()
-	cc := casetools.New(cat)
+	cc := toolbox.NewBase(cat)
 	if err := s.Check(cc); err != nil {
 		return asUsage(err)
 	}
-	for _, w := range caseDropWarnings(s, cc) {
-		fmt.Fprintf(stderr, "toolgrade: warning: %s\n", w)
+	for _, w := range toolbox.CaseDropWarnings(s, cc) {
+		fmt.Fprintf(stderr, "toolgrade: warning: %s\n", reports.Printable(w))
 	}
 	if meta != nil {
-		if err := store.CheckResume(dir, meta, store.Current{CatalogHash: cat.Hash()}); err != nil {
+		if err := store.CheckResume(dir, meta, store.Current{CatalogHash: toolbox.CatalogHash(cat)}); err != nil {
 			return usageErrorf("--resume: %v", err)
 		}
 	}
@@ -201,7 +202,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		// queue does not take a shard's filter yet.
 		return usageErrorf("run: --shard runs on one Ollama; give each shard its own --ollama")
 	}
-	only := sh.Filter(runMatrix(s, checked, vs.list, *repeat))
+	only := sh.Filter(runMatrix(s, checked, vs.Variants, *repeat))
 
 	if w == nil {
 		fresh := newRunMeta(s, cat, redact.URL(ol.base.String()), ol.version, *repeat, *parallel)
@@ -209,7 +210,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 			fresh.Ollama.URL = hostNames(r.Hosts)
 		}
 		fresh.Overrides = overrides
-		fresh.Catalogs = vs.catalogs
+		fresh.Catalogs = vs.Catalogs
 		if *stopEarly {
 			rule := stats.SPRT{Threshold: *stopThreshold}.Filled()
 			fresh.StopEarly = &record.RunStopEarly{Threshold: rule.Threshold, Delta: rule.Delta, Alpha: rule.Alpha, Beta: rule.Beta}
@@ -230,7 +231,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return err
 	}
 	shape := fmt.Sprintf("%d cases × %d models", len(s.Cases), len(modelList))
-	if n := len(vs.list); n > 1 {
+	if n := len(vs.Variants); n > 1 {
 		shape += fmt.Sprintf(" × %d variants", n)
 	}
 	if !sh.Whole() {
@@ -284,7 +285,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 	ran, runErr := r.Run(ctx, runner.Config{
 		Suite: s, Models: checked, Repeat: *repeat, Parallel: *parallel, Retries: *retries, Done: done,
-		WaitOllama: wait, NoExecute: meta.NoExecute, Variants: vs.list, Only: only,
+		WaitOllama: wait, NoExecute: meta.NoExecute, Variants: vs.Variants, Only: only,
 		StopEarly: rule, Outcomes: outcomes, Judge: record.JudgeOptions{KeepTruncated: meta.KeepTruncated || *keepTruncated},
 	})
 	prog.finish()
@@ -405,7 +406,7 @@ func newRunMeta(s *suite.Suite, cat *servers.Catalog, url, ollamaVersion string,
 		Suite:       record.RunSuite{Name: s.Name, Path: absPath(s.Path), Hash: s.Hash},
 		Harness:     version(),
 		Ollama:      record.RunOllama{URL: url, Version: ollamaVersion},
-		CatalogHash: cat.Hash(),
+		CatalogHash: toolbox.CatalogHash(cat),
 		Repeat:      repeat,
 		Parallel:    parallel,
 		Options:     s.Defaults.Options,
@@ -415,7 +416,7 @@ func newRunMeta(s *suite.Suite, cat *servers.Catalog, url, ollamaVersion string,
 	}
 	meta.BaseSeed, _ = s.Defaults.Seed()
 	meta.Cases = s.CaseHashes()
-	meta.Servers = cat.RunServers()
+	meta.Servers = toolbox.RunServers(cat)
 	for _, f := range cat.Failed() {
 		meta.FailedServers = append(meta.FailedServers, f.Name)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/toolbox"
 )
 
 // sweepSuite copies cases/sweep.yaml into a temporary folder, its servers
@@ -194,16 +195,16 @@ func TestResumeRefusesChangedVariantOptions(t *testing.T) {
 		{Think: "false", Options: map[string]any{"num_ctx": int64(8192)}},
 		{Think: "true", Options: map[string]any{"num_ctx": int64(4096)}},
 	} {
-		now, err := variantCatalog("ctx", &v, staticTools(tools))
+		now, err := toolbox.VariantCatalog("ctx", &v, staticTools(tools))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := sameCatalogs(dir, rd.Run, []record.RunCatalog{now}); err == nil || !strings.Contains(err.Error(), "the catalog of variant ctx changed") {
-			t.Errorf("%+v: sameCatalogs = %v", v, err)
+		if err := toolbox.SameCatalogs(dir, rd.Run, []record.RunCatalog{now}); err == nil || !strings.Contains(err.Error(), "the catalog of variant ctx changed") {
+			t.Errorf("%+v: SameCatalogs = %v", v, err)
 		}
 	}
-	same, _ := variantCatalog("ctx", &suite.Variant{Think: "false", Options: map[string]any{"num_ctx": int64(4096)}}, staticTools(tools))
-	if err := sameCatalogs(dir, rd.Run, []record.RunCatalog{same}); err != nil {
+	same, _ := toolbox.VariantCatalog("ctx", &suite.Variant{Think: "false", Options: map[string]any{"num_ctx": int64(4096)}}, staticTools(tools))
+	if err := toolbox.SameCatalogs(dir, rd.Run, []record.RunCatalog{same}); err != nil {
 		t.Errorf("the same options: %v", err)
 	}
 	if tr := runCLI(t, context.Background(), "tools", "--suite", suitePath, "--variant", "ctx"); !strings.Contains(tr.stdout, `variant ctx sends think false and options {"num_ctx":4096} over the suite's`) {

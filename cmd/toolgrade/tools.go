@@ -3,17 +3,18 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
-	"github.com/toolgrade/toolgrade/internal/decoys"
 	"github.com/toolgrade/toolgrade/internal/llm"
 	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/toolbox"
 	"github.com/toolgrade/toolgrade/reports"
 )
 
@@ -25,12 +26,8 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	suitePath := fs.String("suite", "", "the suite `FILE` whose variants --variant names (its servers, when --servers is not given)")
 	variant := fs.String("variant", "", "show the catalog this variant of --suite sends (default: base, the servers' own)")
 	caseID := fs.String("case", "", "show the catalog case `ID` of --suite brings (its tools:) instead of the servers'")
-	model := fs.String("model", "", "measure the catalog's prompt tokens on Ollama model `NAME` (default: estimate them at 4 bytes a token)")
-	ollamaURL := fs.String("ollama", "", "Ollama `URL` for --model (default: OLLAMA_HOST, else http://127.0.0.1:11434)")
-	var options optionList
-	fs.Var(&options, "o", "model option `key=value` for --model's requests (num_ctx sets the context to compare with); repeatable")
-	var ot ollamaTimeouts
-	ot.register(fs)
+	var mf measureFlags
+	mf.register(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -38,8 +35,8 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if len(pos) > 0 {
 		return usageErrorf("tools: unexpected argument %q", pos[0])
 	}
-	if *model == "" && (*ollamaURL != "" || len(options) > 0) {
-		return usageErrorf("tools: --ollama and -o measure tokens on a model: give --model NAME too")
+	if err := mf.check(); err != nil {
+		return err
 	}
 	if *caseID != "" && *suitePath == "" {
 		return usageErrorf("tools: --case needs --suite FILE, the suite that defines it")
@@ -48,105 +45,244 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err != nil {
 		return err
 	}
-	var kase *suite.Case
-	if *caseID != "" {
-		if kase = vt.suite.Case(*caseID); kase == nil {
-			var ids []string
-			for _, c := range vt.suite.Cases {
-				ids = append(ids, c.ID)
-			}
-			return usageErrorf("tools: --case: %s", srcpos.Unknown("case", *caseID, ids))
-		}
-		if kase.Tools == nil {
-			return usageErrorf("tools: case %s brings no tools of its own: it is sent the suite's catalog, which `toolgrade tools --suite %s` shows", kase.ID, *suitePath)
-		}
+	kase, err := vt.kase(*caseID, *suitePath)
+	if err != nil {
+		return err
 	}
 	// Ollama and the model are checked before any server starts, as ask does.
-	var ol *ollamaConn
-	var info *llm.Model
-	if *model != "" {
-		if ol, err = dialOllama(ctx, *ollamaURL, &ot); err != nil {
-			return err
-		}
-		if info, err = ol.models.Check(ctx, *model); err != nil {
-			return asInfra(err)
-		}
+	if err := mf.dial(ctx); err != nil {
+		return err
 	}
-	cat, err := connectSuiteServers(ctx, vt.cfg, &sf, stderr)
+	conn, err := connectOptions(&sf, stderr)
 	if err != nil {
 		return err
+	}
+	cat, err := toolbox.Connect(ctx, vt.cfg, conn)
+	if err != nil {
+		return toolboxErr(err)
 	}
 	defer cat.Close()
-	var shown []api.Tool
-	var dt *decoys.Toolbox
-	var listed []servers.Tool // the catalog's tools, in their order
-	var annot bridge.Annotator = cat
-	if kase != nil {
-		st, err := vt.caseTools(cat, kase)
-		if err != nil {
-			return err
-		}
-		out, err := variantTransform(ctx, vt.suite, vt.variant, newDecoySet(vt.suite, &sf, stderr))(st, st, st.HiddenOf)
-		if err != nil {
-			return err
-		}
-		shown, dt, listed, annot = out.Tools.OllamaTools(), out.Decoys, st.Tools(), st
-	} else {
-		if shown, dt, err = vt.tools(ctx, cat, &sf, stderr); err != nil {
-			return err
-		}
-		listed = cat.Tools()
+	shown, err := toolbox.Show(ctx, cat, toolbox.ShowSpec{Suite: vt.suite, Variant: vt.variant, Case: kase, Connect: conn})
+	if err != nil {
+		return toolboxErr(err)
 	}
-
-	toolJSON, err := json.Marshal(shown)
+	toolJSON, err := json.Marshal(shown.Tools)
 	if err != nil {
 		return err
 	}
-	var size *promptSize
-	if ol != nil {
-		req := llm.MeasureRequest{Model: *model, Tools: shown, Options: options, NumCtx: info.NumCtx, Running: ol.client}
-		if v := vt.variant; v != nil {
-			req.System = v.System
-		}
-		measured, err := llm.MeasureTools(ctx, ol.chat, req)
-		if err != nil {
-			return asInfra(err)
-		}
-		size = newPromptSize(*model, measured)
-	}
-	if *asJSON {
-		if size == nil {
-			// Without --model the output stays the tools exactly as sent.
-			_, err := fmt.Fprintf(stdout, "%s\n", toolJSON)
-			return err
-		}
-		for _, w := range size.warnings() {
-			fmt.Fprintf(stderr, "toolgrade: warning: %s\n", w)
-		}
-		b, err := json.MarshalIndent(struct {
-			Tools  json.RawMessage `json:"tools"`
-			Prompt *promptSize     `json:"prompt"`
-		}{toolJSON, size}, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(stdout, "%s\n", b)
+	size, err := mf.measure(ctx, shown.Tools, vt.variant)
+	if err != nil {
 		return err
 	}
+	if *asJSON {
+		return printToolsJSON(stdout, stderr, toolJSON, size)
+	}
+	return printTools(stdout, shown, vt.variant, toolJSON, size)
+}
+
+// variantTools is what `toolgrade tools` shows: the servers file to connect
+// and the variant (nil: the base) whose overlays apply.
+type variantTools struct {
+	// cfg is nil for a suite without servers whose cases bring their own
+	// tools.
+	cfg     *servers.Config
+	suite   *suite.Suite
+	variant *suite.Variant
+}
+
+// loadVariantTools reads --suite and finds --variant in it: the servers are
+// the variant's own file, else --servers, else the suite's.
+func loadVariantTools(suitePath, variant, serversFile string) (*variantTools, error) {
+	vt := &variantTools{}
+	if suitePath == "" {
+		if variant != "" {
+			return nil, usageErrorf("tools: --variant needs --suite FILE, the suite that defines it")
+		}
+		if serversFile == "" {
+			return nil, usageErrorf("tools: --servers FILE is required")
+		}
+		cfg, err := servers.Load(serversFile)
+		vt.cfg = cfg
+		return vt, asUsage(err)
+	}
+	s, err := suite.Load(suitePath)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	vt.suite = s
+	if variant != "" && variant != suite.BaseVariant {
+		if vt.variant = s.Variant(variant); vt.variant == nil {
+			return nil, usageErrorf("tools: --variant: %s", srcpos.Unknown("variant", variant, append([]string{suite.BaseVariant}, s.VariantNames()...)))
+		}
+	}
+	var cfg *servers.Config
+	switch {
+	case vt.variant != nil && vt.variant.ServersPath != "":
+		cfg, err = servers.Load(vt.variant.ServersPath)
+	case serversFile != "":
+		cfg, err = servers.Load(serversFile)
+	case !toolbox.NeedsServers(s):
+		// No servers to start: every case brings its own tools.
+	default:
+		cfg, err = suiteServers(s)
+	}
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	vt.cfg = cfg
+	return vt, nil
+}
+
+// kase is the case --case names, which must bring its own tools; nil when
+// id is "".
+func (vt *variantTools) kase(id, suitePath string) (*suite.Case, error) {
+	if id == "" {
+		return nil, nil
+	}
+	c := vt.suite.Case(id)
+	if c == nil {
+		var ids []string
+		for _, c := range vt.suite.Cases {
+			ids = append(ids, c.ID)
+		}
+		return nil, usageErrorf("tools: --case: %s", srcpos.Unknown("case", id, ids))
+	}
+	if c.Tools == nil {
+		return nil, usageErrorf("tools: case %s brings no tools of its own: it is sent the suite's catalog, which `toolgrade tools --suite %s` shows", c.ID, suitePath)
+	}
+	return c, nil
+}
+
+// measureFlags are the flags of `tools` that measure the catalog's prompt
+// tokens on a model, and the Ollama they reach once dialed.
+type measureFlags struct {
+	model, ollamaURL string
+	options          optionList
+	ot               ollamaTimeouts
+	ol               *ollamaConn // nil until dial, and without --model
+	info             *llm.Model
+}
+
+func (mf *measureFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&mf.model, "model", "", "measure the catalog's prompt tokens on Ollama model `NAME` (default: estimate them at 4 bytes a token)")
+	fs.StringVar(&mf.ollamaURL, "ollama", "", "Ollama `URL` for --model (default: OLLAMA_HOST, else http://127.0.0.1:11434)")
+	fs.Var(&mf.options, "o", "model option `key=value` for --model's requests (num_ctx sets the context to compare with); repeatable")
+	mf.ot.register(fs)
+}
+
+func (mf *measureFlags) check() error {
+	if mf.model == "" && (mf.ollamaURL != "" || len(mf.options) > 0) {
+		return usageErrorf("tools: --ollama and -o measure tokens on a model: give --model NAME too")
+	}
+	return nil
+}
+
+// dial reaches Ollama and checks the model, when --model asks to measure.
+func (mf *measureFlags) dial(ctx context.Context) error {
+	if mf.model == "" {
+		return nil
+	}
+	ol, err := dialOllama(ctx, mf.ollamaURL, &mf.ot)
+	if err != nil {
+		return err
+	}
+	info, err := ol.models.Check(ctx, mf.model)
+	if err != nil {
+		return asInfra(err)
+	}
+	mf.ol, mf.info = ol, info
+	return nil
+}
+
+// measure is the prompt size of tools (with v's system prompt) on the
+// model; nil without --model.
+func (mf *measureFlags) measure(ctx context.Context, tools api.Tools, v *suite.Variant) (*promptSize, error) {
+	if mf.ol == nil {
+		return nil, nil
+	}
+	req := llm.MeasureRequest{Model: mf.model, Tools: tools, Options: mf.options, NumCtx: mf.info.NumCtx, Running: mf.ol.client}
+	if v != nil {
+		req.System = v.System
+	}
+	measured, err := llm.MeasureTools(ctx, mf.ol.chat, req)
+	if err != nil {
+		return nil, asInfra(err)
+	}
+	return newPromptSize(mf.model, measured), nil
+}
+
+// printToolsJSON prints the tools exactly as sent, with their measured size
+// when there is one.
+func printToolsJSON(stdout, stderr io.Writer, toolJSON []byte, size *promptSize) error {
+	if size == nil {
+		// Without --model the output stays the tools exactly as sent.
+		_, err := fmt.Fprintf(stdout, "%s\n", toolJSON)
+		return err
+	}
+	for _, w := range size.warnings() {
+		fmt.Fprintf(stderr, "toolgrade: warning: %s\n", w)
+	}
+	b, err := json.MarshalIndent(struct {
+		Tools  json.RawMessage `json:"tools"`
+		Prompt *promptSize     `json:"prompt"`
+	}{toolJSON, size}, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "%s\n", b)
+	return err
+}
+
+// printTools prints the catalog shown as a table, then its size, what the
+// variant v sends besides, the tools a suite would block and the schema
+// changes.
+func printTools(w io.Writer, shown *toolbox.Shown, v *suite.Variant, toolJSON []byte, size *promptSize) error {
+	rows := toolRows(shown)
 	// reports.Table escapes the cells: names and descriptions are the servers'.
+	if err := reports.Table(w, []string{"Tool", "Server", "Parameters (* required)", "Bytes", "Description"}, rows); err != nil {
+		return err
+	}
+	if size == nil {
+		fmt.Fprintf(w, "%d tools, %d bytes of tool JSON sent with every request, about %d tokens (an estimate at 4 bytes a token; --model NAME measures them)\n",
+			len(rows), len(toolJSON), estimateTokens(len(toolJSON)))
+	} else {
+		fmt.Fprintf(w, "%d tools, %d bytes of tool JSON sent with every request, %s\n", len(rows), len(toolJSON), size.summary())
+		for _, warn := range size.warnings() {
+			fmt.Fprintf(w, "warning: %s\n", warn)
+		}
+	}
+	printVariantSends(w, v)
+	// What a suite without allow_tools would do with each tool, from its
+	// MCP annotations.
+	policy := &bridge.Policy{Info: shown.Info}
+	for _, t := range shown.Listed {
+		ti, _ := shown.Info.ToolInfo(t.Exposed)
+		if t.Server == "" {
+			continue // inline: it never runs, so nothing blocks it
+		}
+		if why := policy.Blocks(ti); why != "" {
+			fmt.Fprintln(w, reports.Printable(fmt.Sprintf("blocked: %s: a suite does not run it: %s", ti.Exposed, why)))
+		}
+	}
+	printSchemaChanges(w, shown.Listed)
+	return nil
+}
+
+// toolRows are the table rows of the tools shown, in the order sent.
+func toolRows(shown *toolbox.Shown) [][]string {
 	var rows [][]string
 	byName := map[string]servers.Tool{}
-	for _, t := range listed {
+	for _, t := range shown.Listed {
 		byName[t.Exposed] = t
 	}
-	for _, x := range shown {
+	for _, x := range shown.Tools {
 		// Overlays keep the catalog's order and change only descriptions;
 		// decoys come between the real tools.
 		t, real := byName[x.Function.Name]
 		server := t.Server
 		switch {
-		case !real && dt != nil && dt.Decoy(x.Function.Name):
-			t = dt.Tool(x.Function.Name)
+		case !real && shown.Decoys != nil && shown.Decoys.Decoy(x.Function.Name):
+			t = shown.Decoys.Tool(x.Function.Name)
 			server = "decoy (" + t.Server + ")"
 		case server == "":
 			server = "(inline)" // a case's own definition: nothing behind it
@@ -155,44 +291,24 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		one, _ := json.Marshal(t.Ollama)
 		rows = append(rows, []string{t.Exposed, server, params(t), fmt.Sprint(len(one)), clip(t.Description, 60)})
 	}
-	if err := reports.Table(stdout, []string{"Tool", "Server", "Parameters (* required)", "Bytes", "Description"}, rows); err != nil {
-		return err
+	return rows
+}
+
+// printVariantSends says what variant v sends besides its tools: its
+// system prompt, think and options.
+func printVariantSends(w io.Writer, v *suite.Variant) {
+	if v != nil && v.System != "" {
+		fmt.Fprintln(w, reports.Printable("system prompt of variant "+v.Name+": "+clip(v.System, 200)))
 	}
-	if size == nil {
-		fmt.Fprintf(stdout, "%d tools, %d bytes of tool JSON sent with every request, about %d tokens (an estimate at 4 bytes a token; --model NAME measures them)\n",
-			len(rows), len(toolJSON), estimateTokens(len(toolJSON)))
-	} else {
-		fmt.Fprintf(stdout, "%d tools, %d bytes of tool JSON sent with every request, %s\n", len(rows), len(toolJSON), size.summary())
-		for _, w := range size.warnings() {
-			fmt.Fprintf(stdout, "warning: %s\n", w)
-		}
-	}
-	if v := vt.variant; v != nil && v.System != "" {
-		fmt.Fprintln(stdout, reports.Printable("system prompt of variant "+v.Name+": "+clip(v.System, 200)))
-	}
-	if v := vt.variant; v != nil && (v.Think != "" || len(v.Options) > 0) {
-		// What the variant sends besides its tools; the JSON's keys are sorted.
+	if v != nil && (v.Think != "" || len(v.Options) > 0) {
+		// The JSON's keys are sorted.
 		opts := ""
 		if len(v.Options) > 0 {
 			b, _ := json.Marshal(v.Options)
 			opts = string(b)
 		}
-		fmt.Fprintln(stdout, reports.Printable(fmt.Sprintf("variant %s sends think %s and options %s over the suite's", v.Name, orUnset(v.Think), orUnset(opts))))
+		fmt.Fprintln(w, reports.Printable(fmt.Sprintf("variant %s sends think %s and options %s over the suite's", v.Name, orUnset(v.Think), orUnset(opts))))
 	}
-	// What a suite without allow_tools would do with each tool, from its
-	// MCP annotations.
-	policy := &bridge.Policy{Tools: cat, Info: annot}
-	for _, t := range listed {
-		ti, _ := annot.ToolInfo(t.Exposed)
-		if t.Server == "" {
-			continue // inline: it never runs, so nothing blocks it
-		}
-		if why := policy.Blocks(ti); why != "" {
-			fmt.Fprintln(stdout, reports.Printable(fmt.Sprintf("blocked: %s: a suite does not run it: %s", ti.Exposed, why)))
-		}
-	}
-	printSchemaChanges(stdout, listed)
-	return nil
 }
 
 // printSchemaChanges lists what the conversion to Ollama's tool format did

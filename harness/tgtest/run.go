@@ -13,13 +13,13 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
-	"github.com/toolgrade/toolgrade/internal/casetools"
 	"github.com/toolgrade/toolgrade/internal/llm"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/runner"
 	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/toolbox"
 )
 
 // checkTimeout bounds each start-up check of Ollama, so a port that accepts
@@ -114,13 +114,13 @@ func (r *run) setUp(ctx context.Context, t TB, srv *mcp.Server) error {
 		return fmt.Errorf("connecting the MCP server in-process: %w", err)
 	}
 	r.cat = cat
-	cats := casetools.New(cat)
+	cats := toolbox.NewBase(cat)
 	if err := r.s.Check(cats); err != nil {
 		return fmt.Errorf("the cases do not fit the server's tools:\n%w", err)
 	}
 	// The cases that bring their own tools are sent them, the others the
 	// server's.
-	if r.own, err = casetools.Toolboxes(r.s, cats, nil); err != nil {
+	if r.own, err = toolbox.CaseOffers(r.s, cats); err != nil {
 		return err
 	}
 	r.ol, err = ollama(t, r.o)

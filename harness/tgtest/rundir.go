@@ -12,6 +12,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/toolbox"
 )
 
 // createRun makes the run directory `toolgrade report` reads (run.json,
@@ -27,7 +28,7 @@ func createRun(dir string, s *suite.Suite, cat *servers.Catalog, ol *llm.Ollama,
 		Suite:       record.RunSuite{Name: s.Name, Path: path, Hash: s.Hash},
 		Harness:     "tgtest",
 		Ollama:      record.RunOllama{URL: redact.URL(ol.Base.String())},
-		CatalogHash: cat.Hash(),
+		CatalogHash: toolbox.CatalogHash(cat),
 		Repeat:      repeat,
 		Parallel:    1,
 		Options:     s.Defaults.Options,
@@ -36,7 +37,7 @@ func createRun(dir string, s *suite.Suite, cat *servers.Catalog, ol *llm.Ollama,
 		Start:       time.Now(),
 		Models:      models,
 		Cases:       s.CaseHashes(),
-		Servers:     cat.RunServers(),
+		Servers:     toolbox.RunServers(cat),
 	}
 	run.BaseSeed, _ = s.Defaults.Seed()
 	w, err := store.Create(dir, run)

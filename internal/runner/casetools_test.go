@@ -11,6 +11,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/runner"
 	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/toolbox"
 )
 
 // offering is a Toolbox that counts the conversations it is offered in.
@@ -66,7 +67,7 @@ func TestCaseToolsReplaceTheVariantsForTheirCase(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st, err := servers.NewStatic(cat, []servers.StaticTool{{Name: "f", Schema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`)}})
+		st, err := toolbox.NewStatic(cat, []toolbox.StaticTool{{Name: "f", Schema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`)}})
 		if err != nil {
 			t.Fatal(err)
 		}

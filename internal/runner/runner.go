@@ -15,6 +15,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/score"
 	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/toolbox"
 )
 
 // Models checks and loads models; *Ollama is the real one.
@@ -146,34 +147,13 @@ func (cfg *Config) hasTrials(model string) bool {
 }
 
 // Variant is one version of the tools (and system prompt) that every case of
-// a run is sent with: a suite variant, or the base.
-type Variant struct {
-	// Name is recorded in Trial.Variant; "" is the base.
-	Name string
-	// Suite is the suite's variant, whose system prompt replaces the
-	// suite's; nil for the base.
-	Suite *suite.Variant
-	// Tools offers and runs this variant's tools; nil: Runner.Tools.
-	Tools bridge.Toolbox
-	// Catalog checks the calls of trials without execution; nil:
-	// Runner.Catalog when Tools is nil, else Tools when it is a
-	// score.Catalog.
-	Catalog score.Catalog
-	// Cases are this variant's toolboxes for the cases that bring their own
-	// tools, by case id (cases with identical tools share one); a case not
-	// in it runs with Tools. Nil: every case runs with Tools.
-	Cases map[string]CaseTools
-}
+// a run is sent with: a suite variant, or the base (see toolbox.Variant,
+// where variants are made).
+type Variant = toolbox.Variant
 
 // CaseTools are the tools one case of a variant runs with, in place of the
 // variant's: the case's own catalog with the variant's transformations.
-type CaseTools struct {
-	// Tools offers and runs them; required.
-	Tools bridge.Toolbox
-	// Catalog checks the calls of trials without execution; nil: Tools,
-	// when it is a score.Catalog.
-	Catalog score.Catalog
-}
+type CaseTools = toolbox.Offer
 
 // Progress is what the runner reports after each trial.
 type Progress struct {
@@ -225,7 +205,7 @@ type Runner struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Catalog checks the calls of trials run without execution (see
 	// score.Options.Tools); nil: Tools, when it is one.
-	Catalog score.Catalog
+	Catalog suite.Catalog
 	// OnWait, when set, is called while the run waits for an unreachable
 	// Ollama, before each pause between pings, with the time left.
 	OnWait func(left time.Duration)
@@ -357,7 +337,7 @@ func (r *Runner) trial(ctx context.Context, cfg Config, h *hostRun, info *record
 	loop := &bridge.Loop{Chat: h.Chat, Tools: tools, Now: r.Now}
 	opts := score.OptionsFor(&s.Defaults)
 	opts.Tools = catalog
-	if c, ok := tools.(score.Catalog); ok && opts.Tools == nil {
+	if c, ok := tools.(suite.Catalog); ok && opts.Tools == nil {
 		opts.Tools = c
 	}
 	// The request's own options decide, so whatever set num_ctx (the

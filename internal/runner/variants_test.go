@@ -13,10 +13,10 @@ import (
 
 	"github.com/toolgrade/toolgrade/fakes/rig"
 	"github.com/toolgrade/toolgrade/internal/bridge"
-	"github.com/toolgrade/toolgrade/internal/overlay"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/runner"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/toolbox"
 )
 
 const variantSuite = `
@@ -65,7 +65,7 @@ func TestVariantsChangeExactlyWhatTheyOverlay(t *testing.T) {
 	r := newRig(t, nil, nil, nil, "docs")
 	s := parseSuite(t, variantSuite, r.cat)
 	baseJSON, _ := json.Marshal(r.cat.OllamaTools())
-	desc, err := overlay.New(r.cat, s.Variant("desc").Tools)
+	desc, err := toolbox.Overlay(r.cat, s.Variant("desc").Tools)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,13 +4,14 @@ import (
 	"encoding/json"
 
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
-// Coercer is a Catalog that can also apply to a call's arguments the
+// Coercer is a suite.Catalog that can also apply to a call's arguments the
 // conversions a lenient client makes before validating them ("5" → 5 for an
 // integer, "true" → true, a JSON string holding an object for an object;
 // *servers.Catalog documents them in servers.CoerceArgs). It is optional: a
-// Catalog without it leaves the coerced validity equal to the strict one.
+// catalog without it leaves the coerced validity equal to the strict one.
 type Coercer interface {
 	// Coerce returns args converted for the tool the model sees as exposed,
 	// and whether anything was converted.
@@ -20,7 +21,7 @@ type Coercer interface {
 // validIfCoerced marks the calls whose arguments failed the tool's schema
 // as sent and pass it once coerced: the calls a lenient client would have
 // run. It returns nil when tools cannot coerce.
-func validIfCoerced(execs []record.Execution, tools Catalog) []bool {
+func validIfCoerced(execs []record.Execution, tools suite.Catalog) []bool {
 	co, ok := tools.(Coercer)
 	if !ok {
 		return nil

@@ -1,11 +1,14 @@
 package score
 
-import "github.com/toolgrade/toolgrade/internal/record"
+import (
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/suite"
+)
 
-// decoyCatalog is the optional part of a Catalog that offers decoys (a
-// suite's decoys:, see package decoys): tools the model is shown that no
+// decoyReporter is the optional part of a suite.Catalog that offers decoys
+// (a suite's decoys:, see toolbox.Decoyed): tools the model is shown that no
 // server runs.
-type decoyCatalog interface {
+type decoyReporter interface {
 	Decoy(name string) bool
 }
 
@@ -15,7 +18,7 @@ func (sc *scorer) isDecoy(i int) bool {
 	if sc.exec(i).ErrorKind == record.ExecDecoy {
 		return true
 	}
-	dc, ok := sc.opts.Tools.(decoyCatalog)
+	dc, ok := sc.opts.Tools.(decoyReporter)
 	return ok && i < len(sc.calls) && dc.Decoy(sc.calls[i].Name)
 }
 
@@ -29,7 +32,7 @@ func (sc *scorer) wrongTool(i int, detail string) (string, string) {
 }
 
 // isDecoy reports whether the catalog offers exposed as a decoy.
-func isDecoy(tools Catalog, exposed string) bool {
-	dc, ok := tools.(decoyCatalog)
+func isDecoy(tools suite.Catalog, exposed string) bool {
+	dc, ok := tools.(decoyReporter)
 	return ok && dc.Decoy(exposed)
 }

@@ -62,6 +62,8 @@ func TestScoreNotExecuted(t *testing.T) {
 // string query.
 type docsTools struct{}
 
+func (docsTools) Names() []string { return []string{"search", "list_documents", "get_document"} }
+
 func (docsTools) Resolve(name string) (string, bool) {
 	switch name {
 	case "search", "list_documents", "get_document":

@@ -3,6 +3,7 @@ package score
 import (
 	"encoding/json"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -38,18 +39,20 @@ func TestCallNamesInText(t *testing.T) {
 	}
 }
 
-// stubCatalog resolves the names it has and validates each tool's arguments
+// stubTools resolves the names it has and validates each tool's arguments
 // with a function; with coerce set it is a Coercer too.
-type stubCatalog struct {
+type stubTools struct {
 	tools map[string]func(args map[string]any) error
 }
 
-func (c stubCatalog) Resolve(name string) (string, bool) {
+func (c stubTools) Names() []string { return slices.Sorted(maps.Keys(c.tools)) }
+
+func (c stubTools) Resolve(name string) (string, bool) {
 	_, ok := c.tools[name]
 	return name, ok
 }
 
-func (c stubCatalog) ValidateArgs(exposed string, args json.RawMessage) error {
+func (c stubTools) ValidateArgs(exposed string, args json.RawMessage) error {
 	var m map[string]any
 	if err := json.Unmarshal(args, &m); err != nil {
 		return err
@@ -57,10 +60,10 @@ func (c stubCatalog) ValidateArgs(exposed string, args json.RawMessage) error {
 	return c.tools[exposed](m)
 }
 
-// coercingCatalog coerces a string top_k to a number.
-type coercingCatalog struct{ stubCatalog }
+// coercingTools coerces a string top_k to a number.
+type coercingTools struct{ stubTools }
 
-func (c coercingCatalog) Coerce(exposed string, args json.RawMessage) (json.RawMessage, bool) {
+func (c coercingTools) Coerce(exposed string, args json.RawMessage) (json.RawMessage, bool) {
 	s := string(args)
 	out := strings.Replace(s, `"top_k": "5"`, `"top_k": 5`, 1)
 	return json.RawMessage(out), out != s
@@ -74,7 +77,7 @@ func searchSchema(args map[string]any) error {
 }
 
 func TestCallInThinkingUsesTheCatalog(t *testing.T) {
-	cat := stubCatalog{tools: map[string]func(map[string]any) error{"lookup": searchSchema}}
+	cat := stubTools{tools: map[string]func(map[string]any) error{"lookup": searchSchema}}
 	tr := thinking(conv("Maybe."), `<tool_call>{"name": "lookup", "arguments": {}}</tool_call>`)
 	// lookup is no tool the case expects, but the catalog lists it.
 	got := Score(tr, expect(t, toolForm), Options{Tools: cat})
@@ -94,9 +97,9 @@ func TestValidIfCoerced(t *testing.T) {
 	strK := tc{name: "search", args: `{"query": "dog", "top_k": "5"}`, kind: record.ExecInvalidArgs, err: "top_k: want a number"}
 	wordK := tc{name: "search", args: `{"query": "dog", "top_k": "five"}`, kind: record.ExecInvalidArgs, err: "top_k: want a number"}
 	tr := conv(terrace, one(strK), one(wordK), one(searchDog))
-	base := stubCatalog{tools: map[string]func(map[string]any) error{"search": searchSchema}}
+	base := stubTools{tools: map[string]func(map[string]any) error{"search": searchSchema}}
 
-	got := Score(tr, expect(t, toolForm), Options{Tools: coercingCatalog{base}})
+	got := Score(tr, expect(t, toolForm), Options{Tools: coercingTools{base}})
 	if got.ValidCalls != 1 || got.ValidCoercedCalls != 2 || got.CallsToKnownTools != 3 {
 		t.Errorf("coercing catalog: valid %d, valid if coerced %d of %d; want 1, 2 of 3", got.ValidCalls, got.ValidCoercedCalls, got.CallsToKnownTools)
 	}
@@ -110,7 +113,7 @@ func TestValidIfCoerced(t *testing.T) {
 	}
 	// Nothing coerces into validity: the count stays out too.
 	only := conv(terrace, one(wordK))
-	if got := Score(only, expect(t, toolForm), Options{Tools: coercingCatalog{base}}); got.ValidCoercedCalls != 0 || strings.Contains(got.Detail, "coerced") {
+	if got := Score(only, expect(t, toolForm), Options{Tools: coercingTools{base}}); got.ValidCoercedCalls != 0 || strings.Contains(got.Detail, "coerced") {
 		t.Errorf("no call valid if coerced: ValidCoercedCalls = %d, detail %q; want 0 and no word of coercion", got.ValidCoercedCalls, got.Detail)
 	}
 }

@@ -29,22 +29,16 @@ type Options struct {
 	NumCtx int
 	// StrictArgs applies to cases that do not set strict_args themselves.
 	StrictArgs bool
-	// Tools checks the calls of trials that did not execute (see Score),
-	// says which names the thinking of a call_in_thinking trial may call
-	// (nil: the tools the case expects), and, when it is a Coercer, which
-	// invalid calls are valid if coerced (nil: none). Nil leaves the calls
-	// of trials without execution unchecked.
-	Tools Catalog
-}
-
-// Catalog is what scoring needs to check the calls of a trial that ran
-// without execution, which has no executions to say whether a name was a
-// tool and whether its arguments fit; *servers.Catalog is one.
-type Catalog interface {
-	// Resolve maps the name a model used to the exposed tool name.
-	Resolve(name string) (exposed string, ok bool)
-	// ValidateArgs checks args against the tool's input schema.
-	ValidateArgs(exposed string, args json.RawMessage) error
+	// Tools is the catalog the trial was offered. It checks the calls of
+	// trials that did not execute, which have no executions to say whether
+	// a name was a tool and whether its arguments fit (see Score); says
+	// which names the thinking of a call_in_thinking trial may call (nil:
+	// the tools the case expects); when it is a Coercer, which invalid calls
+	// are valid if coerced (nil: none); and when it reports decoys, which
+	// wrong tool was one. Nil leaves the calls of trials without execution
+	// unchecked. The catalogs of package toolbox and *servers.Catalog are
+	// such catalogs.
+	Tools suite.Catalog
 }
 
 // OptionsFor returns the scoring options a suite's defaults ask for.
@@ -146,7 +140,7 @@ func countTrue(bs []bool) int {
 // checkCalls stands in for the executions a trial without execution does
 // not have: what the catalog would have said of each call before running it
 // (unknown_tool, invalid_args, or nothing). They are never recorded.
-func checkCalls(calls []record.ToolCall, tools Catalog) []record.Execution {
+func checkCalls(calls []record.ToolCall, tools suite.Catalog) []record.Execution {
 	execs := make([]record.Execution, len(calls))
 	for i, c := range calls {
 		x := record.Execution{CallID: c.ID, Name: c.Name, Arguments: c.Arguments}

@@ -131,7 +131,7 @@ func jsonCallNames(v any, depth int) []string {
 // response of t writes a call to, for a trial that made no call: the model
 // planned the call and never emitted it. A name is listed when the catalog
 // resolves it; without a catalog, when the case expects a call to it.
-func callInThinking(t *record.Transcript, e *suite.Expect, tools Catalog) (string, bool) {
+func callInThinking(t *record.Transcript, e *suite.Expect, tools suite.Catalog) (string, bool) {
 	listed := func(name string) bool {
 		if tools != nil {
 			_, ok := tools.Resolve(name)

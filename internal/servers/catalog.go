@@ -2,8 +2,6 @@ package servers
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,7 +13,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
-	"github.com/toolgrade/toolgrade/internal/record"
 )
 
 // Tool is one MCP tool as the catalog exposes it to the model.
@@ -83,13 +80,11 @@ type Catalog struct {
 	failed   []ServerError
 	warnings []string
 
-	tools      []*Tool
-	byExposed  map[string]*Tool
-	byServer   map[string]map[string]*Tool // server -> original name -> tool
-	ollama     api.Tools
-	hash       string
-	serverHash map[string]string
-	clashes    map[string][]*Tool // tool name -> the tools auto naming prefixed for it
+	tools     []*Tool
+	byExposed map[string]*Tool
+	byServer  map[string]map[string]*Tool // server -> original name -> tool
+	ollama    api.Tools
+	clashes   map[string][]*Tool // tool name -> the tools auto naming prefixed for it
 
 	// endLife cancels restarts in progress when the catalog closes.
 	endLife context.CancelFunc
@@ -99,12 +94,11 @@ type Catalog struct {
 }
 
 // build computes the exposed tools from the connected servers: filters,
-// naming, conversion and hashes. The catalog is immutable afterwards.
+// naming and conversion. The catalog is immutable afterwards.
 func (c *Catalog) build() {
 	c.byName = map[string]*server{}
 	c.byExposed = map[string]*Tool{}
 	c.byServer = map[string]map[string]*Tool{}
-	c.serverHash = map[string]string{}
 
 	kept := make([][]*mcp.Tool, len(c.conns))
 	owners := map[string]int{} // tool name -> number of servers exposing it
@@ -136,7 +130,6 @@ func (c *Catalog) build() {
 	for i, sc := range c.conns {
 		server := sc.cfg.Name
 		c.byServer[server] = map[string]*Tool{}
-		var own api.Tools
 		for _, t := range kept[i] {
 			exposed := t.Name
 			if c.opts.Naming == NamingPrefixed || owners[t.Name] > 1 {
@@ -153,13 +146,8 @@ func (c *Catalog) build() {
 			c.byExposed[exposed] = tool
 			c.byServer[server][t.Name] = tool
 			c.ollama = append(c.ollama, tool.Ollama)
-			o := tool.Ollama
-			o.Function.Name = t.Name
-			own = append(own, o)
 		}
-		c.serverHash[server] = hashJSON(nonNil(own))
 	}
-	c.hash = hashJSON(nonNil(c.ollama))
 	if c.opts.Naming == NamingAuto {
 		c.warnClashes(owners)
 	}
@@ -219,24 +207,6 @@ func (c *Catalog) warnf(format string, args ...any) {
 	c.warnings = append(c.warnings, fmt.Sprintf(format, args...))
 }
 
-func nonNil(t api.Tools) api.Tools {
-	if t == nil {
-		return api.Tools{}
-	}
-	return t
-}
-
-func hashJSON(v any) string {
-	data, err := json.Marshal(v)
-	if err != nil {
-		// api.Tools always marshals; a failure here is a programming error
-		// that must not pass as a real hash.
-		panic(fmt.Sprintf("servers: marshaling tools: %v", err))
-	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
-}
-
 // Tools returns the exposed tools in the order the model sees them: servers
 // by name, each server's tools in its tools/list order.
 func (c *Catalog) Tools() []Tool {
@@ -249,7 +219,8 @@ func (c *Catalog) Tools() []Tool {
 
 // OllamaTools returns the tool list to send in /api/chat requests, in the
 // order of Tools. Its JSON is byte-identical for the same servers on every
-// build. The property maps are shared; do not modify them.
+// build (toolbox.CatalogHash is its hash). The property maps are shared; do
+// not modify them.
 func (c *Catalog) OllamaTools() api.Tools {
 	return append(api.Tools{}, c.ollama...)
 }
@@ -285,44 +256,21 @@ func (c *Catalog) lookup(name string) *Tool {
 // ToolInfo resolves a name as Lookup does, for a tool policy: the tool's
 // names and its MCP annotations (see bridge.Policy).
 func (c *Catalog) ToolInfo(name string) (bridge.ToolInfo, bool) {
-	return toolInfo(c.lookup(name))
-}
-
-// toolInfo is what a tool policy reads of t; false for no tool.
-func toolInfo(t *Tool) (bridge.ToolInfo, bool) {
+	t := c.lookup(name)
 	if t == nil {
 		return bridge.ToolInfo{}, false
 	}
-	return bridge.ToolInfo{Exposed: t.Exposed, Server: t.Server, Tool: t.Name, Annotations: t.Annotations}, true
+	return t.Info(), true
 }
 
-// Hash is the sha256 (hex) of the OllamaTools JSON: it identifies exactly
-// what the model was offered.
-func (c *Catalog) Hash() string { return c.hash }
-
-// ServerHash is the sha256 (hex) of one server's exposed tools under their
-// original names, so it changes only when that server's tools (or its
-// filter) change, not when another server's tools rename it. It is "" for a
-// server that is not connected.
-func (c *Catalog) ServerHash(server string) string { return c.serverHash[server] }
-
-// RunServers is what run.json records of the connected servers: each
-// server's name, hash and exposed tool names, in catalog order.
-func (c *Catalog) RunServers() []record.RunServer {
-	byServer := map[string][]string{}
-	var order []string
-	for _, t := range c.Tools() {
-		if _, ok := byServer[t.Server]; !ok {
-			order = append(order, t.Server)
-		}
-		byServer[t.Server] = append(byServer[t.Server], t.Exposed)
-	}
-	var out []record.RunServer
-	for _, name := range order {
-		out = append(out, record.RunServer{Name: name, Hash: c.ServerHash(name), Tools: byServer[name]})
-	}
-	return out
+// Info is what a tool policy reads of t: its names and MCP annotations.
+func (t *Tool) Info() bridge.ToolInfo {
+	return bridge.ToolInfo{Exposed: t.Exposed, Server: t.Server, Tool: t.Name, Annotations: t.Annotations}
 }
+
+// PropertyOrder is the property order the catalog converts tools with
+// (Options.PropertyOrder), for tools converted beside it.
+func (c *Catalog) PropertyOrder() string { return c.opts.PropertyOrder }
 
 // Failed lists the servers that could not be connected and why.
 func (c *Catalog) Failed() []ServerError { return append([]ServerError(nil), c.failed...) }
@@ -429,12 +377,12 @@ func (c *Catalog) ValidatePartial(exposed string, args json.RawMessage) error {
 	if !ok {
 		return fmt.Errorf("unknown tool %q", exposed)
 	}
-	return t.validatePartial(args)
+	return t.ValidatePartial(args)
 }
 
-// validatePartial checks args against t's schema without its required
+// ValidatePartial checks args against t's schema without its required
 // list; a tool whose schema could not be resolved is not checked.
-func (t *Tool) validatePartial(args json.RawMessage) error {
+func (t *Tool) ValidatePartial(args json.RawMessage) error {
 	if t.partial == nil {
 		return nil
 	}

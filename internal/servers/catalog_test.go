@@ -143,7 +143,6 @@ func TestOllamaToolsDeterministic(t *testing.T) {
 			`{"type":"function","function":{"name":"plot","description":"Plot a point.","parameters":{"type":"object","required":["zeta","mid"],"properties":{"zeta":{"type":"string","description":"z"},"mid":{"type":"object","properties":{"y":{"type":"number"},"x":{"type":"number"}}},"alpha":{"type":"integer"},"beta":{"type":"array","items":{"properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["y"],"type":"object"}},"kind":{"enum":["b","a","c"]}}}}}`},
 	} {
 		var first []byte
-		var firstHash string
 		for i := range 20 {
 			c, err := Connect(context.Background(), &Config{Servers: []Server{inMemory("one", srv), inMemory("two", other)}}, &Options{PropertyOrder: tc.order})
 			if err != nil {
@@ -154,8 +153,8 @@ func TestOllamaToolsDeterministic(t *testing.T) {
 				t.Fatal(err)
 			}
 			if i == 0 {
-				first, firstHash = data, c.Hash()
-			} else if !bytes.Equal(data, first) || c.Hash() != firstHash {
+				first = data
+			} else if !bytes.Equal(data, first) {
 				t.Fatalf("%q: build %d differs:\n%s\nvs\n%s", tc.order, i, data, first)
 			}
 			if err := c.Close(); err != nil {
@@ -172,31 +171,9 @@ func TestOllamaToolsDeterministic(t *testing.T) {
 		if got := string(tools[0]); got != tc.plot {
 			t.Errorf("%q: plot:\n got %s\nwant %s", tc.order, got, tc.plot)
 		}
-		if firstHash == "" || len(firstHash) != 64 {
-			t.Errorf("Hash = %q", firstHash)
-		}
 	}
 	if _, err := Connect(context.Background(), &Config{}, &Options{PropertyOrder: "alpha"}); err == nil || !strings.Contains(err.Error(), `unknown property order "alpha"`) {
 		t.Errorf("bad PropertyOrder: %v", err)
-	}
-}
-
-func TestHashes(t *testing.T) {
-	a := newMCPServer(nil, fakeTool{name: "search"})
-	b := newMCPServer(nil, fakeTool{name: "search"})
-	c1 := mustConnect(t, nil, inMemory("a", a))
-	c2 := mustConnect(t, nil, inMemory("a", a), inMemory("b", b))
-	if c1.ServerHash("a") != c2.ServerHash("a") {
-		t.Error("ServerHash(a) changed when another server renamed its tools")
-	}
-	if c1.Hash() == c2.Hash() {
-		t.Error("Hash did not change with the tool list")
-	}
-	if c1.ServerHash("nope") != "" {
-		t.Error("ServerHash of an unknown server is not empty")
-	}
-	if got := c1.ServerHash("a"); got != c2.ServerHash("b") {
-		t.Errorf("identical servers hash differently: %s vs %s", got, c2.ServerHash("b"))
 	}
 }
 
@@ -438,9 +415,6 @@ func TestFailedServerSkipped(t *testing.T) {
 	if !contains(failed[1].Error(), "not connected within 500ms") {
 		t.Errorf("mute: %v", failed[1])
 	}
-	if c.ServerHash("down") != "" {
-		t.Error("a failed server has a hash")
-	}
 }
 
 func TestRequireAll(t *testing.T) {
@@ -565,24 +539,5 @@ func TestValidatePartial(t *testing.T) {
 		if err := cat.ValidateArgs("search", json.RawMessage(tc.args)); (err == nil) != tc.full {
 			t.Errorf("ValidateArgs(%s) = %v", tc.args, err)
 		}
-	}
-}
-
-// RunServers lists each connected server once, in catalog order, with its
-// hash and the names the model sees of its tools (a clash prefixed).
-func TestRunServers(t *testing.T) {
-	c := mustConnect(t, nil,
-		inMemory("a", newMCPServer(nil, fakeTool{name: "search"}, fakeTool{name: "fetch"})),
-		inMemory("b", newMCPServer(nil, fakeTool{name: "search"})))
-	got := c.RunServers()
-	want := []record.RunServer{
-		{Name: "a", Hash: c.ServerHash("a"), Tools: []string{"fetch", "a__search"}},
-		{Name: "b", Hash: c.ServerHash("b"), Tools: []string{"b__search"}},
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("RunServers = %+v, want %+v", got, want)
-	}
-	if mustConnect(t, nil).RunServers() != nil {
-		t.Error("no servers: want nil")
 	}
 }

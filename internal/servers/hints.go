@@ -6,17 +6,6 @@ import (
 	"strings"
 )
 
-// Schema hint modes: the values of a suite's schema_hints option and of a
-// variant's schema_hints key.
-const (
-	// HintsNone sends the parameters as Ollama's format carries them, and
-	// nothing more: what a real Ollama passes to its template.
-	HintsNone = ""
-	// HintsDescription folds the constraints the format drops into the
-	// description of the property they belong to (see HintText).
-	HintsDescription = "description"
-)
-
 // HintText is the hint for the property at path (dotted, as in
 // Hidden.Path) made of the tool's hidden constraints, in one fixed form:
 // sentences in this order, each present only when a constraint asks it,

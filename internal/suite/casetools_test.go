@@ -9,31 +9,31 @@ import (
 	"github.com/ollama/ollama/api"
 )
 
-// caseBuilder is a fakeCatalog that builds the cases' own catalogs the way
+// caseBuilder is a fakeTools that builds the cases' own catalogs the way
 // the run does: the inline definitions, then the named tools of the base.
 type caseBuilder struct {
-	listCatalog
+	listTools
 	built int
 }
 
-func newCaseBuilder(t *testing.T) *caseBuilder { return &caseBuilder{listCatalog: newListCatalog(t)} }
+func newCaseBuilder(t *testing.T) *caseBuilder { return &caseBuilder{listTools: newListCatalog(t)} }
 
-// caseCatalog is a built case catalog: it validates partial arguments and
+// ownTools is a built case catalog: it validates partial arguments and
 // lists its tools.
-type caseCatalog struct {
-	partialCatalog
+type ownTools struct {
+	partialTools
 	list api.Tools
 }
 
-func (c caseCatalog) OllamaTools() api.Tools { return c.list }
+func (c ownTools) OllamaTools() api.Tools { return c.list }
 
 func (b *caseBuilder) CaseCatalog(c *Case) (Catalog, error) {
 	b.built++
-	cc := caseCatalog{partialCatalog: partialCatalog{&fakeCatalog{tools: map[string]fakeTool{}}}}
+	cc := ownTools{partialTools: partialTools{&fakeTools{tools: map[string]fakeTool{}}}}
 	for _, t := range c.Tools {
 		if !t.Inline {
-			cc.tools[t.Exposed] = b.fakeCatalog.tools[t.Exposed]
-			for _, lt := range b.listCatalog.tools {
+			cc.tools[t.Exposed] = b.fakeTools.tools[t.Exposed]
+			for _, lt := range b.listTools.tools {
 				if lt.Function.Name == t.Exposed {
 					cc.list = append(cc.list, lt)
 				}

@@ -8,7 +8,12 @@ import (
 	"strings"
 )
 
-// Catalog is what Check needs of the connected servers' tools.
+// Catalog is what checking a suite (Check) and scoring a trial
+// (score.Options.Tools) ask of the tools a model is offered: the one catalog
+// interface of toolgrade, declared here because this is the lowest package
+// that uses it. Its optional parts are the extensions below and, for
+// scoring, score.Coercer and a Decoy(name) method. *servers.Catalog and the
+// catalogs of package toolbox are Catalogs.
 type Catalog interface {
 	// Resolve maps a name as written in a case (plain, server.tool or server__tool) to the exposed tool name.
 	Resolve(name string) (exposed string, ok bool)

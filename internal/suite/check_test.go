@@ -11,9 +11,9 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// fakeCatalog is a small Catalog: tools by exposed name, each with its server,
+// fakeTools is a small Catalog: tools by exposed name, each with its server,
 // original name and input schema.
-type fakeCatalog struct {
+type fakeTools struct {
 	tools map[string]fakeTool
 }
 
@@ -22,9 +22,9 @@ type fakeTool struct {
 	schema       string
 }
 
-func newFakeCatalog(t *testing.T) *fakeCatalog {
+func newFakeCatalog(t *testing.T) *fakeTools {
 	t.Helper()
-	return &fakeCatalog{tools: map[string]fakeTool{
+	return &fakeTools{tools: map[string]fakeTool{
 		"search": {"docs", "search", `{"type":"object","required":["query"],"additionalProperties":false,
 			"properties":{"query":{"type":"string"},"top_k":{"type":"integer"},"lang":{"enum":["en","fr"]}}}`},
 		"get_document":   {"docs", "get_document", `{"type":"object","required":["name"],"properties":{"name":{"type":"string"}}}`},
@@ -34,7 +34,7 @@ func newFakeCatalog(t *testing.T) *fakeCatalog {
 	}}
 }
 
-func (c *fakeCatalog) Resolve(name string) (string, bool) {
+func (c *fakeTools) Resolve(name string) (string, bool) {
 	if _, ok := c.tools[name]; ok {
 		return name, true
 	}
@@ -46,7 +46,7 @@ func (c *fakeCatalog) Resolve(name string) (string, bool) {
 	return "", false
 }
 
-func (c *fakeCatalog) Names() []string {
+func (c *fakeTools) Names() []string {
 	var out []string
 	for n := range c.tools {
 		out = append(out, n)
@@ -54,11 +54,11 @@ func (c *fakeCatalog) Names() []string {
 	return out
 }
 
-func (c *fakeCatalog) ValidateArgs(exposed string, args json.RawMessage) error {
+func (c *fakeTools) ValidateArgs(exposed string, args json.RawMessage) error {
 	return c.validate(exposed, args, false)
 }
 
-func (c *fakeCatalog) validate(exposed string, args json.RawMessage, partial bool) error {
+func (c *fakeTools) validate(exposed string, args json.RawMessage, partial bool) error {
 	var s jsonschema.Schema
 	if err := json.Unmarshal([]byte(c.tools[exposed].schema), &s); err != nil {
 		return err
@@ -77,10 +77,10 @@ func (c *fakeCatalog) validate(exposed string, args json.RawMessage, partial boo
 	return rs.Validate(v)
 }
 
-// partialCatalog adds ValidatePartial.
-type partialCatalog struct{ *fakeCatalog }
+// partialTools adds ValidatePartial.
+type partialTools struct{ *fakeTools }
 
-func (c partialCatalog) ValidatePartial(exposed string, args json.RawMessage) error {
+func (c partialTools) ValidatePartial(exposed string, args json.RawMessage) error {
 	return c.validate(exposed, args, true)
 }
 
@@ -138,7 +138,7 @@ func TestCheckNoTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = s.Check(&fakeCatalog{tools: map[string]fakeTool{}})
+	err = s.Check(&fakeTools{tools: map[string]fakeTool{}})
 	if want := `c.yaml:2:36: cases[0].expect.tool: unknown tool "search" (the servers expose no tools)`; err == nil || err.Error() != want {
 		t.Errorf("Check = %v, want %s", err, want)
 	}
@@ -226,7 +226,7 @@ func TestCheckValidatesLiterals(t *testing.T) {
 			}
 			var c Catalog = newFakeCatalog(t)
 			if tt.partial {
-				c = partialCatalog{c.(*fakeCatalog)}
+				c = partialTools{c.(*fakeTools)}
 			}
 			err = s.Check(c)
 			if tt.want == nil {
@@ -251,10 +251,10 @@ func TestCheckValidatesLiterals(t *testing.T) {
 	}
 }
 
-// clashCatalog reports that docs and fs both expose "info".
-type clashCatalog struct{ *fakeCatalog }
+// clashTools reports that docs and fs both expose "info".
+type clashTools struct{ *fakeTools }
 
-func (c clashCatalog) Clashes(name string) []string {
+func (c clashTools) Clashes(name string) []string {
 	if name == "info" {
 		return []string{"docs__info", "fs__info"}
 	}
@@ -267,7 +267,7 @@ func TestCheckNamesClashChoices(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `c.yaml:4:20: cases[0].expect.tool: unknown tool "info": two servers expose it; name one of docs__info, fs__info (or docs.info)`
-	if err := s.Check(clashCatalog{newFakeCatalog(t)}); err == nil || err.Error() != want {
+	if err := s.Check(clashTools{newFakeCatalog(t)}); err == nil || err.Error() != want {
 		t.Errorf("Check = %v\nwant %s", err, want)
 	}
 	// A catalog that cannot tell keeps the plain message.

@@ -10,15 +10,15 @@ import (
 	"github.com/ollama/ollama/api"
 )
 
-// listCatalog adds the tools as offered to the model, for overlay checks.
-type listCatalog struct {
-	*fakeCatalog
+// listTools adds the tools as offered to the model, for overlay checks.
+type listTools struct {
+	*fakeTools
 	tools api.Tools
 }
 
-func (c listCatalog) OllamaTools() api.Tools { return c.tools }
+func (c listTools) OllamaTools() api.Tools { return c.tools }
 
-func newListCatalog(t *testing.T) listCatalog {
+func newListCatalog(t *testing.T) listTools {
 	t.Helper()
 	var tools api.Tools
 	err := json.Unmarshal([]byte(`[
@@ -33,7 +33,7 @@ func newListCatalog(t *testing.T) listCatalog {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return listCatalog{newFakeCatalog(t), tools}
+	return listTools{newFakeCatalog(t), tools}
 }
 
 const variantsSuite = `servers: servers.json
@@ -206,9 +206,9 @@ cases:
 	branch := newListCatalog(t)
 	branch.tools = append(api.Tools(nil), branch.tools...)
 	branch.tools[0].Function.Name = "lookup"
-	branch.fakeCatalog.tools["lookup"] = branch.fakeCatalog.tools["search"]
-	delete(branch.fakeCatalog.tools, "search")
-	delete(branch.fakeCatalog.tools, "list_documents")
+	branch.fakeTools.tools["lookup"] = branch.fakeTools.tools["search"]
+	delete(branch.fakeTools.tools, "search")
+	delete(branch.fakeTools.tools, "list_documents")
 	err = s.CheckVariant(s.Variant("branch"), branch)
 	if err == nil {
 		t.Fatal("no error")

@@ -13,12 +13,12 @@ import (
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/fakes/rig"
 	"github.com/toolgrade/toolgrade/internal/bfcl"
-	"github.com/toolgrade/toolgrade/internal/casetools"
 	"github.com/toolgrade/toolgrade/internal/llm"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/runner"
 	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/toolbox"
 )
 
 // importRig is `toolgrade import bfcl` followed by `toolgrade run` of the
@@ -105,11 +105,11 @@ func (ir *importRig) run(ctx context.Context, out io.Writer, parallel int) (*imp
 	if err != nil {
 		return nil, err
 	}
-	cc := casetools.New(ir.cat)
+	cc := toolbox.NewBase(ir.cat)
 	if err := s.Check(cc); err != nil {
 		return nil, err
 	}
-	own, err := casetools.Toolboxes(s, cc, nil)
+	own, err := toolbox.CaseOffers(s, cc)
 	if err != nil {
 		return nil, err
 	}

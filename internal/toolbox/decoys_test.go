@@ -1,4 +1,4 @@
-package decoys
+package toolbox
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ import (
 // shipped is the decoy set of cases/decoys.
 func shipped(t *testing.T) *Pool {
 	t.Helper()
-	tools, err := LoadPath(filepath.Join("..", "..", "cases", "decoys"), "")
+	tools, err := LoadDecoys(filepath.Join("..", "..", "cases", "decoys"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func docs(t *testing.T) (*servers.Catalog, *atomic.Int32) {
 	return cat, calls
 }
 
-func catalogJSON(t *testing.T, tb *Toolbox) []byte {
+func catalogJSON(t *testing.T, tb *Decoyed) []byte {
 	t.Helper()
 	b, err := json.Marshal(tb.OllamaTools())
 	if err != nil {
@@ -79,7 +79,7 @@ func catalogJSON(t *testing.T, tb *Toolbox) []byte {
 	return b
 }
 
-func names(tb *Toolbox) []string {
+func offered(tb *Decoyed) []string {
 	var out []string
 	for _, x := range tb.OllamaTools() {
 		out = append(out, x.Function.Name)
@@ -109,11 +109,11 @@ func TestShippedSet(t *testing.T) {
 func TestDrawIsDeterministic(t *testing.T) {
 	cat, _ := docs(t)
 	pool := shipped(t)
-	a, err := New(cat, nil, pool, 30, 42)
+	a, err := AddDecoys(cat, nil, pool, 30, 42)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := New(cat, nil, shipped(t), 30, 42)
+	b, err := AddDecoys(cat, nil, shipped(t), 30, 42)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestDrawIsDeterministic(t *testing.T) {
 
 	// The real tools keep their order among the decoys.
 	var real []string
-	for _, n := range names(a) {
+	for _, n := range offered(a) {
 		if !a.Decoy(n) {
 			real = append(real, n)
 		}
@@ -141,30 +141,30 @@ func TestDrawIsDeterministic(t *testing.T) {
 	// A smaller draw is the larger one less its later decoys: same tools,
 	// same places.
 	for _, n := range []int{0, 10, 29} {
-		small, err := New(cat, nil, pool, n, 42)
+		small, err := AddDecoys(cat, nil, pool, n, 42)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(small.Decoys(), filter(a.Decoys(), small.Decoy)) {
 			t.Errorf("%d decoys are not among the 30's", n)
 		}
-		want := slices.DeleteFunc(names(a), func(name string) bool { return a.Decoy(name) && !small.Decoy(name) })
-		if got := names(small); !slices.Equal(got, want) {
+		want := slices.DeleteFunc(offered(a), func(name string) bool { return a.Decoy(name) && !small.Decoy(name) })
+		if got := offered(small); !slices.Equal(got, want) {
 			t.Errorf("%d decoys: catalog %v, want the 30's less the rest: %v", n, got, want)
 		}
 	}
-	firstTen, _ := New(cat, nil, pool, 10, 42)
+	firstTen, _ := AddDecoys(cat, nil, pool, 10, 42)
 	for _, name := range firstTen.Decoys() {
 		if !a.Decoy(name) {
 			t.Errorf("decoy %s of 10 is not one of the 30", name)
 		}
 	}
 
-	other, err := New(cat, nil, pool, 30, 43)
+	other, err := AddDecoys(cat, nil, pool, 30, 43)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if slices.Equal(names(other), names(a)) {
+	if slices.Equal(offered(other), offered(a)) {
 		t.Error("another seed drew the same catalog")
 	}
 }
@@ -182,7 +182,7 @@ func filter(l []string, keep func(string) bool) []string {
 func TestDecoyIsNeverCalled(t *testing.T) {
 	cat, calls := docs(t)
 	pool := shipped(t)
-	tb, err := New(cat, nil, pool, pool.Len(), 1) // the whole pool: search_web is offered
+	tb, err := AddDecoys(cat, nil, pool, pool.Len(), 1) // the whole pool: search_web is offered
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestDecoyIsNeverCalled(t *testing.T) {
 	}
 }
 
-func x0(tb *Toolbox) record.Execution {
+func x0(tb *Decoyed) record.Execution {
 	return tb.Call(context.Background(), "search_web", json.RawMessage(`{"query":"dog"}`), "c1")
 }
 
@@ -238,11 +238,11 @@ func TestCollisionsAreLeftOut(t *testing.T) {
 ]}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	tools, err := LoadPath(dir, "")
+	tools, err := LoadDecoys(dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb, err := New(cat, nil, NewPool(tools), 1, 0)
+	tb, err := AddDecoys(cat, nil, NewPool(tools), 1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestCollisionsAreLeftOut(t *testing.T) {
 	if w := tb.Warnings(); len(w) != 1 || !strings.Contains(w[0], "search has the name of a real tool") {
 		t.Errorf("warnings = %v", w)
 	}
-	if _, err := New(cat, nil, NewPool(tools), 2, 0); err == nil || !strings.Contains(err.Error(), "the pool has 1 usable tools") {
+	if _, err := AddDecoys(cat, nil, NewPool(tools), 2, 0); err == nil || !strings.Contains(err.Error(), "the pool has 1 usable tools") {
 		t.Errorf("too many decoys: %v", err)
 	}
 }
@@ -270,7 +270,7 @@ func TestLoadErrors(t *testing.T) {
 		if err := os.WriteFile(path, []byte(tt.text), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		_, err := LoadFile(path, "")
+		_, err := loadDecoyFile(path, "")
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err = %v, want %q", tt.name, err, tt.want)
 		}
@@ -285,7 +285,7 @@ func TestDecoysAreConverted(t *testing.T) {
   "z": {"type": "string"}, "a": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}}}]`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	tools, err := LoadFile(path, "")
+	tools, err := loadDecoyFile(path, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +303,7 @@ func TestDecoysAreConverted(t *testing.T) {
 func TestHiddenOfCoversDecoys(t *testing.T) {
 	cat, _ := docs(t)
 	pool := shipped(t)
-	tb, err := New(cat, nil, pool, pool.Len(), 0)
+	tb, err := AddDecoys(cat, nil, pool, pool.Len(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

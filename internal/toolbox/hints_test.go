@@ -1,4 +1,4 @@
-package overlay_test
+package toolbox_test
 
 import (
 	"bytes"
@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade/fakes/rig"
-	"github.com/toolgrade/toolgrade/internal/overlay"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/toolbox"
 )
 
 // TestHints folds the docs server's hidden constraints into its search
@@ -16,7 +16,7 @@ import (
 func TestHints(t *testing.T) {
 	cat := rig.Catalog(t, nil, "docs")
 	base := mustJSON(t, cat.OllamaTools())
-	hinted := overlay.WithHints(cat, cat.HiddenOf)
+	hinted := toolbox.WithHints(cat, cat.HiddenOf)
 	want := map[string]string{
 		"query": "Words to look for, for example 'dog terrace' or 'opening hours'; a plain-language question also works. Min length: 1.",
 		"top_k": "Maximum number of matching lines to return, from 1 to 20. Defaults to 3. Default: 3. Minimum: 1. Maximum: 20.",

@@ -1,4 +1,4 @@
-package casetools_test
+package toolbox
 
 import (
 	"context"
@@ -7,10 +7,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/fakes/rig"
 	"github.com/toolgrade/toolgrade/internal/bridge"
-	"github.com/toolgrade/toolgrade/internal/casetools"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/runner"
-	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
@@ -36,13 +33,13 @@ cases:
     expect: {tool: search}
 `
 
-func checked(t *testing.T, text string) (*suite.Suite, *casetools.Catalogs) {
+func checked(t *testing.T, text string) (*suite.Suite, *Base) {
 	t.Helper()
 	s, err := suite.Parse([]byte(text), "s.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cc := casetools.New(rig.Catalog(t, nil, "docs"))
+	cc := NewBase(rig.Catalog(t, nil, "docs"))
 	if err := s.Check(cc); err != nil {
 		t.Fatal(err)
 	}
@@ -59,9 +56,9 @@ func TestToolboxesShareAndApplyThePolicy(t *testing.T) {
 		t.Errorf("built %d catalogs, want 2 (the inline one, the subset)", cc.Built())
 	}
 	calls := 0
-	tbs, err := casetools.Toolboxes(s, cc, func(tools bridge.Toolbox, st *servers.Static) (runner.CaseTools, error) {
+	tbs, err := caseOffers(s, cc, func(tools bridge.Toolbox, st *Static) (Offer, error) {
 		calls++
-		return runner.CaseTools{Tools: tools, Catalog: st}, nil
+		return Offer{Tools: tools, Catalog: st}, nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +72,7 @@ func TestToolboxesShareAndApplyThePolicy(t *testing.T) {
 	if tbs["inline"] != tbs["inline-again"] || tbs["inline"] == tbs["subset"] {
 		t.Error("equal lists do not share a toolbox, or different ones do")
 	}
-	if got := names(tbs["subset"].Tools); got != "search,get_document" {
+	if got := toolNames(tbs["subset"].Tools); got != "search,get_document" {
 		t.Errorf("subset offers %s", got)
 	}
 	ctx := context.Background()
@@ -95,7 +92,7 @@ func TestToolboxesShareAndApplyThePolicy(t *testing.T) {
 // against the case's catalog; a suite whose cases bring no tools has none.
 func TestToolboxesDefaults(t *testing.T) {
 	s, cc := checked(t, suiteYAML)
-	tbs, err := casetools.Toolboxes(s, cc, nil)
+	tbs, err := CaseOffers(s, cc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,16 +100,16 @@ func TestToolboxesDefaults(t *testing.T) {
 	if _, ok := ct.Tools.(*bridge.Policy); !ok {
 		t.Errorf("tools %T, want the policy", ct.Tools)
 	}
-	if st, ok := ct.Catalog.(*servers.Static); !ok || strings.Join(st.Names(), ",") != "fact" {
+	if st, ok := ct.Catalog.(*Static); !ok || strings.Join(st.Names(), ",") != "fact" {
 		t.Errorf("catalog %T, want the case's", ct.Catalog)
 	}
 	plain, cp := checked(t, "cases: [{id: a, ask: x, expect: {no_tool: true}}]")
-	if tbs, err := casetools.Toolboxes(plain, cp, nil); err != nil || tbs != nil {
+	if tbs, err := CaseOffers(plain, cp); err != nil || tbs != nil {
 		t.Errorf("no case tools: %v %v, want nil", tbs, err)
 	}
 }
 
-func names(tb bridge.Toolbox) string {
+func toolNames(tb bridge.Toolbox) string {
 	var out []string
 	for _, t := range tb.OllamaTools() {
 		out = append(out, t.Function.Name)

@@ -1,4 +1,4 @@
-package overlay_test
+package toolbox_test
 
 import (
 	"bytes"
@@ -9,9 +9,9 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/fakes/rig"
-	"github.com/toolgrade/toolgrade/internal/overlay"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/toolbox"
 )
 
 func ptr(s string) *string { return &s }
@@ -41,7 +41,7 @@ func TestOnlyTheDescriptionsChange(t *testing.T) {
 			oldParam = p.Description
 		}
 	}
-	tb, err := overlay.New(cat, []suite.ToolOverlay{
+	tb, err := toolbox.Overlay(cat, []suite.ToolOverlay{
 		{Tool: "get_document", Exposed: "get_document", Description: ptr("Open one whole document.")},
 		{Tool: "docs.search", Exposed: "search", Params: []suite.ParamOverlay{{Path: "query", Description: "What to look for."}}},
 	})
@@ -83,7 +83,7 @@ func TestNestedParameter(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := mustJSON(t, tools)
-	out, err := overlay.Apply(tools, []suite.ToolOverlay{{Exposed: "find", Params: []suite.ParamOverlay{{Path: "filter.kind", Description: "Which kind."}}}})
+	out, err := toolbox.ApplyOverlays(tools, []suite.ToolOverlay{{Exposed: "find", Params: []suite.ParamOverlay{{Path: "filter.kind", Description: "Which kind."}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,10 +94,10 @@ func TestNestedParameter(t *testing.T) {
 	if after := mustJSON(t, tools); !bytes.Equal(after, before) {
 		t.Errorf("the input was modified:\n%s", after)
 	}
-	if _, err := overlay.Apply(tools, []suite.ToolOverlay{{Tool: "q", Exposed: "find", Params: []suite.ParamOverlay{{Path: "q.x", Description: "x"}}}}); err == nil {
+	if _, err := toolbox.ApplyOverlays(tools, []suite.ToolOverlay{{Tool: "q", Exposed: "find", Params: []suite.ParamOverlay{{Path: "q.x", Description: "x"}}}}); err == nil {
 		t.Error("a path below a property without properties was accepted")
 	}
-	if _, err := overlay.Apply(tools, []suite.ToolOverlay{{Tool: "nope", Exposed: "nope", Description: ptr("x")}}); err == nil {
+	if _, err := toolbox.ApplyOverlays(tools, []suite.ToolOverlay{{Tool: "nope", Exposed: "nope", Description: ptr("x")}}); err == nil {
 		t.Error("an overlay of a tool not offered was accepted")
 	}
 }

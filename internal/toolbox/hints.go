@@ -1,4 +1,4 @@
-package overlay
+package toolbox
 
 import (
 	"github.com/ollama/ollama/api"
@@ -13,14 +13,14 @@ type HiddenOf func(exposed string) []servers.Hidden
 // WithHints returns base with schema hints folded into the descriptions of
 // the tools it offers (schema_hints: description); calls run through base
 // unchanged, validated as before.
-func WithHints(base bridge.Toolbox, hidden HiddenOf) *Toolbox {
-	return &Toolbox{base: base, tools: Hints(base.OllamaTools(), hidden)}
+func WithHints(base bridge.Toolbox, hidden HiddenOf) bridge.Toolbox {
+	return &redescribed{base: base, tools: hintTools(base.OllamaTools(), hidden)}
 }
 
-// Hints returns a copy of tools in which every property's description ends
-// with its hint (servers.HintText); a tool with nothing to hint is shared,
-// the others have their parameter tree copied first.
-func Hints(tools api.Tools, hidden HiddenOf) api.Tools {
+// hintTools returns a copy of tools in which every property's description
+// ends with its hint (servers.HintText); a tool with nothing to hint is
+// shared, the others have their parameter tree copied first.
+func hintTools(tools api.Tools, hidden HiddenOf) api.Tools {
 	out := append(api.Tools(nil), tools...)
 	for i, t := range out {
 		h := hidden(t.Function.Name)
@@ -45,7 +45,7 @@ func hintProps(props *api.ToolPropertiesMap, h []servers.Hidden, path string) {
 	}
 	for _, name := range names {
 		p, _ := props.Get(name)
-		props.Set(name, hintProp(p, h, join(path, name)))
+		props.Set(name, hintProp(p, h, propPath(path, name)))
 	}
 }
 
@@ -60,7 +60,8 @@ func hintProp(p api.ToolProperty, h []servers.Hidden, path string) api.ToolPrope
 	return p
 }
 
-func join(path, name string) string {
+// propPath is the dotted path of property name under path.
+func propPath(path, name string) string {
 	if path == "" {
 		return name
 	}

@@ -1,9 +1,4 @@
-// Package decoys offers a catalog with extra tools that no case expects and
-// no server runs: a suite's decoys, drawn from a pool so that the same seed
-// always offers the same tools in the same places, and a larger count only
-// adds tools to a smaller one's. A call to a decoy is answered as an error
-// the model sees and scored wrong_tool, the decoy named.
-package decoys
+package toolbox
 
 import (
 	"bytes"
@@ -21,18 +16,18 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// LoadPath reads the decoys of one pool entry: a file of MCP tool
+// LoadDecoys reads the decoys of one pool entry: a file of MCP tool
 // definitions, or every *.json file of a folder in name order. Each tool is
 // converted as a server's would be (see servers.ConvertTool) with the given
 // property order; its Server is the file's base name without extension. A
 // file's errors carry file:line:col.
-func LoadPath(path, propertyOrder string) ([]servers.Tool, error) {
+func LoadDecoys(path, propertyOrder string) ([]servers.Tool, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
 	if !st.IsDir() {
-		return LoadFile(path, propertyOrder)
+		return loadDecoyFile(path, propertyOrder)
 	}
 	files, err := filepath.Glob(filepath.Join(path, "*.json"))
 	if err != nil {
@@ -44,7 +39,7 @@ func LoadPath(path, propertyOrder string) ([]servers.Tool, error) {
 	sort.Strings(files)
 	var out []servers.Tool
 	for _, f := range files {
-		tools, err := LoadFile(f, propertyOrder)
+		tools, err := loadDecoyFile(f, propertyOrder)
 		if err != nil {
 			return nil, err
 		}
@@ -60,10 +55,10 @@ type toolDef struct {
 	InputSchema json.RawMessage `json:"inputSchema"`
 }
 
-// LoadFile reads one decoy file: {"tools": [...]} (a tools/list result as
-// captured) or a bare list of tools, each with name, description and
+// loadDecoyFile reads one decoy file: {"tools": [...]} (a tools/list result
+// as captured) or a bare list of tools, each with name, description and
 // inputSchema.
-func LoadFile(path, propertyOrder string) ([]servers.Tool, error) {
+func loadDecoyFile(path, propertyOrder string) ([]servers.Tool, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -76,11 +71,33 @@ func LoadFile(path, propertyOrder string) ([]servers.Tool, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	// The same document as YAML nodes, for the positions of problems.
+	at := decoyPositions(path, data)
+	raws, err := decoyList(data, at)
+	if err != nil {
+		return nil, err
+	}
+	server := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	out, err := convertDecoys(raws, server, propertyOrder, at)
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, srcpos.Errorf(at(-1, ""), "", "the file lists no tools")
+	}
+	return out, nil
+}
+
+// decoyPos is the position of the i-th tool of a decoy file (of its field,
+// when not ""); i < 0 is the file's start.
+type decoyPos func(i int, field string) srcpos.Pos
+
+// decoyPositions reads data again as YAML nodes, for the positions of
+// problems.
+func decoyPositions(path string, data []byte) decoyPos {
 	var doc yaml.Node
 	_ = yaml.Unmarshal(data, &doc)
 	list := listNode(&doc)
-	at := func(i int, field string) srcpos.Pos {
+	return func(i int, field string) srcpos.Pos {
 		n := list
 		if n != nil && i >= 0 && i < len(n.Content) {
 			n = n.Content[i]
@@ -93,7 +110,12 @@ func LoadFile(path, propertyOrder string) ([]servers.Tool, error) {
 		}
 		return srcpos.Node(path, n)
 	}
+}
+
+// decoyList is the tools of a decoy file, each as written.
+func decoyList(data []byte, at decoyPos) ([]json.RawMessage, error) {
 	var raws []json.RawMessage
+	var err error
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		err = json.Unmarshal(data, &raws)
@@ -112,7 +134,12 @@ func LoadFile(path, propertyOrder string) ([]servers.Tool, error) {
 	if err != nil {
 		return nil, srcpos.Errorf(at(-1, ""), "", `not a decoy file: expected {"tools": [...]} or a list of tools: %v`, err)
 	}
-	server := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	return raws, nil
+}
+
+// convertDecoys converts the tools of a decoy file as server's, each
+// problem an error at its place.
+func convertDecoys(raws []json.RawMessage, server, propertyOrder string, at decoyPos) ([]servers.Tool, error) {
 	var errs srcpos.List
 	var out []servers.Tool
 	seen := map[string]bool{}
@@ -143,9 +170,6 @@ func LoadFile(path, propertyOrder string) ([]servers.Tool, error) {
 	if len(errs) > 0 {
 		errs.Sort()
 		return nil, errs.Err()
-	}
-	if len(out) == 0 {
-		return nil, srcpos.Errorf(at(-1, ""), "", "the file lists no tools")
 	}
 	return out, nil
 }

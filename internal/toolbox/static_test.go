@@ -1,4 +1,4 @@
-package servers
+package toolbox
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/servers"
 )
 
 // A schema with something of every kind the conversion treats: a oneOf it
@@ -41,7 +42,7 @@ func TestStaticConvertsAsMCP(t *testing.T) {
 	if diff := cmp.Diff(want.Rewrites, got.Rewrites); diff != "" {
 		t.Errorf("rewrites (-mcp +inline):\n%s", diff)
 	}
-	hidden := func(hs []Hidden) (out []string) {
+	hidden := func(hs []servers.Hidden) (out []string) {
 		for _, h := range hs {
 			out = append(out, h.String())
 		}
@@ -59,12 +60,9 @@ func TestStaticConvertsAsMCP(t *testing.T) {
 	for _, args := range []string{`{"a":"2024-01-01","d":5}`, `{"d":5}`, `{"a":"2024-01-01","d":50}`, `{"a":"2024-01-01","z":1}`} {
 		werr := base.ValidateArgs("f", json.RawMessage(args))
 		gerr := st.ValidateArgs("f", json.RawMessage(args))
-		if (werr == nil) != (gerr == nil) || IsHiddenOnly(werr) != IsHiddenOnly(gerr) {
+		if (werr == nil) != (gerr == nil) || servers.IsHiddenOnly(werr) != servers.IsHiddenOnly(gerr) {
 			t.Errorf("%s: inline validates %v, MCP %v", args, gerr, werr)
 		}
-	}
-	if st.Hash() != hashJSON(st.OllamaTools()) || st.Hash() == "" {
-		t.Errorf("hash %q", st.Hash())
 	}
 }
 
@@ -72,7 +70,7 @@ func TestStaticConvertsAsMCP(t *testing.T) {
 // order the model sees; the catalog's required-first option applies too.
 func TestStaticPropertyOrder(t *testing.T) {
 	schema := json.RawMessage(`{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"string"},"m":{"type":"string"}},"required":["m"]}`)
-	order := func(opts *Options) string {
+	order := func(opts *servers.Options) string {
 		base := mustConnect(t, opts)
 		st, err := NewStatic(base, []StaticTool{{Name: "f", Schema: schema}})
 		if err != nil {
@@ -87,7 +85,7 @@ func TestStaticPropertyOrder(t *testing.T) {
 	if got := order(nil); got != "z,a,m" {
 		t.Errorf("order %s, want z,a,m (as written)", got)
 	}
-	if got := order(&Options{PropertyOrder: PropertyOrderRequiredFirst}); got != "m,a,z" {
+	if got := order(&servers.Options{PropertyOrder: servers.PropertyOrderRequiredFirst}); got != "m,a,z" {
 		t.Errorf("required-first order %s, want m,a,z", got)
 	}
 }
@@ -138,16 +136,16 @@ func TestStaticCalls(t *testing.T) {
 	}
 }
 
-// Statics builds each distinct tool list once, and only once even when
+// A Base builds each distinct tool list once, and only once even when
 // asked from several goroutines at once; a list that fails is not kept.
 func TestStaticsShareEqualLists(t *testing.T) {
 	base := mustConnect(t, nil, fakeServer("docs", fakeTool{name: "search"}))
-	ss := NewStatics(base)
+	ss := NewBase(base)
 	inline := StaticTool{Name: "g", Description: "G.", Schema: json.RawMessage(`{"type":"object"}`)}
 	lists := [][]StaticTool{{inline}, {{Name: "search"}}, {inline, {Name: "search"}}}
 	firsts := make([]*Static, len(lists))
 	for i, l := range lists {
-		st, err := ss.Static(l)
+		st, err := ss.static(l)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,7 +158,7 @@ func TestStaticsShareEqualLists(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				// An equal list in a new slice: shared by value, not identity.
-				st, err := ss.Static(append([]StaticTool(nil), l...))
+				st, err := ss.static(append([]StaticTool(nil), l...))
 				if err != nil || st != firsts[i] {
 					t.Errorf("list %d: got %p (%v), want the catalog built first %p", i, st, err, firsts[i])
 				}
@@ -171,10 +169,10 @@ func TestStaticsShareEqualLists(t *testing.T) {
 	if firsts[0] == firsts[2] || firsts[1] == firsts[2] {
 		t.Error("different lists share a catalog")
 	}
-	if _, err := ss.Static([]StaticTool{{Name: "nope"}}); err == nil {
+	if _, err := ss.static([]StaticTool{{Name: "nope"}}); err == nil {
 		t.Error("a named tool the servers lack was accepted")
 	}
-	if ss.Len() != len(lists) {
-		t.Errorf("Len = %d, want %d", ss.Len(), len(lists))
+	if ss.Built() != len(lists) {
+		t.Errorf("Built = %d, want %d", ss.Built(), len(lists))
 	}
 }

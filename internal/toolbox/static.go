@@ -1,4 +1,4 @@
-package servers
+package toolbox
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/servers"
 )
 
 // StaticTool is one tool of a fixed catalog (a suite case's own tools): an
@@ -34,23 +35,22 @@ type StaticTool struct {
 // behind it, and a call to one is refused. It is immutable and safe for
 // concurrent use.
 type Static struct {
-	base      *Catalog
-	tools     []*Tool
-	byExposed map[string]*Tool
+	base      *servers.Catalog
+	tools     []*servers.Tool
+	byExposed map[string]*servers.Tool
 	ollama    api.Tools
-	hash      string
 }
 
 // NewStatic builds the fixed catalog of tools over base, whose tools the
 // named entries are (base may have none when every entry is inline). An
 // inline tool's properties keep the schema's key order, or go
 // required-first when base's options ask for that.
-func NewStatic(base *Catalog, tools []StaticTool) (*Static, error) {
-	s := &Static{base: base, byExposed: map[string]*Tool{}}
+func NewStatic(base *servers.Catalog, tools []StaticTool) (*Static, error) {
+	s := &Static{base: base, byExposed: map[string]*servers.Tool{}}
 	for _, st := range tools {
-		var t *Tool
+		var t *servers.Tool
 		if st.Schema == nil {
-			if t = base.byExposed[st.Name]; t == nil {
+			if t, _ = base.Lookup(st.Name); t == nil || t.Exposed != st.Name {
 				return nil, fmt.Errorf("no tool %q among the servers' tools", st.Name)
 			}
 		} else {
@@ -59,7 +59,7 @@ func NewStatic(base *Catalog, tools []StaticTool) (*Static, error) {
 				return nil, fmt.Errorf("tool %s: its parameters are not a JSON object", st.Name)
 			}
 			mt := &mcp.Tool{Name: st.Name, Description: st.Description, InputSchema: schema}
-			t = convertTool("", mt, st.Name, convertOpts{raw: st.Schema, propertyOrder: base.opts.PropertyOrder})
+			t = servers.ConvertTool("", mt, st.Schema, base.PropertyOrder())
 		}
 		if _, dup := s.byExposed[t.Exposed]; dup {
 			return nil, fmt.Errorf("tool %q is listed twice", t.Exposed)
@@ -68,14 +68,13 @@ func NewStatic(base *Catalog, tools []StaticTool) (*Static, error) {
 		s.byExposed[t.Exposed] = t
 		s.ollama = append(s.ollama, t.Ollama)
 	}
-	s.hash = hashJSON(nonNil(s.ollama))
 	return s, nil
 }
 
 // Tools returns the catalog's tools in the order the model sees them; an
 // inline tool has no Server.
-func (s *Static) Tools() []Tool {
-	out := make([]Tool, len(s.tools))
+func (s *Static) Tools() []servers.Tool {
+	out := make([]servers.Tool, len(s.tools))
 	for i, t := range s.tools {
 		out[i] = *t
 	}
@@ -86,17 +85,19 @@ func (s *Static) Tools() []Tool {
 // property maps are shared; do not modify them.
 func (s *Static) OllamaTools() api.Tools { return append(api.Tools{}, s.ollama...) }
 
-// Hash is the sha256 (hex) of the OllamaTools JSON.
-func (s *Static) Hash() string { return s.hash }
-
 // lookup finds a tool by the name the model used: its exposed name, or,
 // for a tool of the base catalog, server.tool and server__tool.
-func (s *Static) lookup(name string) *Tool {
+func (s *Static) lookup(name string) *servers.Tool {
 	if t, ok := s.byExposed[name]; ok {
 		return t
 	}
-	if t := s.base.lookup(name); t != nil && s.byExposed[t.Exposed] == t {
-		return t
+	t, ok := s.base.Lookup(name)
+	if !ok {
+		return nil
+	}
+	// The case's tool of that name must be this one, not an inline tool.
+	if own := s.byExposed[t.Exposed]; own != nil && own.Server == t.Server && own.Name == t.Name {
+		return own
 	}
 	return nil
 }
@@ -128,18 +129,18 @@ func (s *Static) ValidateArgs(exposed string, args json.RawMessage) error {
 }
 
 // ValidatePartial checks args like ValidateArgs without requiring the
-// properties args leave out (see Catalog.ValidatePartial).
+// properties args leave out (see servers.Catalog.ValidatePartial).
 func (s *Static) ValidatePartial(exposed string, args json.RawMessage) error {
 	t := s.lookup(exposed)
 	if t == nil {
 		return fmt.Errorf("unknown tool %q", exposed)
 	}
-	return t.validatePartial(args)
+	return t.ValidatePartial(args)
 }
 
 // HiddenOf returns the hidden constraints of the tool exposed; nil for an
 // unknown name.
-func (s *Static) HiddenOf(exposed string) []Hidden {
+func (s *Static) HiddenOf(exposed string) []servers.Hidden {
 	if t := s.lookup(exposed); t != nil {
 		return t.Hidden
 	}
@@ -149,12 +150,16 @@ func (s *Static) HiddenOf(exposed string) []Hidden {
 // ToolInfo resolves a name for a tool policy; an inline tool has no server
 // and no annotations.
 func (s *Static) ToolInfo(name string) (bridge.ToolInfo, bool) {
-	return toolInfo(s.lookup(name))
+	t := s.lookup(name)
+	if t == nil {
+		return bridge.ToolInfo{}, false
+	}
+	return t.Info(), true
 }
 
 // Call runs a call to a tool of the base catalog there. An unknown name and
 // arguments that break an inline tool's schema are results the model sees,
-// as with Catalog.Call; a valid call to an inline tool is refused as a
+// as with servers.Catalog.Call; a valid call to an inline tool is refused as a
 // server failure, since nothing can run it (the cases that bring inline
 // tools run without execution, so this is never reached by a suite).
 func (s *Static) Call(ctx context.Context, name string, args json.RawMessage, callID string) record.Execution {
@@ -176,8 +181,8 @@ func (s *Static) Call(ctx context.Context, name string, args json.RawMessage, ca
 		return ex
 	}
 	ex.Tool = t.Name
-	if _, err := t.checkArgs(args); err != nil {
-		ex.HiddenOnly = IsHiddenOnly(err)
+	if err := t.ValidateArgs(args); err != nil {
+		ex.HiddenOnly = servers.IsHiddenOnly(err)
 		ex.IsError, ex.ErrorKind = true, record.ExecInvalidArgs
 		ex.Result = fmt.Sprintf("error: invalid arguments for tool %s: %v", t.Exposed, err)
 		ex.Error = err.Error()

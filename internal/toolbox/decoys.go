@@ -1,4 +1,4 @@
-package decoys
+package toolbox
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/score"
 	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
 // Pool is the tools decoys are drawn from, each name once.
@@ -24,7 +24,7 @@ type Pool struct {
 	warnings []string
 }
 
-// NewPool makes a pool of tools (from LoadPath, or a decoy servers
+// NewPool makes a pool of tools (from LoadDecoys, or a decoy servers
 // catalog's Tools), in order; a name met again is left out, with a warning.
 func NewPool(tools []servers.Tool) *Pool {
 	p := &Pool{}
@@ -47,34 +47,37 @@ func (p *Pool) Len() int { return len(p.tools) }
 // Warnings are the problems of the pool that did not stop it.
 func (p *Pool) Warnings() []string { return append([]string(nil), p.warnings...) }
 
-// Toolbox offers the tools of an inner Toolbox plus n decoys, and runs
-// only the inner's: a decoy's call is answered "tool X is not available"
-// (record.ExecDecoy). It is a score.Catalog over both. It is safe for
-// concurrent use.
-type Toolbox struct {
+// Decoyed offers the tools of an inner toolbox plus decoys: tools that no
+// case expects and no server runs, drawn from a pool so that the same seed
+// always offers the same tools in the same places, and a larger count only
+// adds tools to a smaller one's. It runs only the inner's calls: a decoy's
+// is answered "tool X is not available" (record.ExecDecoy), and scored
+// wrong_tool with the decoy named. It is a suite.Catalog over both. It is
+// safe for concurrent use.
+type Decoyed struct {
 	inner    bridge.Toolbox
-	cat      score.Catalog
+	cat      suite.Catalog
 	tools    api.Tools
 	decoys   map[string]*servers.Tool
 	drawn    []string
 	warnings []string
 }
 
-// New returns inner with n decoys of pool added, drawn with seed: the pool
+// AddDecoys returns inner with n decoys of pool added, drawn with seed: the pool
 // is put in one seeded order (so n decoys are the first n of any larger
 // draw) and each decoy in turn is inserted at a seeded place among the
 // tools so far, so the real tools keep their order and the catalog with n
 // decoys is the one with more decoys less the later ones. The same inputs
 // give the same catalog, byte for byte. A decoy whose name is a real tool's
 // is left out of the pool (see Warnings). cat resolves and validates the
-// real tools' calls (nil: inner, when it is a score.Catalog). It fails when
+// real tools' calls (nil: inner, when it is a suite.Catalog). It fails when
 // the pool holds fewer than n usable decoys.
-func New(inner bridge.Toolbox, cat score.Catalog, pool *Pool, n int, seed int64) (*Toolbox, error) {
+func AddDecoys(inner bridge.Toolbox, cat suite.Catalog, pool *Pool, n int, seed int64) (*Decoyed, error) {
 	if cat == nil {
-		cat, _ = inner.(score.Catalog)
+		cat, _ = inner.(suite.Catalog)
 	}
 	real := inner.OllamaTools()
-	t := &Toolbox{inner: inner, cat: cat, decoys: map[string]*servers.Tool{}}
+	t := &Decoyed{inner: inner, cat: cat, decoys: map[string]*servers.Tool{}}
 	taken := map[string]bool{}
 	for _, r := range real {
 		taken[r.Function.Name] = true
@@ -101,12 +104,12 @@ func New(inner bridge.Toolbox, cat score.Catalog, pool *Pool, n int, seed int64)
 	// The order of the pool: by a hash of the seed and the name, so it
 	// depends on neither the pool's file order nor Go's random generators.
 	sort.SliceStable(usable, func(i, j int) bool {
-		return key(seed, "order", usable[i].Ollama.Function.Name) < key(seed, "order", usable[j].Ollama.Function.Name)
+		return drawKey(seed, "order", usable[i].Ollama.Function.Name) < drawKey(seed, "order", usable[j].Ollama.Function.Name)
 	})
 	tools := append(api.Tools(nil), real...)
 	for k := range n {
 		d := usable[k]
-		at := int(key(seed, "place", fmt.Sprint(k)) % uint64(len(tools)+1))
+		at := int(drawKey(seed, "place", fmt.Sprint(k)) % uint64(len(tools)+1))
 		tools = slices.Insert(tools, at, d.Ollama)
 		t.decoys[d.Ollama.Function.Name] = d
 	}
@@ -119,8 +122,8 @@ func New(inner bridge.Toolbox, cat score.Catalog, pool *Pool, n int, seed int64)
 	return t, nil
 }
 
-// key is a 64-bit hash of the seed, a purpose and a string.
-func key(seed int64, purpose, s string) uint64 {
+// drawKey is a 64-bit hash of the seed, a purpose and a string.
+func drawKey(seed int64, purpose, s string) uint64 {
 	h := sha256.New()
 	var b [8]byte
 	binary.BigEndian.PutUint64(b[:], uint64(seed))
@@ -140,11 +143,11 @@ func plural(n int, one, many string) string {
 
 // OllamaTools returns the real tools and the decoys, in catalog order. The
 // property maps are shared; do not modify them.
-func (t *Toolbox) OllamaTools() api.Tools { return append(api.Tools{}, t.tools...) }
+func (t *Decoyed) OllamaTools() api.Tools { return append(api.Tools{}, t.tools...) }
 
 // Call runs a real tool's call through the inner Toolbox; a decoy's runs
 // nothing and comes back as an error the model sees.
-func (t *Toolbox) Call(ctx context.Context, name string, args json.RawMessage, callID string) record.Execution {
+func (t *Decoyed) Call(ctx context.Context, name string, args json.RawMessage, callID string) record.Execution {
 	d := t.decoys[name]
 	if d == nil {
 		return t.inner.Call(ctx, name, args, callID)
@@ -158,25 +161,35 @@ func (t *Toolbox) Call(ctx context.Context, name string, args json.RawMessage, c
 }
 
 // Decoys are the names of the decoys offered, in catalog order.
-func (t *Toolbox) Decoys() []string { return append([]string(nil), t.drawn...) }
+func (t *Decoyed) Decoys() []string { return append([]string(nil), t.drawn...) }
 
 // Decoy reports whether name is one of the decoys offered; score reads it
 // to name the decoy a wrong_tool called.
-func (t *Toolbox) Decoy(name string) bool { return t.decoys[name] != nil }
+func (t *Decoyed) Decoy(name string) bool { return t.decoys[name] != nil }
 
-// Warnings are what New left out of the pool and why.
-func (t *Toolbox) Warnings() []string { return append([]string(nil), t.warnings...) }
+// Warnings are what AddDecoys left out of the pool and why.
+func (t *Decoyed) Warnings() []string { return append([]string(nil), t.warnings...) }
+
+// Names lists the names the model sees, real tools and decoys, in catalog
+// order.
+func (t *Decoyed) Names() []string {
+	out := make([]string, len(t.tools))
+	for i, x := range t.tools {
+		out[i] = x.Function.Name
+	}
+	return out
+}
 
 // Resolve maps a name the model used to the exposed tool: a decoy's own
 // name, else what the real catalog says.
-func (t *Toolbox) Resolve(name string) (string, bool) {
+func (t *Decoyed) Resolve(name string) (string, bool) {
 	if t.decoys[name] != nil {
 		return name, true
 	}
 	return t.resolveReal(name)
 }
 
-func (t *Toolbox) resolveReal(name string) (string, bool) {
+func (t *Decoyed) resolveReal(name string) (string, bool) {
 	if t.cat == nil {
 		return "", false
 	}
@@ -185,7 +198,7 @@ func (t *Toolbox) resolveReal(name string) (string, bool) {
 
 // ValidateArgs checks args against a decoy's input schema, or the real
 // tool's through the real catalog.
-func (t *Toolbox) ValidateArgs(exposed string, args json.RawMessage) error {
+func (t *Decoyed) ValidateArgs(exposed string, args json.RawMessage) error {
 	if d := t.decoys[exposed]; d != nil {
 		return d.ValidateArgs(args)
 	}
@@ -197,7 +210,7 @@ func (t *Toolbox) ValidateArgs(exposed string, args json.RawMessage) error {
 
 // HiddenOf returns, for schema hints, the constraints a decoy's parameters
 // do not carry, and the inner's (hidden) for a real tool.
-func (t *Toolbox) HiddenOf(hidden func(exposed string) []servers.Hidden) func(exposed string) []servers.Hidden {
+func (t *Decoyed) HiddenOf(hidden func(exposed string) []servers.Hidden) func(exposed string) []servers.Hidden {
 	return func(exposed string) []servers.Hidden {
 		if d := t.decoys[exposed]; d != nil {
 			return d.Hidden
@@ -210,7 +223,7 @@ func (t *Toolbox) HiddenOf(hidden func(exposed string) []servers.Hidden) func(ex
 }
 
 // Tool returns the decoy offered as name; the zero Tool when there is none.
-func (t *Toolbox) Tool(name string) servers.Tool {
+func (t *Decoyed) Tool(name string) servers.Tool {
 	if d := t.decoys[name]; d != nil {
 		return *d
 	}

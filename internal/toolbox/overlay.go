@@ -1,7 +1,4 @@
-// Package overlay offers a tool catalog with some descriptions replaced: the
-// tool-description variants of a suite. Only descriptions change; names,
-// order, schemas, calls, validation and policy are the base catalog's.
-package overlay
+package toolbox
 
 import (
 	"context"
@@ -15,36 +12,38 @@ import (
 	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
-// Toolbox is a bridge.Toolbox that offers its base's tools with a variant's
-// descriptions and runs every call through the base unchanged.
-type Toolbox struct {
+// redescribed offers its base's tools with other descriptions (a variant's
+// overlays, schema hints) and runs every call through the base unchanged:
+// names, order, schemas, calls, validation and policy are the base's.
+type redescribed struct {
 	base  bridge.Toolbox
 	tools api.Tools
 }
 
-// New returns base with the overlays applied; the overlays' Exposed names
-// must be set (suite.Check does it). base's own tools are not modified.
-func New(base bridge.Toolbox, overlays []suite.ToolOverlay) (*Toolbox, error) {
-	tools, err := Apply(base.OllamaTools(), overlays)
-	if err != nil {
-		return nil, err
-	}
-	return &Toolbox{base: base, tools: tools}, nil
-}
-
-// OllamaTools returns the overlaid tool list, in the base's order. The
+// OllamaTools returns the redescribed tool list, in the base's order. The
 // property maps are shared between calls; do not modify them.
-func (t *Toolbox) OllamaTools() api.Tools { return append(api.Tools{}, t.tools...) }
+func (t *redescribed) OllamaTools() api.Tools { return append(api.Tools{}, t.tools...) }
 
 // Call runs the call through the base.
-func (t *Toolbox) Call(ctx context.Context, name string, args json.RawMessage, callID string) record.Execution {
+func (t *redescribed) Call(ctx context.Context, name string, args json.RawMessage, callID string) record.Execution {
 	return t.base.Call(ctx, name, args, callID)
 }
 
-// Apply returns a copy of tools with the overlays' descriptions in place.
+// Overlay returns base with a variant's description overlays applied: the
+// tool-description variants of a suite. The overlays' Exposed names must be
+// set (suite.Check does it); base's own tools are not modified.
+func Overlay(base bridge.Toolbox, overlays []suite.ToolOverlay) (bridge.Toolbox, error) {
+	tools, err := ApplyOverlays(base.OllamaTools(), overlays)
+	if err != nil {
+		return nil, err
+	}
+	return &redescribed{base: base, tools: tools}, nil
+}
+
+// ApplyOverlays returns a copy of tools with the overlays' descriptions in place.
 // Each overlaid tool's parameter tree is copied before it is changed, so
 // tools itself is left as it was; the others are shared.
-func Apply(tools api.Tools, overlays []suite.ToolOverlay) (api.Tools, error) {
+func ApplyOverlays(tools api.Tools, overlays []suite.ToolOverlay) (api.Tools, error) {
 	out := append(api.Tools(nil), tools...)
 	for _, o := range overlays {
 		i := indexOf(out, o.Exposed)
