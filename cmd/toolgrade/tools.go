@@ -68,7 +68,7 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		if ol, err = dialOllama(ctx, *ollamaURL, &ot); err != nil {
 			return err
 		}
-		if info, err = ol.models.Check(ctx, *model); err != nil {
+		if info, err = ol.Models.Check(ctx, *model); err != nil {
 			return asInfra(err)
 		}
 	}
@@ -104,11 +104,11 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	var size *promptSize
 	if ol != nil {
-		req := llm.MeasureRequest{Model: *model, Tools: shown, Options: options, NumCtx: info.NumCtx, Running: ol.client}
+		req := llm.MeasureRequest{Model: *model, Tools: shown, Options: options, NumCtx: info.NumCtx, Running: ol.Client}
 		if v := vt.variant; v != nil {
 			req.System = v.System
 		}
-		measured, err := llm.MeasureTools(ctx, ol.chat, req)
+		measured, err := llm.MeasureTools(ctx, ol.Chat, req)
 		if err != nil {
 			return asInfra(err)
 		}
