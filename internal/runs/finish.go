@@ -50,8 +50,15 @@ type FinishOptions struct {
 // run that ended without error, and returns the error that decides the exit
 // status, with what the user can do about it on stderr. When the disk that
 // stopped the run also refuses run.json or a report, those errors are
-// warnings: the one printed last is the cause.
+// warnings: the one printed last is the cause. A nil e is a session that
+// ran every trial; a nil o, the zero FinishOptions.
 func Finish(ctx context.Context, w *store.Writer, e *Ending, o *FinishOptions) error {
+	if e == nil {
+		e = &Ending{}
+	}
+	if o == nil {
+		o = &FinishOptions{}
+	}
 	stderr := o.Stderr
 	if stderr == nil {
 		stderr = io.Discard
