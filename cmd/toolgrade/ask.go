@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"path"
 	"slices"
 	"strings"
@@ -19,6 +18,8 @@ import (
 	"github.com/toolgrade/toolgrade/reports"
 )
 
+// runAsk is `toolgrade ask`: one question through the bridge loop, its tool
+// calls and answer printed.
 func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("ask", `"question"`, stderr)
 	var sf serverFlags
@@ -44,19 +45,13 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	case len(pos) != 1 || strings.TrimSpace(pos[0]) == "":
 		return usageErrorf("ask: give exactly one question, in quotes")
 	}
-	policy := &bridge.Policy{Allow: splitList(*allow), Deny: splitList(*deny)}
-	for _, g := range append(slices.Clone(policy.Allow), policy.Deny...) {
-		if _, err := path.Match(g, ""); err != nil {
-			return usageErrorf("ask: tool pattern %q: %v", g, err)
-		}
-	}
-	think, err := bridge.ParseThink(mf.think)
+	policy, err := toolPolicy("ask", splitList(*allow), splitList(*deny))
 	if err != nil {
-		return asUsage(fmt.Errorf("--%w", err))
+		return err
 	}
-	keepAlive, err := bridge.ParseKeepAlive(mf.keepAlive)
+	req, err := mf.request(*model, pos[0], *noExecute)
 	if err != nil {
-		return asUsage(fmt.Errorf("--%w", err))
+		return err
 	}
 	cfg, err := servers.Load(sf.file)
 	if err != nil {
@@ -66,7 +61,7 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
-	info, err := ol.models.Check(ctx, *model)
+	info, err := ol.Models.Check(ctx, *model)
 	if err != nil {
 		return asInfra(err)
 	}
@@ -75,19 +70,8 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return err
 	}
 	defer cat.Close()
-
 	policy.Tools, policy.Info = cat, cat
-	loop := &bridge.Loop{Chat: ol.chat, Tools: policy}
-	t, runErr := loop.Run(ctx, bridge.Request{
-		Model:     *model,
-		System:    mf.system,
-		Messages:  []api.Message{{Role: "user", Content: pos[0]}},
-		Options:   mf.options,
-		Think:     think,
-		KeepAlive: keepAlive,
-		MaxRounds: mf.maxRounds,
-		NoExecute: *noExecute,
-	})
+	t, runErr := (&bridge.Loop{Chat: ol.Chat, Tools: policy}).Run(ctx, req)
 	// As run does: the context is -o num_ctx when given, else the model's.
 	numCtx := info.NumCtx
 	if n, ok := mf.options["num_ctx"].(int64); ok && n > 0 {
@@ -96,23 +80,11 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if numCtx == 0 {
 		// Most library models set no num_ctx, and Ollama picks one at load:
 		// the loaded model says which. Unknown, no warning is possible.
-		numCtx, _ = llm.LoadedContext(ctx, ol.client, *model)
+		numCtx, _ = llm.LoadedContext(ctx, ol.Client, *model)
 	}
 	truncated := score.Truncated(t, numCtx)
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		// The transcript's own fields, and the flag a trial's record carries.
-		out := struct {
-			*record.Transcript
-			Truncated bool `json:"truncated"`
-			NumCtx    int  `json:"num_ctx,omitempty"`
-		}{t, truncated, numCtx}
-		if err := enc.Encode(out); err != nil {
-			return err
-		}
-	} else {
-		printConversation(stdout, t)
+	if err := printAsked(stdout, t, truncated, numCtx, *asJSON); err != nil {
+		return err
 	}
 	if truncated {
 		fmt.Fprintf(stderr, "toolgrade: warning: a prompt reached num_ctx %d: Ollama cut it, and the tools may have been lost; raise num_ctx (-o num_ctx=N)\n", numCtx)
@@ -121,6 +93,55 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return asInfra(fmt.Errorf("the conversation stopped: %w", runErr))
 	}
 	return nil
+}
+
+// toolPolicy is the tool policy of ask's or serve's (cmd's) --allow-tools
+// and --deny-tools, each pattern checked.
+func toolPolicy(cmd string, allow, deny []string) (*bridge.Policy, error) {
+	for _, g := range append(slices.Clone(allow), deny...) {
+		if _, err := path.Match(g, ""); err != nil {
+			return nil, usageErrorf("%s: tool pattern %q: %v", cmd, g, err)
+		}
+	}
+	return &bridge.Policy{Allow: allow, Deny: deny}, nil
+}
+
+// request is the loop's request for question to model under the flags.
+func (m *modelFlags) request(model, question string, noExecute bool) (bridge.Request, error) {
+	think, err := bridge.ParseThink(m.think)
+	if err != nil {
+		return bridge.Request{}, asUsage(fmt.Errorf("--%w", err))
+	}
+	keepAlive, err := bridge.ParseKeepAlive(m.keepAlive)
+	if err != nil {
+		return bridge.Request{}, asUsage(fmt.Errorf("--%w", err))
+	}
+	return bridge.Request{
+		Model:     model,
+		System:    m.system,
+		Messages:  []api.Message{{Role: "user", Content: question}},
+		Options:   m.options,
+		Think:     think,
+		KeepAlive: keepAlive,
+		MaxRounds: m.maxRounds,
+		NoExecute: noExecute,
+	}, nil
+}
+
+// printAsked prints the conversation of t, or with asJSON the transcript
+// with the flags a trial's record carries.
+func printAsked(w io.Writer, t *record.Transcript, truncated bool, numCtx int, asJSON bool) error {
+	if !asJSON {
+		printConversation(w, t)
+		return nil
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(struct {
+		*record.Transcript
+		Truncated bool `json:"truncated"`
+		NumCtx    int  `json:"num_ctx,omitempty"`
+	}{t, truncated, numCtx})
 }
 
 // printConversation prints one line per tool call, then the answer, escaping
@@ -167,73 +188,4 @@ func firstLine(s string) string {
 		s = s[:117] + "..."
 	}
 	return s
-}
-
-// ollamaConn is an Ollama server that answered.
-type ollamaConn struct {
-	client *api.Client
-	base   *url.URL
-	// models checks and loads models under the start-up and idle timeouts.
-	models *llm.Ollama
-	// chat is the client under the idle timeout: what the loop talks to.
-	chat    bridge.Chatter
-	version string
-}
-
-// dialOllama finds Ollama (--ollama, else OLLAMA_HOST) and checks, before
-// any work, that it answers.
-func dialOllama(ctx context.Context, flagURL string, ot *ollamaTimeouts) (*ollamaConn, error) {
-	base, err := llm.Endpoint(flagURL)
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	hc := llm.HTTPClient()
-	client := api.NewClient(base, hc)
-	models := &llm.Ollama{Client: client, Base: base, Source: llm.EndpointSource(flagURL), Timeout: ot.startup, Idle: ot.idle}
-	version, err := models.Version(ctx)
-	if err != nil {
-		return nil, asInfra(err)
-	}
-	return &ollamaConn{
-		client: client, base: base, models: models, version: version,
-		// Not api.Client's Chat, which allocates 8 MB for every request:
-		// a run's thousands of trials and serve's concurrent chats would pay
-		// it in memory and GC (see llm.StreamChatter).
-		chat: &llm.IdleChatter{Next: llm.NewChatter(base, hc, client), Idle: ot.idle},
-	}, nil
-}
-
-// connectServers connects every server of cfg, reports the ones that failed
-// and insists on at least one tool.
-func connectServers(ctx context.Context, cfg *servers.Config, sf *serverFlags, stderr io.Writer) (*servers.Catalog, error) {
-	opts, err := sf.options(stderr)
-	if err != nil {
-		return nil, err
-	}
-	for _, w := range cfg.Warnings {
-		fmt.Fprintf(stderr, "toolgrade: warning: %s\n", w)
-	}
-	for _, name := range cfg.Disabled {
-		fmt.Fprintf(stderr, "toolgrade: server %q is disabled in %s; not started\n", name, cfg.Path)
-	}
-	cat, err := servers.Connect(ctx, cfg, opts)
-	if err != nil {
-		return nil, asInfra(err)
-	}
-	for _, f := range cat.Failed() {
-		// The error may quote the server's stderr.
-		fmt.Fprintf(stderr, "toolgrade: server %q skipped: %s\n", f.Name, reports.Printable(f.Err.Error()))
-	}
-	for _, w := range cat.Warnings() {
-		fmt.Fprintf(stderr, "toolgrade: warning: %s\n", reports.Printable(w))
-	}
-	if len(cat.Tools()) == 0 {
-		cat.Close()
-		if len(cfg.Servers) == 0 && len(cfg.Disabled) > 0 {
-			return nil, asInfra(fmt.Errorf("no tools: every server in %s is disabled", cfg.Path))
-		}
-		return nil, asInfra(fmt.Errorf("no tools: the servers in %s offered none (%d of %d failed to connect)",
-			cfg.Path, len(cat.Failed()), len(cfg.Servers)))
-	}
-	return cat, nil
 }

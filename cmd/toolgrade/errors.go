@@ -4,38 +4,24 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+
+	"github.com/toolgrade/toolgrade/internal/runs"
 )
 
-// usageError is bad input from the user: flags, arguments, config files.
-type usageError struct{ err error }
+// usageError is bad input from the user: flags, arguments, config files;
+// infraError is Ollama or an MCP server preventing the work. They are
+// internal/runs' kinds, so an error its library returns keeps its exit code.
+type (
+	usageError = runs.UsageError
+	infraError = runs.InfraError
+)
 
-func (e *usageError) Error() string { return e.err.Error() }
-func (e *usageError) Unwrap() error { return e.err }
-
-func usageErrorf(format string, a ...any) error {
-	return &usageError{fmt.Errorf(format, a...)}
-}
+func usageErrorf(format string, a ...any) error { return runs.Usagef(format, a...) }
 
 // asUsage marks err as the user's input being wrong.
-func asUsage(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &usageError{err}
-}
+func asUsage(err error) error { return runs.AsUsage(err) }
 
-// infraError is Ollama or an MCP server preventing the work.
-type infraError struct{ err error }
-
-func (e *infraError) Error() string { return e.err.Error() }
-func (e *infraError) Unwrap() error { return e.err }
-
-func asInfra(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &infraError{err}
-}
+func asInfra(err error) error { return runs.AsInfra(err) }
 
 // gateError is a complete run that failed a CI gate: the model got worse,
 // nothing broke. The lines saying which gates failed are already printed.

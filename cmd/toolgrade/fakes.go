@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 
 	fakemcp "github.com/toolgrade/toolgrade/fakes/mcp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
@@ -39,11 +38,8 @@ func runFakeOllama(ctx context.Context, args []string, _ io.Reader, stdout, stde
 		return asInfra(fmt.Errorf("fake-ollama: %w", err))
 	}
 	fmt.Fprintf(stderr, "fake Ollama listening on http://%s\n", ln.Addr())
-	if *addrFile != "" {
-		if err := os.WriteFile(*addrFile, []byte(ln.Addr().String()+"\n"), 0o644); err != nil {
-			ln.Close()
-			return err
-		}
+	if err := writeAddrFile(*addrFile, ln); err != nil {
+		return err
 	}
 	srv := fakeollama.New(s, &fakeollama.Options{Seed: *seed, Latency: *latency})
 	return srv.Serve(ctx, ln)

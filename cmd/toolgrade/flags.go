@@ -1,15 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/servers"
 )
 
@@ -96,14 +96,30 @@ func (s *serverFlags) options(stderr io.Writer) (*servers.Options, error) {
 }
 
 // ollamaTimeouts are the flags that bound how long a command waits on Ollama.
-type ollamaTimeouts struct {
-	startup time.Duration
-	idle    time.Duration
-}
+type ollamaTimeouts struct{ runs.Timeouts }
 
 func (o *ollamaTimeouts) register(fs *flag.FlagSet) {
-	fs.DurationVar(&o.startup, "ollama-timeout", 30*time.Second, "time each start-up request to Ollama (version, model list and details) may take; 0: no limit")
-	fs.DurationVar(&o.idle, "ollama-idle-timeout", 5*time.Minute, "time without a chunk from Ollama before a request fails as an infrastructure error (retried); 0: no limit")
+	fs.DurationVar(&o.Startup, "ollama-timeout", 30*time.Second, "time each start-up request to Ollama (version, model list and details) may take; 0: no limit")
+	fs.DurationVar(&o.Idle, "ollama-idle-timeout", 5*time.Minute, "time without a chunk from Ollama before a request fails as an infrastructure error (retried); 0: no limit")
+}
+
+// ollamaConn is an Ollama that answered.
+type ollamaConn = runs.Conn
+
+// dialOllama finds Ollama (--ollama, else OLLAMA_HOST) and checks, before
+// any work, that it answers.
+func dialOllama(ctx context.Context, flagURL string, ot *ollamaTimeouts) (*ollamaConn, error) {
+	return runs.DialOllama(ctx, flagURL, ot.Timeouts)
+}
+
+// connectServers connects every server of cfg under the server flags (see
+// runs.ConnectServers).
+func connectServers(ctx context.Context, cfg *servers.Config, sf *serverFlags, stderr io.Writer) (*servers.Catalog, error) {
+	opts, err := sf.options(stderr)
+	if err != nil {
+		return nil, err
+	}
+	return runs.ConnectServers(ctx, cfg, opts, stderr)
 }
 
 // modelFlags are the flags that shape each /api/chat request.
@@ -135,22 +151,29 @@ func (o *optionList) String() string {
 }
 
 func (o *optionList) Set(kv string) error {
-	k, v, ok := strings.Cut(kv, "=")
-	if !ok || k == "" {
-		return fmt.Errorf("%q: want key=value", kv)
+	k, v, err := runs.ParseOption(kv)
+	if err != nil {
+		return err
 	}
 	if *o == nil {
 		*o = optionList{}
 	}
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-		(*o)[k] = n
-		return nil
-	}
-	var val any
-	if err := json.Unmarshal([]byte(v), &val); err == nil {
-		(*o)[k] = val
-		return nil
-	}
 	(*o)[k] = v
 	return nil
+}
+
+// given is the flags of fs set on the command line, by name.
+func given(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
+
+// ifGiven is v when flag name was given, else nil: the library's "not
+// given".
+func ifGiven[T any](given map[string]bool, name string, v T) *T {
+	if !given[name] {
+		return nil
+	}
+	return &v
 }

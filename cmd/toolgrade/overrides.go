@@ -2,14 +2,9 @@ package main
 
 import (
 	"flag"
-	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
-	"github.com/toolgrade/toolgrade/internal/bridge"
-	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/runs"
 )
 
 // overrideFlags are run's flags that replace a suite's defaults for one run
@@ -31,101 +26,20 @@ func (o *overrideFlags) register(fs *flag.FlagSet) {
 	fs.Var(&o.options, "o", "model option `key=value` (temperature, seed, num_ctx, ...) over the suite's defaults.options; repeatable")
 }
 
-// apply applies the overrides of a run to s, the run's suite: for a fresh
-// run (meta nil) those of the flags given in fs, for a resumed one those its
-// run.json recorded, refusing flags that would change them. It returns what
-// to record in run.json; nil when nothing is overridden.
-func (o *overrideFlags) apply(fs *flag.FlagSet, s *suite.Suite, meta *record.Run) (*record.RunOverrides, error) {
-	// given lists the override flags on the command line, --servers (which
-	// serverFlags registers) among them.
-	var given []string
-	ov := &record.RunOverrides{Think: o.think, KeepAlive: o.keepAlive, Options: o.options}
-	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "system":
-			ov.System = &o.system
-		case "max-rounds":
-			ov.MaxRounds = &o.maxRounds
-		case "servers":
-			ov.Servers = f.Value.String()
-		case "think", "keep-alive", "o":
-		default:
-			return
-		}
-		given = append(given, dashed(f.Name))
-	})
-	if meta != nil {
-		if len(given) > 0 {
-			return nil, usageErrorf("run: %s cannot change a resumed run: it applies again the settings its %s recorded",
-				strings.Join(given, ", "), record.RunFile)
-		}
-		return meta.Overrides, applyOverrides(s, meta.Overrides)
+// overrides are the overrides the flags given ask for; --servers is
+// serverFlags' file.
+func (o *overrideFlags) overrides(given map[string]bool, servers string) runs.Overrides {
+	ov := runs.Overrides{
+		System:    ifGiven(given, "system", o.system),
+		MaxRounds: ifGiven(given, "max-rounds", o.maxRounds),
+		Think:     ifGiven(given, "think", o.think),
+		KeepAlive: ifGiven(given, "keep-alive", o.keepAlive),
+		Servers:   ifGiven(given, "servers", servers),
 	}
-	if len(given) == 0 {
-		return nil, nil
+	if given["o"] {
+		ov.Options = o.options
 	}
-	if slices.Contains(given, "--servers") {
-		if ov.Servers == "" {
-			return nil, usageErrorf("run: --servers needs a file")
-		}
-		ov.Servers = absPath(ov.Servers)
-	}
-	if err := applyOverrides(s, ov); err != nil {
-		return nil, err
-	}
-	return ov, nil
-}
-
-// applyOverrides sets what ov overrides in s; nil ov changes nothing. The
-// values are checked here, for flags and run.json alike.
-func applyOverrides(s *suite.Suite, ov *record.RunOverrides) error {
-	if ov == nil {
-		return nil
-	}
-	if ov.Servers != "" {
-		s.ServersPath, s.ServersNode = ov.Servers, nil
-	}
-	if ov.System != nil {
-		s.Defaults.System = *ov.System
-	}
-	if ov.MaxRounds != nil {
-		n := *ov.MaxRounds
-		if n < 1 || n > suite.MaxRoundsLimit {
-			return usageErrorf("--max-rounds %d: must be from 1 to %d", n, suite.MaxRoundsLimit)
-		}
-		s.Defaults.MaxRounds = n
-		for i := range s.Cases {
-			s.Cases[i].MaxRounds = n
-		}
-	}
-	if ov.Think != "" {
-		if _, err := bridge.ParseThink(ov.Think); err != nil {
-			return asUsage(fmt.Errorf("--%w", err))
-		}
-		s.Defaults.Think = ov.Think
-	}
-	if ov.KeepAlive != "" {
-		d, err := bridge.ParseKeepAlive(ov.KeepAlive)
-		if err != nil {
-			return asUsage(fmt.Errorf("--%w", err))
-		}
-		s.Defaults.KeepAlive = &d.Duration
-	}
-	if len(ov.Options) > 0 {
-		var opts optionList
-		for _, kv := range ov.Options {
-			if err := opts.Set(kv); err != nil {
-				return usageErrorf("-o %v", err)
-			}
-		}
-		merged := maps.Clone(s.Defaults.Options)
-		if merged == nil {
-			merged = map[string]any{}
-		}
-		maps.Copy(merged, opts)
-		s.Defaults.Options = merged
-	}
-	return nil
+	return ov
 }
 
 // rawOptions collects -o key=value as given, so that run.json can record
@@ -135,8 +49,7 @@ type rawOptions []string
 func (r *rawOptions) String() string { return strings.Join(*r, " ") }
 
 func (r *rawOptions) Set(kv string) error {
-	var check optionList
-	if err := check.Set(kv); err != nil {
+	if _, _, err := runs.ParseOption(kv); err != nil {
 		return err
 	}
 	*r = append(*r, kv)

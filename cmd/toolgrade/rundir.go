@@ -1,50 +1,19 @@
 package main
 
 import (
-	"errors"
 	"io"
 
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/store"
 )
 
-// runDirError says what a run directory refused in terms of run's flags: a
-// fresh run into a folder that holds files, a run another process holds, a
-// --resume of a folder that holds no run or one a newer toolgrade wrote.
-// These are the user's to fix (exit
-// 2); other errors (the disk's) pass unchanged.
-func runDirError(dir string, err error) error {
-	var (
-		ne   *store.NotEmptyError
-		busy *store.BusyError
-		nr   *store.NotRunError
-		fe   *record.FormatError
-	)
-	switch {
-	case errors.As(err, &ne) && ne.HasRun:
-		return usageErrorf("run: %s already holds a run; use --resume %s to finish it, or another --out", dir, dir)
-	case errors.As(err, &ne):
-		return usageErrorf("run: %v; a fresh run needs an empty or new --out folder", err)
-	case errors.As(err, &busy):
-		return asUsage(err)
-	case errors.As(err, &nr):
-		return usageErrorf("--resume: %v", err)
-	case errors.As(err, &fe):
-		// A trials line of a newer toolgrade: upgrading is the user's to do.
-		return asUsage(err)
-	}
-	return err
-}
+// runDirError says what a run directory refused in terms of run's flags
+// (runs.DirError).
+func runDirError(dir string, err error) error { return runs.DirError(dir, err) }
 
-// eachTrial calls fn for every trial of run (the last line of each key),
-// warns about unreadable lines on stderr, and makes a run a newer toolgrade
-// wrote a usage error: upgrading is the user's to do.
+// eachTrial calls fn for every trial of run, warning about unreadable lines
+// on stderr (runs.EachTrial).
 func eachTrial(run *store.Reader, stderr io.Writer, fn func(*record.Trial)) error {
-	warnings, err := run.Trials(fn)
-	store.Warn(stderr, warnings)
-	var fe *record.FormatError
-	if errors.As(err, &fe) {
-		return asUsage(err)
-	}
-	return err
+	return runs.EachTrial(run, stderr, fn)
 }

@@ -186,7 +186,7 @@ func (mf *measureFlags) dial(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	info, err := ol.models.Check(ctx, mf.model)
+	info, err := ol.Models.Check(ctx, mf.model)
 	if err != nil {
 		return asInfra(err)
 	}
@@ -200,11 +200,11 @@ func (mf *measureFlags) measure(ctx context.Context, tools api.Tools, v *suite.V
 	if mf.ol == nil {
 		return nil, nil
 	}
-	req := llm.MeasureRequest{Model: mf.model, Tools: tools, Options: mf.options, NumCtx: mf.info.NumCtx, Running: mf.ol.client}
+	req := llm.MeasureRequest{Model: mf.model, Tools: tools, Options: mf.options, NumCtx: mf.info.NumCtx, Running: mf.ol.Client}
 	if v != nil {
 		req.System = v.System
 	}
-	measured, err := llm.MeasureTools(ctx, mf.ol.chat, req)
+	measured, err := llm.MeasureTools(ctx, mf.ol.Chat, req)
 	if err != nil {
 		return nil, asInfra(err)
 	}

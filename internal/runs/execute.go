@@ -1,0 +1,118 @@
+package runs
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/runner"
+	"github.com/toolgrade/toolgrade/internal/stats"
+	"github.com/toolgrade/toolgrade/internal/store"
+)
+
+// create writes run.json: a fresh run's whole, or what this session of a
+// resumed run changes; then it says what is about to run.
+func (r *session) create() error {
+	sp := r.spec
+	meta := &Meta{
+		Suite: r.s, Servers: r.cat, Harness: r.o.Harness,
+		Ollama: record.RunOllama{URL: r.ol.url(), Version: r.ol.first.Version},
+		Repeat: r.repeat, Parallel: r.parallel, Models: r.ol.models,
+		Catalogs: r.vs.Catalogs, Overrides: r.overrides, Shard: r.shard,
+		NoExecute: deref(sp.NoExecute, false), KeepTruncated: sp.KeepTruncated,
+	}
+	if deref(sp.StopEarly, false) {
+		rule := stats.SPRT{Threshold: sp.threshold()}.Filled()
+		meta.StopEarly = &rule
+	}
+	if r.w == nil {
+		w, err := store.Create(r.dir, meta.New())
+		if err != nil {
+			return DirError(r.dir, err)
+		}
+		r.w = w
+	} else if err := r.w.Update(meta.Session); err != nil {
+		return err
+	}
+	shape := fmt.Sprintf("%d cases × %d models", len(r.s.Cases), len(r.models))
+	if n := len(r.vs.Variants); n > 1 {
+		shape += fmt.Sprintf(" × %d variants", n)
+	}
+	if !r.shard.Whole() {
+		shape = fmt.Sprintf("shard %s (%d trials) of %s", r.shard, len(r.only), shape)
+	}
+	fmt.Fprintf(r.stderr, "toolgrade: running %s × %d repeats into %s\n", shape, r.repeat, r.dir)
+	return nil
+}
+
+// warn tunes the collector for the run and says what in the suite deserves
+// a look before it runs.
+func (r *session) warn() {
+	runner.TuneGC()
+	for _, g := range r.policy.Unmatched(toolInfos(r.cat)) {
+		fmt.Fprintf(r.stderr, "toolgrade: warning: %s: tool pattern %q matches no tool\n", r.s.Path, g)
+	}
+	if n := r.s.AwaitingReview(); n > 0 {
+		fmt.Fprintf(r.stderr, "toolgrade: warning: %s: %d of %d cases await review (review: true): their expectations are drafts no one has confirmed\n", r.s.Path, n, len(r.s.Cases))
+	}
+}
+
+// config is the runner's Config for this session: with the stopping rule,
+// the evidence of the earlier sessions counts, so a resume stops the cases
+// they settled.
+func (r *session) config() (runner.Config, error) {
+	run := r.w.Run()
+	judge := record.JudgeOptions{KeepTruncated: run.KeepTruncated}
+	cfg := runner.Config{
+		Suite: r.s, Models: r.ol.models, Repeat: r.repeat, Parallel: r.parallel, Retries: r.spec.Retries,
+		Done: r.done, WaitOllama: r.spec.WaitOllama, NoExecute: run.NoExecute, Variants: r.vs.Variants,
+		Only: r.only, Judge: judge,
+	}
+	if cfg.Retries == 0 {
+		cfg.Retries = -1 // the runner's zero would mean its default
+	}
+	if r.spec.FinalInfra || cfg.WaitOllama <= 0 {
+		cfg.WaitOllama = -1 // the runner's zero would mean its default
+	}
+	se := run.StopEarly
+	if se == nil {
+		return cfg, nil
+	}
+	cfg.StopEarly = &stats.SPRT{Threshold: se.Threshold, Delta: se.Delta, Alpha: se.Alpha, Beta: se.Beta}
+	if len(r.done) > 0 {
+		cfg.Outcomes = map[record.TrialKey]string{}
+		if _, err := store.ReadTrials(r.dir, func(t *record.Trial) { cfg.Outcomes[t.Key()] = runner.Evidence(t, judge) }); err != nil {
+			return cfg, err
+		}
+	}
+	return cfg, nil
+}
+
+// execute runs the trials of cfg, with progress on stderr, and says how the
+// session ended.
+func (r *session) execute(ctx context.Context, cfg runner.Config) *Ending {
+	prog := newProgress(r.stderr)
+	run := r.ol.runner
+	run.Tools, run.Catalog, run.Out = r.policy, r.cat, r.w.Trials()
+	saved := map[string]int{} // per model, this session
+	run.OnProgress = func(p runner.Progress) {
+		saved[p.Model] = p.Saved
+		prog.update(p)
+	}
+	run.OnWait = func(left time.Duration) {
+		fmt.Fprintf(r.stderr, "toolgrade: Ollama at %s unreachable; waiting (%s left)...\n", r.ol.first.Base, left.Round(time.Second))
+	}
+	run.OnModel = func(m record.Model) {
+		if err := r.w.AddModels(m); err != nil {
+			fmt.Fprintf(r.stderr, "toolgrade: warning: updating %s: %v\n", record.RunFile, err)
+		}
+	}
+	ran, err := run.Run(ctx, cfg)
+	prog.finish()
+	e := &Ending{Err: err, End: time.Now(), Models: ran, Restarts: r.cat.Restarts()}
+	for _, n := range saved {
+		e.Saved += n
+	}
+	return e
+}

@@ -1,0 +1,50 @@
+package runs
+
+import (
+	"errors"
+	"io"
+
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/store"
+)
+
+// DirError says what a run directory refused in terms of run's flags: a
+// fresh run into a folder that holds files, a run another process holds, a
+// --resume of a folder that holds no run or one a newer toolgrade wrote.
+// These are the user's to fix (a UsageError); other errors (the disk's)
+// pass unchanged.
+func DirError(dir string, err error) error {
+	var (
+		ne   *store.NotEmptyError
+		busy *store.BusyError
+		nr   *store.NotRunError
+		fe   *record.FormatError
+	)
+	switch {
+	case errors.As(err, &ne) && ne.HasRun:
+		return Usagef("run: %s already holds a run; use --resume %s to finish it, or another --out", dir, dir)
+	case errors.As(err, &ne):
+		return Usagef("run: %v; a fresh run needs an empty or new --out folder", err)
+	case errors.As(err, &busy):
+		return AsUsage(err)
+	case errors.As(err, &nr):
+		return Usagef("--resume: %v", err)
+	case errors.As(err, &fe):
+		// A trials line of a newer toolgrade: upgrading is the user's to do.
+		return AsUsage(err)
+	}
+	return err
+}
+
+// EachTrial calls fn for every trial of run (the last line of each key),
+// warns about unreadable lines on stderr, and makes a run a newer toolgrade
+// wrote a UsageError: upgrading is the user's to do.
+func EachTrial(run *store.Reader, stderr io.Writer, fn func(*record.Trial)) error {
+	warnings, err := run.Trials(fn)
+	store.Warn(stderr, warnings)
+	var fe *record.FormatError
+	if errors.As(err, &fe) {
+		return AsUsage(err)
+	}
+	return err
+}

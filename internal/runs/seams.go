@@ -1,0 +1,24 @@
+package runs
+
+import (
+	"context"
+
+	"github.com/toolgrade/toolgrade/internal/store"
+	"github.com/toolgrade/toolgrade/internal/suite"
+)
+
+// Reporter writes a run's reports and judges its gates once it ends.
+// cmd/toolgrade fills it with its writeReports, writeMarkdownReports,
+// writeHTMLReport, writeJUnitFile and gateFlags.judgeRun until the summary
+// packages offer them.
+type Reporter interface {
+	// Reports writes summary.json, the terminal report (stdout), report.md
+	// and report.html. Each report that fails is given to failed, and
+	// Reports stops with what failed returns when it is not nil.
+	Reports(run *store.Reader, failed func(error) error) error
+	// JUnit writes the run's JUnit XML to path, whole or not at all.
+	JUnit(run *store.Reader, path string) error
+	// Gates judges the gates of a run that ended without error: the
+	// suite's, and those the command line gave. A failed gate is an error.
+	Gates(ctx context.Context, run *store.Reader, s *suite.Suite) error
+}
