@@ -368,17 +368,6 @@ func printSchemaChanges(w io.Writer, tools []servers.Tool) {
 	}
 }
 
-// toolInfos is what a tool policy knows of every tool of the catalog.
-func toolInfos(cat *servers.Catalog) []bridge.ToolInfo {
-	var out []bridge.ToolInfo
-	for _, t := range cat.Tools() {
-		if info, ok := cat.ToolInfo(t.Exposed); ok {
-			out = append(out, info)
-		}
-	}
-	return out
-}
-
 // estimateTokens is a rough token count for JSON text (about four bytes a
 // token for the tokenizers of common Ollama models).
 func estimateTokens(bytes int) int { return (bytes + 3) / 4 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/store"
-	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
 // The resume rule: a resumed run finishes what it began, so its trials
@@ -53,30 +52,4 @@ func checkResume(dir string, old *record.Run, now store.Current) error {
 		return Usagef("--resume: %v", err)
 	}
 	return nil
-}
-
-// caseHashes maps each case id of a variant's case catalogs to its hash.
-func caseHashes(cs []record.RunCaseCatalog) map[string]string {
-	out := map[string]string{}
-	for _, c := range cs {
-		for _, id := range c.Cases {
-			out[id] = c.Hash
-		}
-	}
-	return out
-}
-
-func orNone(h string) string {
-	if h == "" {
-		return "none"
-	}
-	return h
-}
-
-// variantName is a variant's name as the CLI shows it: "base" for "".
-func variantName(name string) string {
-	if name == "" {
-		return suite.BaseVariant
-	}
-	return name
 }
