@@ -55,3 +55,50 @@ func TestRunSpreadsOverSeveralOllamas(t *testing.T) {
 		t.Errorf("trials by model and host: %v", by)
 	}
 }
+
+// TestShardAndStopEarlyOverSeveralOllamas: a run over two Ollamas accepts
+// --shard and --stop-early, once refused with several hosts: the shard's
+// trials (and only they) run, spread over both hosts, and the stopping rule
+// saves trials as it does on one host.
+func TestShardAndStopEarlyOverSeveralOllamas(t *testing.T) {
+	_, u1 := fakeOllama(t, nil)
+	_, u2 := fakeOllama(t, nil)
+	hosts := func(dir string) map[string]int {
+		by := map[string]int{}
+		if err := readTrials(dir, os.Stderr, func(tr *record.Trial) { by[tr.Host]++ }); err != nil {
+			t.Fatal(err)
+		}
+		return by
+	}
+	whole := filepath.Join(t.TempDir(), "whole")
+	if r := runCLI(t, context.Background(), "run", docsSuite(t), "--out", whole, "--ollama", u1, "--ollama", u2, "--repeat", "2"); r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	shard := filepath.Join(t.TempDir(), "shard")
+	r := runCLI(t, context.Background(), "run", docsSuite(t), "--out", shard, "--ollama", u1, "--ollama", u2, "--repeat", "2", "--shard", "1/2")
+	if r.err != nil {
+		t.Fatalf("--shard over two hosts: %v\n%s", r.err, r.stderr)
+	}
+	n, all := 0, 0
+	for _, c := range hosts(shard) {
+		n += c
+	}
+	for _, c := range hosts(whole) {
+		all += c
+	}
+	if by := hosts(shard); n == 0 || n >= all || len(by) != 2 {
+		t.Errorf("shard 1/2 over two hosts: %v trials by host, of %d in the whole run", by, all)
+	}
+	early := filepath.Join(t.TempDir(), "early")
+	r = runCLI(t, context.Background(), "run", docsSuite(t), "--out", early, "--ollama", u1, "--ollama", u2, "--repeat", "20", "--stop-early")
+	if r.err != nil && r.code != exitGate {
+		t.Fatalf("--stop-early over two hosts: %v\n%s", r.err, r.stderr)
+	}
+	meta, err := record.ReadRun(early)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta.StopEarly == nil || meta.StopEarly.TrialsSaved == 0 || len(hosts(early)) != 2 {
+		t.Errorf("--stop-early over two hosts: stop_early %+v, trials by host %v", meta.StopEarly, hosts(early))
+	}
+}
