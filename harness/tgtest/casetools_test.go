@@ -1,6 +1,8 @@
 package tgtest_test
 
 import (
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -8,6 +10,7 @@ import (
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/harness/tgtest"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/rescore"
 	"github.com/toolgrade/toolgrade/internal/store"
 )
 
@@ -37,21 +40,7 @@ rules:
 // the subset case is offered the server's weather tool alone, and its call
 // runs on the in-process server.
 func TestRunSuiteWithCaseTools(t *testing.T) {
-	s, err := tgtest.ParseSuite([]byte(`
-models: [small]
-cases:
-  - id: inline
-    ask: What is 5 factorial?
-    tools:
-      - name: math_factorial
-        description: Calculate the factorial of a number.
-        parameters: {type: object, properties: {n: {type: integer}}, required: [n]}
-    expect: {calls: [{tool: math_factorial, args: {n: 5}}]}
-  - id: subset
-    ask: Forecast for Paris, please.
-    tools: [server.weather]
-    expect: {tool: weather, args: {city: {regex: "^Par"}}}
-`), "cases.yaml")
+	s, err := tgtest.ParseSuite([]byte(caseToolsSuite), "cases.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,4 +85,40 @@ cases:
 	if len(ex) != 1 || ex[0].Server != "server" || ex[0].IsError || !strings.Contains(ex[0].Result, "Sunny in Paris") {
 		t.Errorf("subset: executions %+v, want weather run on the server", ex)
 	}
+	// The run directory records the catalogs the cases were sent, so it is
+	// rescored offline like any run's.
+	suitePath := filepath.Join(t.TempDir(), "cases.yaml")
+	if err := os.WriteFile(suitePath, []byte(caseToolsSuite), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	re, err := rescore.Rescore(&rescore.Spec{Run: dir, Suite: suitePath, Out: filepath.Join(t.TempDir(), "rescored")}, &rescore.Options{Stderr: io.Discard})
+	if err != nil {
+		t.Fatalf("rescoring tgtest's run directory: %v", err)
+	}
+	passes := 0
+	if _, err := re.Trials(func(tr *record.Trial) {
+		if tr.Score.Outcome == record.OutcomePass {
+			passes++
+		}
+	}); err != nil || passes != 2 {
+		t.Errorf("rescored: %d passes, err %v; want both cases passing again", passes, err)
+	}
 }
+
+// caseToolsSuite is a suite whose cases bring their own tools: one inline,
+// one a subset of the server's.
+const caseToolsSuite = `
+models: [small]
+cases:
+  - id: inline
+    ask: What is 5 factorial?
+    tools:
+      - name: math_factorial
+        description: Calculate the factorial of a number.
+        parameters: {type: object, properties: {n: {type: integer}}, required: [n]}
+    expect: {calls: [{tool: math_factorial, args: {n: 5}}]}
+  - id: subset
+    ask: Forecast for Paris, please.
+    tools: [server.weather]
+    expect: {tool: weather, args: {city: {regex: "^Par"}}}
+`

@@ -165,7 +165,7 @@ func (r *run) execute(ctx context.Context, t TB, checked []record.Model) ([]*rec
 	var w *store.Writer
 	if r.o.RunDir != "" {
 		var err error
-		if w, err = createRun(r.o.RunDir, r.s, r.cat, r.ol, r.repeat, checked); err != nil {
+		if w, err = createRun(r.o.RunDir, r.s, r.cat, r.own, r.ol, r.repeat, checked); err != nil {
 			return nil, err
 		}
 		r.rn.Out = w.Trials()
@@ -184,7 +184,7 @@ func (r *run) execute(ctx context.Context, t TB, checked []record.Model) ([]*rec
 	if w == nil {
 		return parseTrials(&out)
 	}
-	if err := finishRun(w, runErr); err != nil {
+	if err := finishRun(ctx, w, runErr); err != nil {
 		t.Errorf("tgtest: %v", err)
 	}
 	return readRun(r.o.RunDir)

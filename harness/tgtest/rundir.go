@@ -1,14 +1,14 @@
 package tgtest
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
-	"time"
 
 	"github.com/toolgrade/toolgrade/internal/llm"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/redact"
+	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/suite"
@@ -16,46 +16,36 @@ import (
 )
 
 // createRun makes the run directory `toolgrade report` reads (run.json,
-// and trials.jsonl for the returned writer's trials).
-//
-// The run library will create this (house issue)
-func createRun(dir string, s *suite.Suite, cat *servers.Catalog, ol *llm.Ollama, repeat int, models []record.Model) (*store.Writer, error) {
+// and trials.jsonl for the returned writer's trials) with the run library's
+// one builder of run.json, recording the catalog the cases were sent so
+// `toolgrade rescore` can judge the run again.
+func createRun(dir string, s *suite.Suite, cat *servers.Catalog, own map[string]toolbox.Offer, ol *llm.Ollama, repeat int, models []record.Model) (*store.Writer, error) {
 	if err := store.CheckFresh(dir); err != nil {
 		return nil, fmt.Errorf("Options.RunDir %s: %w", dir, err)
 	}
-	path, _ := filepath.Abs(s.Path)
-	run := &record.Run{
-		Suite:       record.RunSuite{Name: s.Name, Path: path, Hash: s.Hash},
-		Harness:     "tgtest",
-		Ollama:      record.RunOllama{URL: redact.URL(ol.Base.String())},
-		CatalogHash: toolbox.CatalogHash(cat),
-		Repeat:      repeat,
-		Parallel:    1,
-		Options:     s.Defaults.Options,
-		Think:       s.Defaults.Think,
-		MaxRounds:   s.Defaults.MaxRounds,
-		Start:       time.Now(),
-		Models:      models,
-		Cases:       s.CaseHashes(),
-		Servers:     toolbox.RunServers(cat),
+	rc, err := toolbox.BaseCatalog(s, cat, own)
+	if err != nil {
+		return nil, fmt.Errorf("Options.RunDir %s: %w", dir, err)
 	}
-	run.BaseSeed, _ = s.Defaults.Seed()
-	w, err := store.Create(dir, run)
+	meta := runs.Meta{
+		Suite: s, Servers: cat, Harness: "tgtest", Repeat: repeat, Parallel: 1, Models: models,
+		Ollama:   record.RunOllama{URL: redact.URL(ol.Base.String())},
+		Catalogs: []record.RunCatalog{rc},
+	}
+	w, err := store.Create(dir, meta.New())
 	if err != nil {
 		return nil, fmt.Errorf("Options.RunDir %s: %w", dir, err)
 	}
 	return w, nil
 }
 
-// finishRun records in run.json how the run ended, and closes w.
-func finishRun(w *store.Writer, runErr error) error {
-	status, errText := store.StatusComplete, ""
+// finishRun records in run.json how the run ended, as every run ends
+// (runs.Finish), and closes w.
+func finishRun(ctx context.Context, w *store.Writer, runErr error) error {
+	err := runs.Finish(ctx, w, &runs.Ending{Err: runErr}, nil)
 	if runErr != nil {
-		status, errText = store.StatusFailed, runErr.Error()
+		err = nil // Finish returns the error that stopped the run, which t already has
 	}
-	err := w.Update(func(r *record.Run) {
-		r.Status, r.Error, r.End = status, errText, time.Now()
-	})
 	return errors.Join(err, w.Close())
 }
 

@@ -163,3 +163,16 @@ func caseCatalogs(s *suite.Suite, byCase map[string]Offer, system string) ([]rec
 	}
 	return recs, nil
 }
+
+// BaseCatalog is what run.json records of the base variant sent tools, with
+// the catalogs of the cases' own offers (CaseOffers), for a run made without
+// Open (tgtest), so its directory can be rescored like any other.
+func BaseCatalog(s *suite.Suite, tools bridge.Toolbox, offers map[string]Offer) (record.RunCatalog, error) {
+	rc, err := VariantCatalog("", nil, tools)
+	if err != nil {
+		return rc, err
+	}
+	rc.Sweep = suite.SweepMap(s.BasePoint())
+	rc.Cases, err = caseCatalogs(s, offers, rc.System)
+	return rc, err
+}
