@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/summary"
 	"github.com/toolgrade/toolgrade/reports/browsertest"
 )
@@ -32,7 +33,7 @@ func TestHTMLBFCLInChromium(t *testing.T) {
 	if err := json.Unmarshal(b, &sum); err != nil {
 		t.Fatal(err)
 	}
-	page := browsertest.Open(t, ctx, filepath.Join(dir, htmlReportFile))
+	page := browsertest.Open(t, ctx, filepath.Join(dir, runs.HTMLReportFile))
 	tctx, cancel := context.WithTimeout(ctx, 30*time.Second) // a deadlock guard, not a measurement
 	defer cancel()
 	if err := chromedp.Do(tctx, chromedp.WaitVisible(`body[data-drawn] #bfcl table.bfcl`)); err != nil {

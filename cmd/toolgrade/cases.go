@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/toolgrade/toolgrade/internal/draft"
+	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/store"
 )
 
@@ -78,7 +79,7 @@ func runCasesFrom(_ context.Context, args []string, _ io.Reader, stdout, stderr 
 	if len(d.Cases) == 0 {
 		return usageErrorf("cases from: no case to draft: %d conversations read, %d skipped", d.Read, len(d.Skipped))
 	}
-	if err := writeOutput(*outPath, stdout, func(w io.Writer) error { return d.WriteYAML(w, pos) }); err != nil {
+	if err := runs.WriteOutput(*outPath, stdout, func(w io.Writer) error { return d.WriteYAML(w, pos) }); err != nil {
 		return err
 	}
 	where := ""

@@ -11,6 +11,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/curve"
 	"github.com/toolgrade/toolgrade/internal/gate"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/summary"
 	"github.com/toolgrade/toolgrade/reports"
@@ -44,12 +45,12 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	if f.format == "markdown" {
 		return usageErrorf("compare: --format markdown goes with --sweep AXIS; two runs, models or variants compare as terminal, json or html")
 	}
-	c, runs, warnings, err := comparePair(pos, f)
+	c, rds, warnings, err := comparePair(pos, f)
 	if err != nil {
 		return err
 	}
 	store.Warn(stderr, warnings)
-	err = writeOutput(f.outPath, stdout, func(w io.Writer) error {
+	err = runs.WriteOutput(f.outPath, stdout, func(w io.Writer) error {
 		switch f.format {
 		case "json":
 			return reports.WriteCompareJSON(w, c)
@@ -66,7 +67,7 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	// --max-regressions on this comparison.
 	var sum *summary.Summary
 	if len(f.gates.gates) > 0 {
-		if sum, err = summarizeWith(runs[len(runs)-1], judgeOptions(runs...), io.Discard); err != nil {
+		if sum, err = runs.SummarizeWith(rds[len(rds)-1], runs.JudgeOptions(rds...), io.Discard); err != nil {
 			return err
 		}
 	}
@@ -124,15 +125,15 @@ func comparePair(pos []string, f *compareFlags) (*compare.Comparison, []*store.R
 		if len(pos) != 2 {
 			return nil, nil, nil, usageErrorf("compare: give two run directories (BASE CURRENT), or one with --models a,b or --variants a,b")
 		}
-		runs, err := openCompared(pos, f.keepTruncated)
+		rds, err := openCompared(pos, f.keepTruncated)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		c, warnings, err := compare.Runs(runs[0], runs[1], opts)
+		c, warnings, err := compare.Runs(rds[0], rds[1], opts)
 		if err != nil {
 			return nil, nil, warnings, fmt.Errorf("compare: %w", err)
 		}
-		return c, runs, warnings, nil
+		return c, rds, warnings, nil
 	}
 	flagName, list := "--models", f.models
 	switch {
@@ -147,7 +148,7 @@ func comparePair(pos []string, f *compareFlags) (*compare.Comparison, []*store.R
 	if !ok || a == "" || b == "" || strings.Contains(b, ",") || a == b {
 		return nil, nil, nil, usageErrorf("compare: %s %q: want two different names, a,b", flagName, list)
 	}
-	runs, err := openCompared(pos, f.keepTruncated)
+	rds, err := openCompared(pos, f.keepTruncated)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -155,11 +156,11 @@ func comparePair(pos []string, f *compareFlags) (*compare.Comparison, []*store.R
 	if flagName == "--variants" {
 		pair = compare.Variants
 	}
-	c, warnings, err := pair(runs[0], a, b, opts)
+	c, warnings, err := pair(rds[0], a, b, opts)
 	if err != nil {
 		return nil, nil, warnings, asUsage(fmt.Errorf("compare: %w", err))
 	}
-	return c, runs, warnings, nil
+	return c, rds, warnings, nil
 }
 
 // compareSweep is `compare DIR --sweep AXIS`: the run's curves along AXIS,
@@ -181,16 +182,16 @@ func compareSweep(pos []string, f *compareFlags, stdout, stderr io.Writer) error
 	case f.gates.maxRegressions >= 0:
 		return usageErrorf("compare: --max-regressions judges two sides; with --sweep, gate a point instead (--gate selection@60>=0.8)")
 	}
-	runs, err := openCompared(pos, f.keepTruncated)
+	rds, err := openCompared(pos, f.keepTruncated)
 	if err != nil {
 		return err
 	}
-	sc, warnings, err := compare.Sweep(runs[0], f.sweep, &compare.SweepOptions{Alpha: f.alpha, Threshold: f.threshold})
+	sc, warnings, err := compare.Sweep(rds[0], f.sweep, &compare.SweepOptions{Alpha: f.alpha, Threshold: f.threshold})
 	if err != nil {
 		return asUsage(fmt.Errorf("compare: %w", err))
 	}
 	store.Warn(stderr, warnings)
-	err = writeOutput(f.outPath, stdout, func(w io.Writer) error {
+	err = runs.WriteOutput(f.outPath, stdout, func(w io.Writer) error {
 		switch f.format {
 		case "json":
 			return reports.WriteSweepCompareJSON(w, sc)
@@ -202,7 +203,7 @@ func compareSweep(pos []string, f *compareFlags, stdout, stderr io.Writer) error
 	if err != nil || !f.gates.active() {
 		return err
 	}
-	sum, err := summarize(runs[0], io.Discard)
+	sum, err := runs.Summarize(rds[0], io.Discard)
 	if err != nil {
 		return err
 	}
@@ -212,14 +213,14 @@ func compareSweep(pos []string, f *compareFlags, stdout, stderr io.Writer) error
 // openCompared opens the run directories a comparison reads, in order,
 // with --keep-truncated applied to each.
 func openCompared(dirs []string, keep bool) ([]*store.Reader, error) {
-	var runs []*store.Reader
+	var rds []*store.Reader
 	for _, dir := range dirs {
 		r, err := store.Open(dir)
 		if err != nil {
 			return nil, asUsage(fmt.Errorf("compare: %w", err))
 		}
-		runs = append(runs, r)
+		rds = append(rds, r)
 	}
-	applyKeepTruncated(keep, runs...)
-	return runs, nil
+	applyKeepTruncated(keep, rds...)
+	return rds, nil
 }

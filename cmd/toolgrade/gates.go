@@ -13,6 +13,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/gate/expr"
 	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/summary"
 )
@@ -179,7 +180,7 @@ func (g *gateFlags) judgeRun(ctx context.Context, run *store.Reader, suiteGates 
 	if meta.Status != store.StatusComplete {
 		return fmt.Errorf("the run in %s is %s: gates judge complete runs only (`toolgrade run --resume %s` finishes it)", dir, meta.Status, dir)
 	}
-	sum, err := summarize(run, io.Discard)
+	sum, err := runs.Summarize(run, io.Discard)
 	if err != nil {
 		return err
 	}

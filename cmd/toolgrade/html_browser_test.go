@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/stats"
 
 	"github.com/chromedp/chromedp"
@@ -58,7 +59,7 @@ func TestHTMLReportInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	page := browsertest.Open(t, ctx, filepath.Join(dir, htmlReportFile))
+	page := browsertest.Open(t, ctx, filepath.Join(dir, runs.HTMLReportFile))
 	tctx, cancel := context.WithTimeout(ctx, 30*time.Second) // a deadlock guard, not a measurement
 	defer cancel()
 	if err := chromedp.Do(tctx, chromedp.WaitVisible(`body[data-drawn] #models`)); err != nil {
@@ -173,7 +174,7 @@ func TestHTMLReportInChromium(t *testing.T) {
 	if d := page.Dialogs(); len(d) > 0 {
 		t.Errorf("the page opened dialogs: %q", d)
 	}
-	want := browsertest.FileURL(filepath.Join(dir, htmlReportFile))
+	want := browsertest.FileURL(filepath.Join(dir, runs.HTMLReportFile))
 	for _, u := range page.Requests() {
 		if strings.TrimSuffix(u, "#") != want && !strings.HasPrefix(u, want+"#") {
 			t.Errorf("the page requested %s; only %s may be loaded", u, want)
@@ -196,7 +197,7 @@ func TestHTMLReportPairsVariants(t *testing.T) {
 	if r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.stderr)
 	}
-	browsertest.Open(t, ctx, filepath.Join(dir, htmlReportFile))
+	browsertest.Open(t, ctx, filepath.Join(dir, runs.HTMLReportFile))
 	tctx, cancel := context.WithTimeout(ctx, 30*time.Second) // a deadlock guard
 	defer cancel()
 	if err := chromedp.Do(tctx, chromedp.WaitVisible(`body[data-drawn] #paired`)); err != nil {

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/toolgrade/toolgrade/internal/bfcl"
+	"github.com/toolgrade/toolgrade/internal/runs"
 )
 
 // runImport is `toolgrade import bfcl QUESTIONS.json... [--answers FILE]
@@ -37,7 +38,7 @@ func runImport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 	if err != nil {
 		return asUsage(err)
 	}
-	if err := writeOutput(*out, stdout, func(w io.Writer) error { return bfcl.Write(w, doc) }); err != nil {
+	if err := runs.WriteOutput(*out, stdout, func(w io.Writer) error { return bfcl.Write(w, doc) }); err != nil {
 		return err
 	}
 	if *out != "" {

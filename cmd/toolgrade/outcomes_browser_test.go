@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
+	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/reports/browsertest"
 )
 
@@ -71,7 +72,7 @@ cases:
 		}
 	}
 
-	browsertest.Open(t, ctx, filepath.Join(dir, htmlReportFile))
+	browsertest.Open(t, ctx, filepath.Join(dir, runs.HTMLReportFile))
 	tctx, cancel := context.WithTimeout(ctx, 30*time.Second) // a deadlock guard, not a measurement
 	defer cancel()
 	if err := chromedp.Do(tctx, chromedp.WaitVisible(`body[data-drawn] #models`)); err != nil {

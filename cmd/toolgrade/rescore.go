@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/toolgrade/toolgrade/internal/rescore"
+	"github.com/toolgrade/toolgrade/internal/runs"
 )
 
 // runRescore is `toolgrade rescore`: internal/rescore judges a run's
@@ -27,6 +28,6 @@ func runRescore(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	if err != nil {
 		return err
 	}
-	_, err = writeReports(rd, stdout, stderr)
+	_, err = runs.WriteReports(rd, stdout, stderr)
 	return err
 }

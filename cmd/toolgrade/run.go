@@ -125,23 +125,23 @@ type runReporter struct {
 }
 
 func (p *runReporter) Reports(run *store.Reader, failed func(error) error) error {
-	sum, err := writeReports(run, p.stdout, p.stderr)
+	sum, err := runs.WriteReports(run, p.stdout, p.stderr)
 	if err == nil {
-		err = writeMarkdownReports(run, sum, p.stderr)
+		err = runs.WriteMarkdownReports(run, sum, p.stderr)
 	}
 	if err != nil {
 		if err := failed(err); err != nil {
 			return err
 		}
 	}
-	if err := writeHTMLReport(run, filepath.Join(run.Dir, htmlReportFile), p.stdout, io.Discard); err != nil {
+	if err := runs.WriteHTMLReport(run, filepath.Join(run.Dir, runs.HTMLReportFile), p.stdout, io.Discard); err != nil {
 		return failed(err)
 	}
 	return nil
 }
 
 func (p *runReporter) JUnit(run *store.Reader, path string) error {
-	return writeJUnitFile(run, path, p.stderr)
+	return runs.WriteJUnitFile(run, path, p.stderr)
 }
 
 func (p *runReporter) Gates(ctx context.Context, run *store.Reader, s *suite.Suite) error {

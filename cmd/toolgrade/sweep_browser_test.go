@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/reports/browsertest"
 )
 
@@ -18,7 +19,7 @@ import (
 func TestHTMLSweepInChromium(t *testing.T) {
 	ctx := browsertest.New(t)
 	dir := sweepRun(t)
-	out := filepath.Join(dir, htmlReportFile)
+	out := filepath.Join(dir, runs.HTMLReportFile)
 	if r := runCLI(t, context.Background(), "report", dir, "--format", "html", "-o", out); r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.stderr)
 	}
