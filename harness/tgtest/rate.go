@@ -2,12 +2,11 @@ package tgtest
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/stats"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // checkRate judges the repeats of model at once (reps[i] is repeat i, nil
@@ -43,7 +42,7 @@ func checkRate(t TB, model string, minPass float64, reps []*record.Trial) {
 		notes.WriteString(describe(tr.Transcript, "    "))
 	}
 	if rate.Empty() {
-		t.Errorf("tgtest: %s: pass >= %s: nothing to judge: no repeat counts toward the pass rate%s", model, trimPercent(minPass), notes.String())
+		t.Errorf("tgtest: %s: pass >= %s: nothing to judge: no repeat counts toward the pass rate%s", model, termtext.TrimPercent(minPass), notes.String())
 		return
 	}
 	lo, _ := rate.Wilson95()
@@ -53,7 +52,7 @@ func checkRate(t TB, model string, minPass float64, reps []*record.Trial) {
 		op = "<"
 	}
 	verdict := fmt.Sprintf("tgtest: %s: pass %s (%d/%d): lower bound %s %s %s (Options.MinPass)",
-		model, rate.Percent(), rate.K, rate.N, boundPercent(lo, minPass), op, trimPercent(minPass))
+		model, rate.Percent(), rate.K, rate.N, termtext.Percent(lo, minPass, 1), op, termtext.TrimPercent(minPass))
 	switch {
 	case !held:
 		t.Errorf("%s%s", verdict, notes.String())
@@ -81,32 +80,5 @@ func checkMinPass(minPass float64, repeat int) error {
 		lo, _ = stats.Rate{K: need, N: need}.Wilson95()
 	}
 	return fmt.Errorf("Options.MinPass %s cannot hold with Repeat %d: even %d passes of %d give a lower bound of %s; it takes Repeat %d at least",
-		trimPercent(minPass), repeat, repeat, repeat, boundPercent(best, minPass), need)
-}
-
-// boundPercent renders the bound v as a percentage with one decimal, or
-// more (up to 4) while it would read the same as the threshold it differs
-// from, as a gate's line does.
-func boundPercent(v, threshold float64) string {
-	t := trimPercent(threshold)
-	for d := 1; d < 4; d++ {
-		s := strconv.FormatFloat(100*v, 'f', d, 64)
-		if v == threshold || trimZeros(s)+"%" != t {
-			return s + "%"
-		}
-	}
-	return strconv.FormatFloat(100*v, 'f', 4, 64) + "%"
-}
-
-func trimZeros(s string) string {
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
-}
-
-// trimPercent renders a fraction as a percentage without trailing zeros:
-// 0.9 is 90%, 0.955 is 95.5%.
-func trimPercent(f float64) string {
-	return strconv.FormatFloat(math.Round(f*100*1e6)/1e6, 'f', -1, 64) + "%"
+		termtext.TrimPercent(minPass), repeat, repeat, repeat, termtext.Percent(best, minPass, 1), need)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/gate/expr"
 	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/summary"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 	"github.com/toolgrade/toolgrade/reports"
 )
 
@@ -222,7 +223,7 @@ func TestRatesReadAsInTheReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range Check(s, mustParse(t, "pass>=0.9", "selection>=0.9", "arg_validity>=0.9", "arg_accuracy>=0.9", "irrelevance>=0.9"), OnPoint) {
-		shown := interval(percent(r.Value, r.Threshold, 0), r.Lo, r.Hi)
+		shown := interval(termtext.Percent(r.Value, r.Threshold, 0), r.Lo, r.Hi)
 		if !strings.Contains(table.String(), "│ "+shown+" ") {
 			t.Errorf("%s: %q is not in the table:\n%s", r.Gate.Expr, shown, table.String())
 		}

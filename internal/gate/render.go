@@ -57,9 +57,9 @@ func (r Result) String() string {
 		if !r.Gate.Op.Upward() {
 			end = "upper"
 		}
-		fmt.Fprintf(&b, " %s: %s bound %s %s %s", interval(fmt.Sprintf("%.0f%%", 100*r.Value), r.Lo, r.Hi), end, percent(r.Judged, r.Threshold, 1), op, r.threshold())
+		fmt.Fprintf(&b, " %s: %s bound %s %s %s", interval(fmt.Sprintf("%.0f%%", 100*r.Value), r.Lo, r.Hi), end, termtext.Percent(r.Judged, r.Threshold, 1), op, r.threshold())
 	default:
-		fmt.Fprintf(&b, " %s %s %s", interval(percent(r.Value, r.Threshold, 0), r.Lo, r.Hi), op, r.threshold())
+		fmt.Fprintf(&b, " %s %s %s", interval(termtext.Percent(r.Value, r.Threshold, 0), r.Lo, r.Hi), op, r.threshold())
 	}
 	if r.Note != "" {
 		fmt.Fprintf(&b, " (%s)", r.Note)
@@ -98,39 +98,13 @@ func (r Result) threshold() string {
 	case r.Gate.Metric.Kind() == metric.Latency:
 		return time.Duration(math.Round(r.Threshold * 1e9)).String()
 	}
-	return trimPercent(r.Threshold)
+	return termtext.TrimPercent(r.Threshold)
 }
 
 // interval renders a rate, its value already rendered, with its interval
 // as every report renders it (stats.Interval): "44% [26–63]".
 func interval(value string, lo, hi float64) string {
 	return value + " " + stats.Interval(lo, hi)
-}
-
-// percent renders v as a percentage with at least min decimals, and more
-// (up to 4) while it would read the same as a threshold it differs from.
-func percent(v, threshold float64, min int) string {
-	t := trimPercent(threshold)
-	for d := min; d < 4; d++ {
-		s := strconv.FormatFloat(100*v, 'f', d, 64)
-		if v == threshold || trimZeros(s)+"%" != t {
-			return s + "%"
-		}
-	}
-	return strconv.FormatFloat(100*v, 'f', 4, 64) + "%"
-}
-
-func trimZeros(s string) string {
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
-}
-
-// trimPercent renders a fraction as a percentage without trailing zeros:
-// 0.9 is 90%, 0.955 is 95.5%.
-func trimPercent(f float64) string {
-	return strconv.FormatFloat(math.Round(f*100*1e6)/1e6, 'f', -1, 64) + "%"
 }
 
 // duration renders seconds v as a duration to three significant figures
