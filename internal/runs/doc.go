@@ -4,7 +4,8 @@
 // execution through internal/runner, and the finish (run.json's status, the
 // reports, the gates, and the error that decides the exit status).
 //
-// It is what `toolgrade run` does once its flags are read; the catalogs a
-// run sends and the reports it writes are reached through two seams
-// (Toolbox, Reporter), so the packages that own them stay apart.
+// It is what `toolgrade run` does once its flags are read. The catalogs a
+// run sends come from internal/toolbox; the report files it leaves are
+// written here (reports.go); the gates a command line adds are judged
+// through one seam, Reporter.
 package runs

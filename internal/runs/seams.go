@@ -8,9 +8,9 @@ import (
 )
 
 // Reporter writes a run's reports and judges its gates once it ends.
-// cmd/toolgrade fills it with its writeReports, writeMarkdownReports,
-// writeHTMLReport, writeJUnitFile and gateFlags.judgeRun until the summary
-// packages offer them.
+// cmd/toolgrade fills it with this package's WriteReports,
+// WriteMarkdownReports, WriteHTMLReport and WriteJUnitFile, and with its
+// gate flags' judgeRun, the part that still lives in the command.
 type Reporter interface {
 	// Reports writes summary.json, the terminal report (stdout), report.md
 	// and report.html. Each report that fails is given to failed, and
