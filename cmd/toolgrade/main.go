@@ -15,7 +15,7 @@ import (
 	"github.com/toolgrade/toolgrade/reports"
 )
 
-// Exit codes, documented in the README.
+// Exit codes, documented in docs/commands.md.
 const (
 	exitOK          = 0
 	exitFailed      = 1   // the command ran but its work failed (e.g. Ollama broke mid-conversation)
