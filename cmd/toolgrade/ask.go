@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"path"
@@ -12,7 +11,6 @@ import (
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
 	"github.com/toolgrade/toolgrade/internal/llm"
-	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/score"
 	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/reports"
@@ -83,7 +81,7 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		numCtx, _ = llm.LoadedContext(ctx, ol.Client, *model)
 	}
 	truncated := score.Truncated(t, numCtx)
-	if err := printAsked(stdout, t, truncated, numCtx, *asJSON); err != nil {
+	if err := reports.WriteAsked(stdout, t, truncated, numCtx, *asJSON); err != nil {
 		return err
 	}
 	if truncated {
@@ -126,66 +124,4 @@ func (m *modelFlags) request(model, question string, noExecute bool) (bridge.Req
 		MaxRounds: m.maxRounds,
 		NoExecute: noExecute,
 	}, nil
-}
-
-// printAsked prints the conversation of t, or with asJSON the transcript
-// with the flags a trial's record carries.
-func printAsked(w io.Writer, t *record.Transcript, truncated bool, numCtx int, asJSON bool) error {
-	if !asJSON {
-		printConversation(w, t)
-		return nil
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(struct {
-		*record.Transcript
-		Truncated bool `json:"truncated"`
-		NumCtx    int  `json:"num_ctx,omitempty"`
-	}{t, truncated, numCtx})
-}
-
-// printConversation prints one line per tool call, then the answer, escaping
-// the control characters a model or a server may have put in them.
-func printConversation(w io.Writer, t *record.Transcript) {
-	for _, r := range t.Rounds {
-		for _, ex := range r.Executions {
-			line := fmt.Sprintf("-> %s(%s)", ex.Name, compactJSON(ex.Arguments))
-			if ex.IsError {
-				line += fmt.Sprintf("  [%s: %s]", ex.ErrorKind, firstLine(ex.Result))
-			}
-			fmt.Fprintln(w, reports.Printable(line))
-		}
-	}
-	if t.NotExecuted {
-		for _, c := range t.ToolCalls() {
-			fmt.Fprintln(w, reports.Printable(fmt.Sprintf("-> %s(%s)  [not run: --no-execute]", c.Name, compactJSON(c.Arguments))))
-		}
-	}
-	if t.RoundLimitHit {
-		fmt.Fprintf(w, "(round limit of %d reached; answered without tools)\n", t.MaxRounds)
-	}
-	if t.Failure == nil {
-		if t.Answer == "" {
-			fmt.Fprintln(w, "(empty answer)")
-		} else {
-			fmt.Fprintln(w, reports.Printable(t.Answer))
-		}
-	}
-}
-
-func compactJSON(raw json.RawMessage) string {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return string(raw)
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(s, "\n")
-	if len(s) > 120 {
-		s = s[:117] + "..."
-	}
-	return s
 }
