@@ -41,7 +41,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err != nil {
 		return err
 	}
-	opts := proxy.Options{System: f.system, MaxRounds: f.maxRounds, Tools: policy, Log: f.logger(stderr)}
+	opts := proxy.Options{System: f.system, MaxRounds: f.maxRounds, Tools: policy, Log: f.logger(stderr), Limits: f.limits}
 	if opts.CORSOrigins, opts.AllowHosts, err = proxy.Allowed(f.listen, f.ollama, f.origins, f.hosts, os.Getenv, os.Hostname); err != nil {
 		return asUsage(err)
 	}
@@ -83,7 +83,8 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err := writeAddrFile(f.addrFile, ln); err != nil {
 		return err
 	}
-	if err := proxy.Serve(ctx, ln, p, shutdownGrace, func() { fmt.Fprintln(stderr, "toolgrade serve: stopping") }); err != nil {
+	so := proxy.ServeOptions{Grace: shutdownGrace, Stopping: func() { fmt.Fprintln(stderr, "toolgrade serve: stopping") }}
+	if err := proxy.Serve(ctx, ln, p, so); err != nil {
 		return asInfra(fmt.Errorf("serve: %w", err))
 	}
 	return ctx.Err()
@@ -98,6 +99,8 @@ type serveFlags struct {
 	addrFile                   string
 	maxRounds                  int
 	origins, hosts             stringList
+	maxBody                    string
+	limits                     proxy.Limits
 }
 
 func (f *serveFlags) register(fs *flag.FlagSet) {
@@ -112,6 +115,9 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.recordDir, "record", "", "append every conversation served to `DIR`/transcripts.jsonl")
 	fs.StringVar(&f.logFormat, "log-format", "text", "request log lines on stderr: text or json")
 	fs.StringVar(&f.deny, "deny-tools", "", "comma-separated tool `PATTERNS` never to run (the model is told the tool was not run)")
+	fs.StringVar(&f.maxBody, "max-body", "64MiB", "largest chat request `SIZE` read (bytes, or 100MB, 1GiB); larger ones get 413")
+	fs.IntVar(&f.limits.MaxChats, "max-chats", proxy.DefaultMaxChats, "chats whose loops run at once; more wait their turn")
+	fs.IntVar(&f.limits.MaxQueue, "max-queue", proxy.DefaultMaxQueue, "chats that may wait for a turn; one more gets 503 server busy, as from Ollama")
 	fs.StringVar(&f.addrFile, "addr-file", "", "write the address it listens on to `FILE` once listening (for scripts using --listen 127.0.0.1:0)")
 }
 
@@ -126,7 +132,16 @@ func (f *serveFlags) check(pos []string) error {
 		return usageErrorf("serve: --max-tool-rounds %d: must be at least 1", f.maxRounds)
 	case f.logFormat != "text" && f.logFormat != "json":
 		return usageErrorf("serve: --log-format %q: must be text or json", f.logFormat)
+	case f.limits.MaxChats < 1:
+		return usageErrorf("serve: --max-chats %d: must be at least 1", f.limits.MaxChats)
+	case f.limits.MaxQueue < 1:
+		return usageErrorf("serve: --max-queue %d: must be at least 1", f.limits.MaxQueue)
 	}
+	n, err := proxy.ParseSize(f.maxBody)
+	if err != nil {
+		return usageErrorf("serve: --max-body %v", err)
+	}
+	f.limits.MaxBody = n
 	return asUsage(proxy.LoopbackOnly(f.listen))
 }
 

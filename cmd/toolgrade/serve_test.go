@@ -152,6 +152,21 @@ func TestServeRefusesABadOrigin(t *testing.T) {
 	}
 }
 
+// TestServeRefusesBadLimits: each limit flag says what it wants.
+func TestServeRefusesBadLimits(t *testing.T) {
+	for _, c := range []struct{ flag, value, want string }{
+		{"--max-body", "lots", `serve: --max-body "lots": want a size such as 64MiB`},
+		{"--max-body", "0", `serve: --max-body "0": want a size`},
+		{"--max-chats", "0", "serve: --max-chats 0: must be at least 1"},
+		{"--max-queue", "-1", "serve: --max-queue -1: must be at least 1"},
+	} {
+		r := runCLI(t, context.Background(), "serve", "--servers", serversFile(t, "docs"), "--ollama", "http://127.0.0.1:1", c.flag, c.value)
+		if r.code != exitUsage || r.err == nil || !strings.Contains(r.err.Error(), c.want) {
+			t.Errorf("%s %s: code %d, err %v", c.flag, c.value, r.code, r.err)
+		}
+	}
+}
+
 // TestServe runs serve over real stdio servers, one of them broken, and
 // talks to it over HTTP as any client would.
 func TestServe(t *testing.T) {

@@ -24,10 +24,6 @@ const (
 	headerInclude   = "X-Toolgrade-Include"
 )
 
-// maxBody bounds the chat request bodies the proxy reads, as Ollama's own
-// limit does for images in messages.
-const maxBody = 64 << 20
-
 // Extra is the opt-in "toolgrade" field of the final line (or object) of a
 // chat, sent when the request carries the header X-Toolgrade-Include:
 // messages. Ollama's clients ignore fields they do not know.
@@ -44,9 +40,8 @@ type Extra struct {
 
 // chat serves POST /api/chat through the bridge loop.
 func (s *Server) chat(w http.ResponseWriter, r *http.Request, st *chatStats) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+	body, ok := s.limit.readBody(w, r)
+	if !ok {
 		return
 	}
 	var req api.ChatRequest
@@ -65,6 +60,18 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, st *chatStats) {
 		s.pass.ServeHTTP(w, r)
 		return
 	}
+	// Malformed requests are answered above without waiting; a chat waits
+	// here for its turn, and nothing of it has run yet.
+	waited := s.now()
+	release, err := s.admit.enter(r.Context())
+	if err != nil {
+		if r.Context().Err() == nil {
+			writeError(w, http.StatusServiceUnavailable, err.Error())
+		}
+		return
+	}
+	defer release()
+	st.queued = s.now().Sub(waited)
 	cw := &chatWriter{
 		w:      w,
 		rc:     http.NewResponseController(w),

@@ -48,6 +48,7 @@ type env struct {
 	// the first, which it can only have if the proxy flushed it.
 	gate   chan struct{}
 	tools  *countingTools
+	proxy  *proxy.Server
 	url    *url.URL
 	client *api.Client
 
@@ -57,6 +58,12 @@ type env struct {
 }
 
 func newEnv(t testing.TB, o *fakeollama.Options) *env {
+	t.Helper()
+	return newEnvWith(t, o, nil)
+}
+
+// newEnvWith is newEnv with the proxy's options changed by set.
+func newEnvWith(t testing.TB, o *fakeollama.Options, set func(*proxy.Options)) *env {
 	t.Helper()
 	script, err := fakeollama.DemoScript()
 	if err != nil {
@@ -80,7 +87,7 @@ func newEnv(t testing.TB, o *fakeollama.Options) *env {
 	e.upstream, _ = url.Parse(up.URL)
 	cat := rig.Catalog(t, nil, "docs", "faulty")
 	e.tools = &countingTools{Toolbox: cat}
-	srv, err := proxy.New(proxy.Options{
+	po := proxy.Options{
 		Upstream: e.upstream,
 		Chat:     &llm.IdleChatter{Next: &llm.StreamChatter{Base: e.upstream}, Idle: time.Minute},
 		Tools:    e.tools,
@@ -92,10 +99,15 @@ func newEnv(t testing.TB, o *fakeollama.Options) *env {
 		MaxRounds:   3,
 		Log:         newLogger(e),
 		CORSOrigins: []string{"http://app.example", "https://*.example.com"},
-	})
+	}
+	if set != nil {
+		set(&po)
+	}
+	srv, err := proxy.New(po)
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.proxy = srv
 	ps := httptest.NewServer(srv)
 	t.Cleanup(ps.Close)
 	e.url, _ = url.Parse(ps.URL)

@@ -56,12 +56,41 @@ func Allowed(listen, ollamaFlag string, origins, hosts []string, getenv func(str
 	return allowOrigins, allowHosts, nil
 }
 
-// Serve serves h on ln until ctx ends, then lets the requests in progress
-// finish for up to grace before it cuts them; stopping, when set, is called
-// as it begins to stop. The error is the listener's when it failed first;
-// nil once ctx ended.
-func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration, stopping func()) error {
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+// The connection timeouts' defaults. Ollama sets none; a proxy that waits
+// forever for a header or keeps every idle connection can be held open by
+// anyone on the machine.
+const (
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultIdleTimeout       = 2 * time.Minute
+)
+
+// ServeOptions configure Serve; every zero value is documented.
+type ServeOptions struct {
+	// Grace is how long the requests in progress may finish once ctx
+	// ends, before they are cut; zero cuts them at once.
+	Grace time.Duration
+	// Stopping, when set, is called as Serve begins to stop.
+	Stopping func()
+	// ReadHeaderTimeout is how long a client may take to send a request's
+	// headers; zero: DefaultReadHeaderTimeout. A chat's body has its own
+	// limit (Limits.BodyTimeout); streams out have none, since an answer
+	// takes as long as the model.
+	ReadHeaderTimeout time.Duration
+	// IdleTimeout is how long a kept-alive connection may wait for its
+	// next request; zero: DefaultIdleTimeout.
+	IdleTimeout time.Duration
+}
+
+// Serve serves h on ln until ctx ends, then stops as o says. The error is
+// the listener's when it failed first; nil once ctx ended.
+func Serve(ctx context.Context, ln net.Listener, h http.Handler, o ServeOptions) error {
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: o.ReadHeaderTimeout, IdleTimeout: o.IdleTimeout}
+	if hs.ReadHeaderTimeout <= 0 {
+		hs.ReadHeaderTimeout = DefaultReadHeaderTimeout
+	}
+	if hs.IdleTimeout <= 0 {
+		hs.IdleTimeout = DefaultIdleTimeout
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -69,10 +98,10 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 		return err
 	case <-ctx.Done():
 	}
-	if stopping != nil {
-		stopping()
+	if o.Stopping != nil {
+		o.Stopping()
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	sctx, cancel := context.WithTimeout(context.Background(), o.Grace)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
 		hs.Close()

@@ -9,6 +9,8 @@ import (
 // chatStats is what a chat adds to its request's log line.
 type chatStats struct {
 	rounds, toolCalls int
+	// queued is how long the chat waited for one of Limits.MaxChats.
+	queued time.Duration
 }
 
 // logWriter remembers the status a handler wrote, for the log line. Unwrap
@@ -56,6 +58,9 @@ func (s *Server) logRequest(r *http.Request, status int, st *chatStats, d time.D
 		attrs = append(attrs, slog.String("refused", refused))
 	} else if r.URL.Path == "/api/chat" {
 		attrs = append(attrs, slog.Int("rounds", st.rounds), slog.Int("tool_calls", st.toolCalls))
+		if st.queued >= time.Millisecond {
+			attrs = append(attrs, slog.Duration("queued", st.queued))
+		}
 	}
 	attrs = append(attrs, slog.Duration("duration", d))
 	if r.Context().Err() != nil {

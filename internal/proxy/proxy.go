@@ -55,6 +55,9 @@ type Options struct {
 	// and names under .localhost; nil: none, so a request whose Host names
 	// anything else (DNS rebinding) is refused with 403, as Ollama refuses it.
 	AllowHosts []string
+	// Limits bound the chats' bodies, their number and the time their
+	// bodies may take; zero values are the defaults.
+	Limits Limits
 	// Now is the clock for durations in logs; nil: time.Now.
 	Now func() time.Time
 }
@@ -64,6 +67,8 @@ type Server struct {
 	o     Options
 	pass  *httputil.ReverseProxy
 	guard *guard
+	limit Limits
+	admit *admission
 	now   func() time.Time
 	log   *slog.Logger
 }
@@ -82,7 +87,8 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("proxy: %w", err)
 	}
-	s := &Server{o: o, guard: g, now: o.Now, log: o.Log}
+	lim := o.Limits.withDefaults()
+	s := &Server{o: o, guard: g, limit: lim, admit: newAdmission(lim), now: o.Now, log: o.Log}
 	if s.now == nil {
 		s.now = time.Now
 	}
