@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/record"
@@ -37,12 +38,45 @@ func OpenRuns(cmd string, dirs []string, stderr io.Writer) (*store.Reader, error
 		}
 		return run, nil
 	}
+	if err := wholeRuns(cmd, dirs); err != nil {
+		return nil, err
+	}
 	run, warnings, err := store.Join(dirs, store.MergeOptions{Drift: MergeDrift})
 	store.Warn(stderr, warnings)
 	if err != nil {
 		return nil, Usagef("%s: %v", cmd, err)
 	}
 	return run, nil
+}
+
+// wholeRuns refuses several directories of which two or more hold whole
+// runs (no shard): what a glob over runs/ gives once a suite ran twice.
+// It names the newest, the one the user most likely meant.
+func wholeRuns(cmd string, dirs []string) error {
+	var whole []*record.Run
+	var names []string
+	for _, d := range dirs {
+		r, err := record.ReadRun(d)
+		if err != nil || r.Shard != nil {
+			continue // store.Join says what is wrong with it
+		}
+		whole, names = append(whole, r), append(names, d)
+	}
+	if len(whole) < 2 {
+		return nil
+	}
+	newest := 0
+	for i, r := range whole {
+		if r.Start.After(whole[newest].Start) {
+			newest = i
+		}
+	}
+	list := strings.Join(names, ", ")
+	if len(names) > 4 {
+		list = fmt.Sprintf("%s and %d more", strings.Join(names[:3], ", "), len(names)-3)
+	}
+	return Usagef("%s: %d of these directories are whole runs, not the shards of one (%s): give one run directory (or the shards of one run); the newest is %s, started %s: `toolgrade %s %s`",
+		cmd, len(whole), list, names[newest], whole[newest].Start.Local().Format("2006-01-02 15:04"), cmd, names[newest])
 }
 
 // MergeDrift is compare's drift between two shards, less what may differ
