@@ -62,7 +62,8 @@ func TestRunWritesJUnitAndReportRebuildsIt(t *testing.T) {
 }
 
 // TestAnInterruptedRunStillWritesJUnit: CI reads the JUnit file whatever
-// stopped the run; the file says the run is partial.
+// stopped the run; the file says the run is partial. A resume, with no
+// --junit of its own, rewrites the same file once the run is whole.
 func TestAnInterruptedRunStillWritesJUnit(t *testing.T) {
 	_, url := fakeOllama(t, slowDemo(t))
 	tmp := t.TempDir()
@@ -85,5 +86,12 @@ func TestAnInterruptedRunStillWritesJUnit(t *testing.T) {
 	}
 	if !strings.Contains(string(got), `<property name="run.status" value="interrupted">`) || !strings.Contains(string(got), `<testcase name=`) {
 		t.Errorf("the JUnit file of an interrupted run:\n%s", got)
+	}
+	if r := runCLI(t, context.Background(), "run", "--resume", dir, "--ollama", url); r.code != exitOK {
+		t.Fatalf("resume: exit %d: %v\n%s", r.code, r.err, r.stderr)
+	}
+	got, err = os.ReadFile(path)
+	if err != nil || !strings.Contains(string(got), `<property name="run.status" value="complete">`) {
+		t.Errorf("the JUnit file after the resume (%v):\n%s", err, got)
 	}
 }

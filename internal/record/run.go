@@ -42,6 +42,10 @@ type Run struct {
 	KeepTruncated bool      `json:"keep_truncated,omitempty"`
 	Start         time.Time `json:"start"`
 	End           time.Time `json:"end,omitzero"`
+	// JUnit is the file (an absolute path) `run --junit` writes the JUnit
+	// report to as the run ends; a resume rewrites it, with the run's
+	// status of then, unless given another.
+	JUnit string `json:"junit,omitempty"`
 	// Status is "running" until the run ends, then "complete",
 	// "interrupted" or "failed".
 	Status string `json:"status"`

@@ -43,6 +43,9 @@ type Meta struct {
 	NoExecute, KeepTruncated bool
 	// Start is when the run began; zero: now.
 	Start time.Time
+	// JUnit is the file the JUnit report goes to; "": the run's own, if
+	// any (a resume rewrites the file the run was started with).
+	JUnit string
 }
 
 // New is a fresh run's run.json.
@@ -88,6 +91,9 @@ func (m *Meta) Session(r *record.Run) {
 	r.Parallel = m.Parallel
 	r.NoExecute = r.NoExecute || m.NoExecute
 	r.KeepTruncated = r.KeepTruncated || m.KeepTruncated
+	if m.JUnit != "" {
+		r.JUnit = absPath(m.JUnit)
+	}
 	r.Models = store.MergeModels(r.Models, m.Models)
 }
 

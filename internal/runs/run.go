@@ -94,7 +94,7 @@ func Run(ctx context.Context, spec *Spec, o *Options) error {
 		return err
 	}
 	ending := r.execute(ctx, cfg)
-	return Finish(ctx, r.w, ending, &FinishOptions{Reporter: o.Reporter, JUnit: spec.JUnit, Suite: r.s, Stderr: r.stderr})
+	return Finish(ctx, r.w, ending, &FinishOptions{Reporter: o.Reporter, JUnit: r.w.Run().JUnit, Suite: r.s, Stderr: r.stderr})
 }
 
 // close ends what the session connected, and releases the run directory.
