@@ -43,8 +43,32 @@ func (r *session) create() error {
 	if !r.shard.Whole() {
 		shape = fmt.Sprintf("shard %s (%d trials) of %s", r.shard, len(r.only), shape)
 	}
-	fmt.Fprintf(r.stderr, "toolgrade: running %s × %d repeats into %s\n", shape, r.repeat, r.dir)
+	r.announce(shape)
 	return nil
+}
+
+// announce says what the session is about to run: a fresh run's shape, or
+// how much of a resumed run ran before and what remains.
+func (r *session) announce(shape string) {
+	if r.old == nil {
+		fmt.Fprintf(r.stderr, "toolgrade: running %s × %d repeats into %s\n", shape, r.repeat, r.dir)
+		return
+	}
+	keys := matrix(r.s, r.ol.models, r.vs.Variants, r.repeat).Keys()
+	total, before := 0, 0
+	for _, k := range keys {
+		if r.only == nil || r.only[k] {
+			total++
+			if r.done[k] {
+				before++
+			}
+		}
+	}
+	if before == total {
+		fmt.Fprintf(r.stderr, "toolgrade: %s: all %d trials of %s × %d repeats already ran; nothing to run (its reports are written again)\n", r.dir, total, shape, r.repeat)
+		return
+	}
+	fmt.Fprintf(r.stderr, "toolgrade: resuming %s: %d of the %d trials of %s × %d repeats ran before; %d to run\n", r.dir, before, total, shape, r.repeat, total-before)
 }
 
 // warn tunes the collector for the run and says what in the suite deserves

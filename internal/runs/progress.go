@@ -41,7 +41,16 @@ func (p *progress) update(pr runner.Progress) {
 			)
 		}
 	}
+	// Pass counts this session's trials only: after a resume, say so, and
+	// how many of Done came from before.
 	passNote := fmt.Sprintf("pass %d/%d", pr.Pass, pr.Scored)
+	before := pr.Done - pr.RunThisTime
+	if before > 0 {
+		if pr.RunThisTime == 0 {
+			return // nothing of this session to show yet
+		}
+		passNote += " this session"
+	}
 	if p.bar != nil {
 		p.bar.Describe(fmt.Sprintf("%s %s", pr.Model, passNote))
 		p.bar.Set(pr.Done)
@@ -60,7 +69,11 @@ func (p *progress) update(pr runner.Progress) {
 		per := pr.Elapsed / time.Duration(pr.RunThisTime)
 		eta = (per * time.Duration(pr.Total-pr.Done)).Round(time.Second).String()
 	}
-	fmt.Fprintf(p.w, "%s: %d/%d trials, %s, %d infra errors, eta %s\n", pr.Model, pr.Done, pr.Total, passNote, pr.Infra, eta)
+	done := fmt.Sprintf("%d/%d trials", pr.Done, pr.Total)
+	if before > 0 {
+		done += fmt.Sprintf(" (%d before this session)", before)
+	}
+	fmt.Fprintf(p.w, "%s: %s, %s, %d infra errors, eta %s\n", pr.Model, done, passNote, pr.Infra, eta)
 }
 
 func (p *progress) finish() {
