@@ -78,6 +78,7 @@ func Finish(ctx context.Context, w *store.Writer, e *Ending, o *FinishOptions) e
 	if err != nil || o.Reporter == nil {
 		return err
 	}
+	NextSteps(stderr, w.Reader())
 	return o.Reporter.Gates(ctx, w.Reader(), o.Suite)
 }
 
