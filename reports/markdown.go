@@ -230,7 +230,8 @@ func mdDetail(s string) string {
 	}
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		// go-cmp indents its diffs with tabs, which are layout here.
+		// Older runs hold go-cmp diffs, indented with tabs, which are
+		// layout here.
 		lines[i] = mdText(strings.ReplaceAll(l, "\t", "  "))
 	}
 	out := strings.Join(lines, "<br>")

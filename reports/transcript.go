@@ -173,8 +173,9 @@ func (p *TranscriptPrinter) outcome(o string) string {
 	return p.paint(sgrBold+";"+code, Printable(o))
 }
 
-// detail renders a score's detail; the go-cmp diff of wrong_args keeps its
-// lines, with the wanted ("-") and the given ("+") values coloured.
+// detail renders a score's detail, its lines kept (one per differing
+// argument for wrong_args). Runs recorded by older versions hold a go-cmp
+// diff there instead, whose wanted ("-") and given ("+") lines are coloured.
 func (p *TranscriptPrinter) detail(outcome, d string) string {
 	lines := strings.Split(strings.TrimRight(d, "\n"), "\n")
 	for i, l := range lines {
