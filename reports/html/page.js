@@ -439,6 +439,16 @@
     return (D.compare_metrics || []).filter(function (m) { return differs || m.name !== "arg_validity_coerced"; });
   }
 
+  // byCall says, under a rate the run's tables count by call (argument
+  // validity), that count, when it reads differently from the per-trial
+  // one the pairs need: otherwise the two pages show two numbers unexplained.
+  function byCall(r) {
+    var b = r.by_call;
+    if (!b || (rateText(b.base) === rateText(r.rate.base) && rateText(b.current) === rateText(r.rate.current))) return null;
+    return h("div", { class: "ci-text", title: "Judged per trial here (a trial is valid when all its calls were), so that trials pair; the run's tables count calls." },
+      "by call: " + rateText(b.base) + " → " + rateText(b.current) + " (" + kn(b.current) + " calls)");
+  }
+
   function comparisons() {
     if (!D.comparisons || !D.comparisons.length) return null;
     var sec = section("Paired comparisons", "paired", "Trials paired by case and repeat: each cell is base → current, coloured only where the paired test (McNemar) supports a difference. Regressed cases first, then fixes.");
@@ -460,7 +470,8 @@
             var d = (r.delta >= 0 ? "+" : "") + (r.delta * 100).toFixed(1);
             return h("td", { class: "pc " + cls, title: r.too_few ? "too few discordant pairs for a verdict" : "p = " + r.p.toFixed(3) },
               rateText(r.rate.base) + " → " + rateText(r.rate.current),
-              h("div", { class: "ci-text" }, d + " pts · " + (r.too_few ? "too few pairs" : r.verdict === "~" ? "no detectable difference" : r.verdict)));
+              h("div", { class: "ci-text" }, d + " pts · " + (r.too_few ? "too few pairs" : r.verdict === "~" ? "no detectable difference" : r.verdict)),
+              byCall(r));
           }),
           h("td", { class: "num" }, h("span", { class: "tag" + (g.regressions ? " regression" : "") }, g.regressions + " regressed"), " ", h("span", { class: "tag" + (g.fixes ? " fix" : "") }, g.fixes + " fixed"))));
         (g.cases || []).forEach(function (cc) { changes.push({ g: g, cc: cc }); });
