@@ -68,7 +68,7 @@ type footnotes struct{ rates, latency bool }
 // writeGroupHead writes a group's heading and what its pairs are made of.
 func writeGroupHead(w io.Writer, g *compare.Group, mode string) {
 	fmt.Fprintf(w, "\n== %s ==\n", Printable(compare.GroupLabel(g, mode)))
-	fmt.Fprintf(w, "%d pairs, %d scored (infrastructure errors: %d base, %d current, kept out of every rate)", g.Pairs, g.Scored, g.Infra.Base, g.Infra.Current)
+	fmt.Fprintf(w, "%s, %d scored (infrastructure errors: %d base, %d current, kept out of every rate)", termtext.Count(g.Pairs, "pair"), g.Scored, g.Infra.Base, g.Infra.Current)
 	if n := g.Truncated.Base + g.Truncated.Current; n > 0 {
 		fmt.Fprintf(w, "; truncated (a prompt reached num_ctx, kept out): %d base, %d current", g.Truncated.Base, g.Truncated.Current)
 	}
@@ -76,7 +76,7 @@ func writeGroupHead(w io.Writer, g *compare.Group, mode string) {
 		fmt.Fprintf(w, "; unpaired: %d base only, %d current only", g.UnpairedCount.Base, g.UnpairedCount.Current)
 	}
 	if n := g.ChangedTrials.Base + g.ChangedTrials.Current; n > 0 {
-		fmt.Fprintf(w, "; %d trials of changed cases left out", n)
+		fmt.Fprintf(w, "; %s of changed cases left out", termtext.Count(n, "trial"))
 	}
 	fmt.Fprintln(w)
 }
@@ -202,7 +202,7 @@ func writeCases(w io.Writer, g *compare.Group) {
 		if kind == compare.KindRegression && repeated(g) {
 			// With one repeat no case's own test can support it: saying
 			// "0 supported" then would only alarm.
-			fmt.Fprintf(w, ", %d supported by their own repeats", g.SupportedRegressions)
+			fmt.Fprintf(w, ", %s", supported(g.SupportedRegressions, n))
 		}
 		fmt.Fprintln(w, "):")
 		for _, ch := range g.Cases {
@@ -230,6 +230,22 @@ func writeCases(w io.Writer, g *compare.Group) {
 			fmt.Fprintf(w, "  %s only: %s %s\n", u.Side, Printable(u.Case), strings.Join(reps, " "))
 		}
 	}
+}
+
+// supported says how many of n regressions their own cases' repeats
+// support, in words that agree with the counts.
+func supported(k, n int) string {
+	switch {
+	case n == 1 && k == 1:
+		return "supported by its own repeats"
+	case n == 1:
+		return "not supported by its own repeats"
+	case k == 0:
+		return "none supported by their own repeats"
+	case k == n:
+		return "all supported by their own repeats"
+	}
+	return fmt.Sprintf("%d supported by their own repeats", k)
 }
 
 // repeated reports whether any changed case of g ran more than once.

@@ -80,14 +80,13 @@ func mdModels(b *strings.Builder, s *summary.Summary, variants bool) {
 	b.WriteString("\nRates with 95% Wilson intervals over the scored trials; infrastructure errors are counted apart, never as model failures.\n\n")
 	for _, m := range s.Models {
 		if m.Infra > 0 {
-			fmt.Fprintf(b, "- %s: %d infrastructure errors\n", mdText(m.Label(variants)), m.Infra)
+			fmt.Fprintf(b, "- %s: %s\n", mdText(m.Label(variants)), termtext.Count(m.Infra, "infrastructure error"))
 		}
 		for _, line := range notes(m) {
 			fmt.Fprintf(b, "- %s: %s\n", mdText(m.Label(variants)), mdText(line))
 		}
 		if m.PassAtK != nil {
-			fmt.Fprintf(b, "- %s: pass@%d %.1f%%, pass^%d %.1f%%; cases: %d stable-pass, %d stable-fail, %d flaky\n",
-				mdText(m.Label(variants)), m.K, 100**m.PassAtK, m.K, 100**m.PassHatK, m.Stable, m.Failing, len(m.Flaky))
+			fmt.Fprintf(b, "- %s: %s\n", mdText(m.Label(variants)), passAtK(m))
 		}
 	}
 	b.WriteString("\n")

@@ -9,6 +9,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/runner"
 	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/store"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // create writes run.json: a fresh run's whole, or what this session of a
@@ -35,14 +36,14 @@ func (r *session) create() error {
 	} else if err := r.w.Update(meta.Session); err != nil {
 		return err
 	}
-	shape := fmt.Sprintf("%d cases × %d models", len(r.s.Cases), len(r.models))
+	shape := termtext.Count(len(r.s.Cases), "case") + " × " + termtext.Count(len(r.models), "model")
 	if n := len(r.vs.Variants); n > 1 {
-		shape += fmt.Sprintf(" × %d variants", n)
+		shape += " × " + termtext.Count(n, "variant")
 	}
 	if !r.shard.Whole() {
-		shape = fmt.Sprintf("shard %s (%d trials) of %s", r.shard, len(r.only), shape)
+		shape = fmt.Sprintf("shard %s (%s) of %s", r.shard, termtext.Count(len(r.only), "trial"), shape)
 	}
-	fmt.Fprintf(r.stderr, "toolgrade: running %s × %d repeats into %s\n", shape, r.repeat, r.dir)
+	fmt.Fprintf(r.stderr, "toolgrade: running %s × %s into %s\n", shape, termtext.Count(r.repeat, "repeat"), r.dir)
 	return nil
 }
 
@@ -54,7 +55,7 @@ func (r *session) warn() {
 		fmt.Fprintf(r.stderr, "toolgrade: warning: %s: tool pattern %q matches no tool\n", r.s.Path, g)
 	}
 	if n := r.s.AwaitingReview(); n > 0 {
-		fmt.Fprintf(r.stderr, "toolgrade: warning: %s: %d of %d cases await review (review: true): their expectations are drafts no one has confirmed\n", r.s.Path, n, len(r.s.Cases))
+		fmt.Fprintf(r.stderr, "toolgrade: warning: %s: %d of %s await review (review: true): their expectations are drafts no one has confirmed\n", r.s.Path, n, termtext.Count(len(r.s.Cases), "case"))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/toolgrade/toolgrade/internal/runner"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 	"golang.org/x/term"
 )
 
@@ -60,7 +61,7 @@ func (p *progress) update(pr runner.Progress) {
 		per := pr.Elapsed / time.Duration(pr.RunThisTime)
 		eta = (per * time.Duration(pr.Total-pr.Done)).Round(time.Second).String()
 	}
-	fmt.Fprintf(p.w, "%s: %d/%d trials, %s, %d infra errors, eta %s\n", pr.Model, pr.Done, pr.Total, passNote, pr.Infra, eta)
+	fmt.Fprintf(p.w, "%s: %d/%d trials, %s, %s, eta %s\n", pr.Model, pr.Done, pr.Total, passNote, termtext.Count(pr.Infra, "infra error"), eta)
 }
 
 func (p *progress) finish() {

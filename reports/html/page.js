@@ -234,7 +234,7 @@
         x += w;
       });
       sec.appendChild(h("div", { class: "stack-row" }, h("span", { class: "name" }, label(m)), g,
-        h("span", { class: "kn" }, m.trials + " trials")));
+        h("span", { class: "kn" }, plural(m.trials, "trial"))));
     });
     return sec;
   }
@@ -362,7 +362,7 @@
       var vals = [], labs = [];
       for (var r = 1; r <= maxR; r++) { vals.push((m.rounds || {})[r] || 0); labs.push(String(r)); }
       grid.appendChild(h("div", null, h("h3", null, label(m)),
-        bars(vals, labs, Math.min(40 * maxR, 320), 90, "b-rounds", function (i, v) { return v + " trials with " + (i + 1) + " rounds"; })));
+        bars(vals, labs, Math.min(40 * maxR, 320), 90, "b-rounds", function (i, v) { return plural(v, "trial") + " with " + plural(i + 1, "round"); })));
     });
     sec.appendChild(grid);
     return sec;
@@ -376,7 +376,7 @@
     L.labels.forEach(function (lab, i) {
       var m = S.models[i];
       var ticks = L.counts[i].map(function (_, j) { return j % 3 === 0 ? secs(L.edges[j]) : ""; });
-      var g = bars(L.counts[i], ticks, 360, 90, "b-lat", function (j, v) { return v + " trials in " + secs(L.edges[j]) + "–" + secs(L.edges[j + 1]); });
+      var g = bars(L.counts[i], ticks, 360, 90, "b-lat", function (j, v) { return plural(v, "trial") + " in " + secs(L.edges[j]) + "–" + secs(L.edges[j + 1]); });
       var lo = Math.log(L.edges[0]), span = Math.log(L.edges[L.edges.length - 1]) - lo;
       [["p50", m.trial_latency.p50_s], ["p95", m.trial_latency.p95_s]].forEach(function (q) {
         if (!q[1] || !span) return;
@@ -415,7 +415,7 @@
         f.slice(0, 8).join(", ") + (f.length > 8 ? " and " + (f.length - 8) + " more" : ""));
     });
     if (S && S.server_restarts) Object.keys(S.server_restarts).sort().forEach(function (k) {
-      w.push("server " + k + " crashed and was restarted " + S.server_restarts[k] + " times");
+      w.push("server " + k + " crashed and was restarted " + plural(S.server_restarts[k], "time"));
     });
     if (!w.length) return null;
     var sec = section("Warnings", "warnings");
@@ -446,7 +446,7 @@
     var b = r.by_call;
     if (!b || (rateText(b.base) === rateText(r.rate.base) && rateText(b.current) === rateText(r.rate.current))) return null;
     return h("div", { class: "ci-text", title: "Judged per trial here (a trial is valid when all its calls were), so that trials pair; the run's tables count calls." },
-      "by call: " + rateText(b.base) + " → " + rateText(b.current) + " (" + kn(b.current) + " calls)");
+      "by call: " + rateText(b.base) + " → " + rateText(b.current) + " (" + b.current.k + "/" + plural(b.current.n, "call") + ")");
   }
 
   function comparisons() {
@@ -459,7 +459,7 @@
       var changes = [];
       (c.groups || []).forEach(function (g) {
         var name = g.model || g.variant || "all";
-        body.appendChild(h("tr", null, h("th", { class: "name" }, name, h("div", { class: "ci-text" }, g.scored_pairs + " pairs"),
+        body.appendChild(h("tr", null, h("th", { class: "name" }, name, h("div", { class: "ci-text" }, plural(g.scored_pairs, "pair")),
           g.truncated_excluded && (g.truncated_excluded.base || g.truncated_excluded.current) ?
             h("div", { class: "ci-text", title: "trials whose prompt reached num_ctx, kept out of every pair" },
               "truncated: " + g.truncated_excluded.base + " base, " + g.truncated_excluded.current + " current") : null),
@@ -569,7 +569,7 @@
         h("i", { class: "sw o-" + t.o, title: t.o }), h("span", { class: "c" }, t.c + " #" + t.r),
         h("span", { class: "m" }, t.m + (t.v ? " · " + t.v : "") + (t.o !== "pass" ? " · " + t.o.replace(/_/g, " ") : "")))));
     });
-    var left = h("aside", { class: "side" }, filters, h("p", { class: "note" }, list.length + " of " + trials.length + " trials" + (list.length > LIMIT ? " (" + (from + 1) + "–" + Math.min(from + LIMIT, list.length) + " listed; filter to narrow)" : "")), ul);
+    var left = h("aside", { class: "side" }, filters, h("p", { class: "note" }, list.length + " of " + plural(trials.length, "trial") + (list.length > LIMIT ? " (" + (from + 1) + "–" + Math.min(from + LIMIT, list.length) + " listed; filter to narrow)" : "")), ul);
     var right = h("article", { class: "transcript", id: "transcript" });
     if (cur) drawTrial(right, cur);
     else if (key) right.appendChild(h("p", { class: "note" }, "No trial " + decodeURIComponent(key) + " in this run."));
@@ -591,7 +591,7 @@
         h("span", null, secs(t.ms / 1000)),
         h("span", null, plural((t.rounds || []).length, "round")),
         h("span", null, num(tokensOf(t, "pt")) + " prompt / " + num(tokensOf(t, "et")) + " generated tokens"),
-        t.att ? h("span", null, t.att + " attempts") : null,
+        t.att ? h("span", null, plural(t.att, "attempt")) : null,
         t.limit ? h("span", { class: "tag warnc" }, "round limit hit") : null,
         t.trunc ? h("span", { class: "tag warnc" }, "prompt truncated") : null,
         t.noexec ? h("span", { class: "tag" }, "tools not executed") : null),
