@@ -273,6 +273,9 @@ func (j *JUnit) testSuite(model, variant string, hasVariants bool, acc *junitSui
 		props = append(props, [2]string{"variant", cmp.Or(variant, "base")})
 	}
 	props = append(props, [2]string{"toolgrade.version", j.run.Harness}, [2]string{"run.status", j.run.Status})
+	for _, sk := range summary.Skipped(j.run) {
+		props = append(props, [2]string{"server." + sk.Name + ".skipped", skippedServerText(sk)})
+	}
 	for _, p := range props {
 		if p[1] == "" {
 			continue // unknown, as in a run.json written before it was recorded

@@ -51,6 +51,7 @@ func WriteMarkdown(w io.Writer, s *summary.Summary, opts *MarkdownOptions) error
 	if opts.Status != "" && opts.Status != "complete" {
 		fmt.Fprintf(b, "> [!WARNING]\n> Partial results: the run is %s; rates count the trials that finished.\n\n", mdText(opts.Status))
 	}
+	mdSkipped(b, s)
 	variants := s.HasVariants()
 	mdModels(b, s, variants)
 	mdSweep(b, s)

@@ -24,6 +24,7 @@ func WriteTerminal(w io.Writer, s *summary.Summary) error {
 		return err
 	}
 	fmt.Fprintln(w, "Rates with 95% Wilson intervals; infrastructure errors are counted apart, never as model failures.")
+	writeSkippedTerminal(w, s)
 	writeModelLines(w, s, variants)
 	writeRunLines(w, s)
 	if err := writeSweepTerminal(w, s); err != nil {

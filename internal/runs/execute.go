@@ -68,7 +68,10 @@ func (r *session) config() (runner.Config, error) {
 	cfg := runner.Config{
 		Suite: r.s, Models: r.ol.models, Repeat: r.repeat, Parallel: r.parallel, Retries: r.spec.Retries,
 		Done: r.done, WaitOllama: r.spec.WaitOllama, NoExecute: run.NoExecute, Variants: r.vs.Variants,
-		Only: r.only, Judge: judge,
+		Only: r.only, Judge: judge, SkippedServers: map[string]string{},
+	}
+	for _, sk := range run.SkippedServers {
+		cfg.SkippedServers[sk.Name] = sk.Error
 	}
 	if cfg.Retries == 0 {
 		cfg.Retries = -1 // the runner's zero would mean its default

@@ -408,7 +408,7 @@
   }
 
   function warningsCard() {
-    var w = (S && S.warnings ? S.warnings.slice() : []);
+    var w = (D.skipped || []).concat(S && S.warnings ? S.warnings : []);
     if (S) S.models.forEach(function (m) {
       var f = m.flaky_cases || [];
       if (f.length) w.push(label(m) + ": " + plural(f.length, "flaky case") + " (pass in some repeats, fail in others): " +
