@@ -337,10 +337,16 @@
     return sec;
   }
 
-  function bars(values, labels, W, H, cls, tip) {
+  // bars draws a bar chart of values, H high, with a count over each bar and
+  // a tick label under it; top (default 0) is a band kept free above the
+  // bars, for marks the caller adds (the latency quantiles).
+  function bars(values, labels, W, H, cls, tip, top) {
+    top = top || 0;
     var max = Math.max.apply(null, values.concat([1]));
     var bw = W / values.length;
-    var g = s("svg", { width: W, height: H + 30, class: "hist", viewBox: "0 0 " + W + " " + (H + 30) });
+    var svg = s("svg", { width: W, height: top + H + 30, class: "hist", viewBox: "0 0 " + W + " " + (top + H + 30) });
+    var g = s("g", { transform: "translate(0," + top + ")" });
+    svg.appendChild(g);
     g.appendChild(s("line", { x1: 0, x2: W, y1: H, y2: H, class: "axis" }));
     values.forEach(function (v, i) {
       var bh = v / max * (H - 12);
@@ -350,7 +356,7 @@
       if (v) g.appendChild(s("text", { x: i * bw + bw / 2, y: H - bh - 3, class: "bar-val" }, String(v)));
       if (labels[i] !== "") g.appendChild(s("text", { x: i * bw + bw / 2, y: H + 14, class: "bar-tick" }, labels[i]));
     });
-    return g;
+    return svg;
   }
 
   function roundsHist() {
@@ -376,18 +382,45 @@
     L.labels.forEach(function (lab, i) {
       var m = S.models[i];
       var ticks = L.counts[i].map(function (_, j) { return j % 3 === 0 ? secs(L.edges[j]) : ""; });
-      var g = bars(L.counts[i], ticks, 360, 90, "b-lat", function (j, v) { return plural(v, "trial") + " in " + secs(L.edges[j]) + "–" + secs(L.edges[j + 1]); });
+      // The quantiles are labelled in a band of their own above the bars,
+      // so no label sits on a bar's count.
+      var W = 360, band = 14;
+      var g = bars(L.counts[i], ticks, W, 90, "b-lat", function (j, v) { return plural(v, "trial") + " in " + secs(L.edges[j]) + "–" + secs(L.edges[j + 1]); }, band);
       var lo = Math.log(L.edges[0]), span = Math.log(L.edges[L.edges.length - 1]) - lo;
-      [["p50", m.trial_latency.p50_s], ["p95", m.trial_latency.p95_s]].forEach(function (q) {
-        if (!q[1] || !span) return;
-        var x = Math.min(Math.max((Math.log(q[1]) - lo) / span, 0), 1) * 360;
-        g.appendChild(s("line", { x1: x, x2: x, y1: 0, y2: 90, class: "q-" + q[0] }));
-        g.appendChild(s("text", { x: Math.min(x + 3, 340), y: 10, class: "q-label" }, q[0]));
+      var at = function (v) { return v && span ? Math.min(Math.max((Math.log(v) - lo) / span, 0), 1) * W : null; };
+      quantileMarks(at(m.trial_latency.p50_s), at(m.trial_latency.p95_s), W).forEach(function (q) {
+        g.appendChild(s("line", { x1: q.x, x2: q.x, y1: band - 2, y2: band + 90, class: "q-" + q.name }));
+        g.appendChild(s("text", { x: q.tx, y: band - 4, "text-anchor": q.anchor, class: "q-label" }, q.name));
       });
+      // The bars' counts go over the lines, which pass behind them.
+      var counts = s("g", { transform: "translate(0," + band + ")" });
+      [].slice.call(g.querySelectorAll(".bar-val")).forEach(function (t) { counts.appendChild(t); });
+      g.appendChild(counts);
       grid.appendChild(h("div", null, h("h3", null, lab, h("span", { class: "kn" }, "  p50 " + secs(m.trial_latency.p50_s) + " · p95 " + secs(m.trial_latency.p95_s))), g));
     });
     sec.appendChild(grid);
     return sec;
+  }
+
+  // quantileMarks places the p50 and p95 labels (x50, x95: their lines'
+  // positions, null when unknown) so that they neither leave the chart nor
+  // cover each other: p50 to the left of its line, p95 to the right, each
+  // turned inward at an edge, and p95 pushed right of p50 when they meet.
+  function quantileMarks(x50, x95, W) {
+    var LW = 24, out = [];
+    if (x50 !== null) out.push(x50 < LW + 3 ? { name: "p50", x: x50, tx: x50 + 3, anchor: "start" } : { name: "p50", x: x50, tx: x50 - 3, anchor: "end" });
+    if (x95 !== null) {
+      var m = x95 > W - LW - 3 ? { name: "p95", x: x95, tx: x95 - 3, anchor: "end" } : { name: "p95", x: x95, tx: x95 + 3, anchor: "start" };
+      var p = out[0];
+      if (p) {
+        var p50r = p.anchor === "end" ? p.tx : p.tx + LW; // where the p50 label ends
+        var p95l = m.anchor === "start" ? m.tx : m.tx - LW;
+        if (p95l < p50r + 2) { m.tx = p50r + 2; m.anchor = "start"; }
+        if (m.anchor === "start" && m.tx + LW > W) { m.tx = W; m.anchor = "end"; p.tx = W - LW - 2; p.anchor = "end"; }
+      }
+      out.push(m);
+    }
+    return out;
   }
 
   function tokens() {
