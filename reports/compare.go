@@ -10,6 +10,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/stats"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // WriteCompareTerminal writes a comparison for a terminal: what differs
@@ -33,8 +34,12 @@ func WriteCompareTerminal(w io.Writer, c *compare.Comparison) error {
 	for i := range c.Groups {
 		g := &c.Groups[i]
 		writeGroupHead(w, g, c.Mode)
-		if err := Table(w, []string{"Metric", baseH, curH, "Delta", "Worse/better pairs", "p", "Verdict"}, rateRows(g, &notes)); err != nil {
+		rows, byCall := rateRows(g, &notes)
+		if err := Table(w, []string{"Metric", baseH, curH, "Delta", "Worse/better pairs", "p", "Verdict"}, rows); err != nil {
 			return err
+		}
+		for _, l := range byCall {
+			fmt.Fprintln(w, l)
 		}
 		if err := Table(w, []string{"Latency (p50 / p95)", baseH, curH, "Delta p50", "p", "Verdict"}, latencyRows(g, &notes)); err != nil {
 			return err
@@ -63,7 +68,7 @@ type footnotes struct{ rates, latency bool }
 // writeGroupHead writes a group's heading and what its pairs are made of.
 func writeGroupHead(w io.Writer, g *compare.Group, mode string) {
 	fmt.Fprintf(w, "\n== %s ==\n", Printable(compare.GroupLabel(g, mode)))
-	fmt.Fprintf(w, "%d pairs, %d scored (infrastructure errors: %d base, %d current, kept out of every rate)", g.Pairs, g.Scored, g.Infra.Base, g.Infra.Current)
+	fmt.Fprintf(w, "%s, %d scored (infrastructure errors: %d base, %d current, kept out of every rate)", termtext.Count(g.Pairs, "pair"), g.Scored, g.Infra.Base, g.Infra.Current)
 	if n := g.Truncated.Base + g.Truncated.Current; n > 0 {
 		fmt.Fprintf(w, "; truncated (a prompt reached num_ctx, kept out): %d base, %d current", g.Truncated.Base, g.Truncated.Current)
 	}
@@ -71,15 +76,15 @@ func writeGroupHead(w io.Writer, g *compare.Group, mode string) {
 		fmt.Fprintf(w, "; unpaired: %d base only, %d current only", g.UnpairedCount.Base, g.UnpairedCount.Current)
 	}
 	if n := g.ChangedTrials.Base + g.ChangedTrials.Current; n > 0 {
-		fmt.Fprintf(w, "; %d trials of changed cases left out", n)
+		fmt.Fprintf(w, "; %s of changed cases left out", termtext.Count(n, "trial"))
 	}
 	fmt.Fprintln(w)
 }
 
 // rateRows are the rows of a group's rate table, each rate named as the
-// metric table's Short names it.
-func rateRows(g *compare.Group, notes *footnotes) [][]string {
-	var rows [][]string
+// metric table's Short names it, and for each row that reads differently
+// when counted by call, a line that says why and gives that count.
+func rateRows(g *compare.Group, notes *footnotes) (rows [][]string, byCall []string) {
 	for _, r := range g.Rates {
 		if r.Rate.Base.N == 0 && r.Rate.Current.N == 0 {
 			// A metric neither side has (irrelevance without no-tool
@@ -101,8 +106,31 @@ func rateRows(g *compare.Group, notes *footnotes) [][]string {
 			name += " (lower is better)"
 		}
 		rows = append(rows, []string{name, rateCell(r.Rate.Base), rateCell(r.Rate.Current), deltaPts(r), fmt.Sprintf("%d/%d", r.Worse, r.Better), pval(r.P), v})
+		if r.ByCall != nil && (pct(r.ByCall.Base) != pct(r.Rate.Base) || pct(r.ByCall.Current) != pct(r.Rate.Current)) {
+			byCall = append(byCall, byCallLine(r))
+		}
 	}
-	return rows
+	return rows, byCall
+}
+
+// byCallLine says why a rate that run's table counts by call reads
+// differently here, and gives it as run counts it: shown only when the
+// percentages differ, since only then does the reader see two numbers.
+func byCallLine(r compare.RateRow) string {
+	return fmt.Sprintf("%s here judges trials (valid when all their calls were), to pair them; run's table counts calls: %s → %s",
+		metric.Get(r.Metric).Short, callCell(r.ByCall.Base), callCell(r.ByCall.Current))
+}
+
+func callCell(r stats.Rate) string {
+	return fmt.Sprintf("%s (%d/%s)", pct(r), r.K, termtext.Count(r.N, "call"))
+}
+
+// pct is a rate's value as the tables round it, "–" when empty.
+func pct(r stats.Rate) string {
+	if r.Empty() {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f%%", 100*r.Value())
 }
 
 // latencyRows are the rows of a group's latency table.
@@ -174,7 +202,7 @@ func writeCases(w io.Writer, g *compare.Group) {
 		if kind == compare.KindRegression && repeated(g) {
 			// With one repeat no case's own test can support it: saying
 			// "0 supported" then would only alarm.
-			fmt.Fprintf(w, ", %d supported by their own repeats", g.SupportedRegressions)
+			fmt.Fprintf(w, ", %s", supported(g.SupportedRegressions, n))
 		}
 		fmt.Fprintln(w, "):")
 		for _, ch := range g.Cases {
@@ -202,6 +230,22 @@ func writeCases(w io.Writer, g *compare.Group) {
 			fmt.Fprintf(w, "  %s only: %s %s\n", u.Side, Printable(u.Case), strings.Join(reps, " "))
 		}
 	}
+}
+
+// supported says how many of n regressions their own cases' repeats
+// support, in words that agree with the counts.
+func supported(k, n int) string {
+	switch {
+	case n == 1 && k == 1:
+		return "supported by its own repeats"
+	case n == 1:
+		return "not supported by its own repeats"
+	case k == 0:
+		return "none supported by their own repeats"
+	case k == n:
+		return "all supported by their own repeats"
+	}
+	return fmt.Sprintf("%d supported by their own repeats", k)
 }
 
 // repeated reports whether any changed case of g ran more than once.

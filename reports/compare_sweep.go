@@ -118,7 +118,7 @@ func sweepCompareTable(c *compare.SweepCurve, text func(string) string) (header 
 // sweepCompareNote says what a sweep comparison's figures are, once under
 // them.
 func sweepCompareNote(sc *compare.SweepComparison) string {
-	return fmt.Sprintf("Each point's rates over its own scored trials, with 95%% Wilson intervals; Δ over the pairs with no infrastructure error on either side, judged by an exact McNemar test at alpha %.3g (~: no detectable difference). \"Falls below\" is the first point whose rate is under the threshold; \"significantly below\" the first whose whole interval is.", sc.Alpha)
+	return fmt.Sprintf("Each point's rates over its own scored trials, with 95%% Wilson intervals; Δ over the pairs with no infrastructure error on either side, judged by an exact McNemar test at alpha %.3g (~: no detectable difference). \"Falls below\" is the first point whose rate is under the threshold; \"wholly below\" the first whose whole interval is: a point's own trials against the threshold, where Δ's verdict pairs it with the line's first point.", sc.Alpha)
 }
 
 // pairedCell is a paired rate's change: "-55.6 pts (p=0.002, worse)".

@@ -2,9 +2,12 @@ package reports
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/toolgrade/toolgrade/internal/compare"
+	"github.com/toolgrade/toolgrade/internal/metric"
+	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/store"
 )
 
@@ -65,5 +68,35 @@ func TestCompareTerminalEscapes(t *testing.T) {
 	}
 	if bytes.Contains(b.Bytes(), []byte("\x1b")) || bytes.Contains(b.Bytes(), []byte("\u202e")) || !bytes.Contains(b.Bytes(), []byte(`\x1b[2Jgone`)) {
 		t.Errorf("not escaped:\n%s", b.String())
+	}
+}
+
+// TestCompareSaysWhyValidityDiffers: compare pairs trials, so it judges
+// argument validity per trial, while run's table counts calls; when the two
+// read differently the comparison says why in one line, with run's count.
+func TestCompareSaysWhyValidityDiffers(t *testing.T) {
+	c := comparison(t, compare.ModeModels)
+	g := &c.Groups[0]
+	for i := range g.Rates {
+		if g.Rates[i].Metric == metric.ArgValidity {
+			g.Rates[i].Rate = compare.SidePair[stats.Rate]{Base: stats.Rate{K: 2, N: 2}, Current: stats.Rate{K: 1, N: 2}}
+			g.Rates[i].ByCall = &compare.SidePair[stats.Rate]{Base: stats.Rate{K: 6, N: 6}, Current: stats.Rate{K: 5, N: 6}}
+		}
+	}
+	var b bytes.Buffer
+	if err := WriteCompareTerminal(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	want := "arg_validity here judges trials (valid when all their calls were), to pair them; run's table counts calls: 100% (6/6 calls) → 83% (5/6 calls)\n"
+	if n := strings.Count(b.String(), want); n != 1 {
+		t.Errorf("the line saying why arg_validity differs from run's appears %d times, want once:\n%s", n, b.String())
+	}
+	// Where both counts read the same, nothing is said.
+	b.Reset()
+	if err := WriteCompareTerminal(&b, comparison(t, compare.ModeModels)); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "judges trials") {
+		t.Errorf("the same percentages are explained:\n%s", b.String())
 	}
 }

@@ -264,6 +264,10 @@ type htmlData struct {
 	// BFCL is the BFCL section of a run of an imported BFCL suite; nil
 	// when no case is tagged bfcl_category:.
 	BFCL *htmlBFCL `json:"bfcl,omitempty"`
+	// Skipped says, per server that failed to connect, what it cost the
+	// run, worded as every report words it (skippedServerText); the page
+	// puts it first among the warnings.
+	Skipped []string `json:"skipped,omitempty"`
 }
 
 // htmlMetric is a rate of the metric table, for the page: its name, as
@@ -346,6 +350,9 @@ func (h *HTML) overview(sum *summary.Summary) *htmlData {
 		d.Sweep = append(d.Sweep, htmlSweep{Title: sweepHeading(c), Axis: c.Axis, Line: c.Falls(curve.DefaultThreshold).String(c.Axis), SVG: sweepSVG(c)})
 	}
 	d.BFCL = htmlBFCLOf(sum)
+	for _, sk := range sum.SkippedServers {
+		d.Skipped = append(d.Skipped, skippedServerText(sk))
+	}
 	return d
 }
 

@@ -273,6 +273,9 @@ func (j *JUnit) testSuite(model, variant string, hasVariants bool, acc *junitSui
 		props = append(props, [2]string{"variant", cmp.Or(variant, "base")})
 	}
 	props = append(props, [2]string{"toolgrade.version", j.run.Harness}, [2]string{"run.status", j.run.Status})
+	for _, sk := range summary.Skipped(j.run) {
+		props = append(props, [2]string{"server." + sk.Name + ".skipped", skippedServerText(sk)})
+	}
 	for _, p := range props {
 		if p[1] == "" {
 			continue // unknown, as in a run.json written before it was recorded
@@ -324,13 +327,15 @@ func (j *JUnit) testCase(suite, id string, c *junitCaseAcc) junitTestCase {
 	}
 	if c.infra > 0 {
 		tc.Error = &junitResult{
-			Message: fmt.Sprintf("%d of %d trials hit infrastructure errors (not model failures)", c.infra, c.infra+c.scored),
-			Type:    record.OutcomeInfraError,
-			Text:    xmlSafe(detailText(c.errors, c.infra)),
+			Message: fmt.Sprintf("%d of %s hit %s", c.infra, termtext.Count(c.infra+c.scored, "trial"),
+				termtext.Plural(c.infra, "an infrastructure error (not a model failure)", "infrastructure errors (not model failures)")),
+			Type: record.OutcomeInfraError,
+			Text: xmlSafe(detailText(c.errors, c.infra)),
 		}
 	}
 	if c.truncated > 0 {
-		out = append(out, fmt.Sprintf("%d trials not judged: a prompt reached num_ctx, so the model may never have seen its tools (raise num_ctx; --keep-truncated counts them)", c.truncated))
+		out = append(out, fmt.Sprintf("%s not judged: a prompt reached num_ctx, so the model may never have seen its tools (raise num_ctx; --keep-truncated counts %s)",
+			termtext.Count(c.truncated, "trial"), termtext.Plural(c.truncated, "it", "them")))
 	}
 	if len(out) > 0 {
 		tc.SystemOut = &junitCharset{Text: xmlSafe(strings.Join(out, "\n"))}

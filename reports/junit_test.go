@@ -179,10 +179,10 @@ func TestJUnitMarksFlakyAndInfra(t *testing.T) {
 			Flaky: []junitRerun{{Message: "repeat #1: wrong_tool", Type: "wrong_tool", StackTrace: `got "search", want "get"`}}},
 		"c-fail": {Time: "3.000", Failure: &junitResult{Message: "0/3 passed: wrong_tool 2, no_call 1", Type: "wrong_tool",
 			Text: "repeat #0: wrong_tool: got \"search\", want \"get\"\nrepeat #1: no_call: answered without a tool call\nrepeat #2: wrong_tool: got \"list\", want \"get\"\n"}},
-		"d-infra": {Time: "1.000", Error: infra("1 of 1 trials hit infrastructure errors (not model failures)", "repeat #0: infra_error: ollama: connection refused\n")},
+		"d-infra": {Time: "1.000", Error: infra("1 of 1 trial hit an infrastructure error (not a model failure)", "repeat #0: infra_error: ollama: connection refused\n")},
 		"e-fail-infra": {Time: "2.000", Failure: &junitResult{Message: "0/1 passed: wrong_tool 1", Type: "wrong_tool", Text: "repeat #0: wrong_tool: got x\n"},
-			Error: infra("1 of 2 trials hit infrastructure errors (not model failures)", "repeat #1: infra_error: stream: no done line\n")},
-		"f-pass-infra": {Time: "2.000", SystemOut: "1/1 passed", Error: infra("1 of 2 trials hit infrastructure errors (not model failures)", "repeat #1: infra_error: canceled\n")},
+			Error: infra("1 of 2 trials hit an infrastructure error (not a model failure)", "repeat #1: infra_error: stream: no done line\n")},
+		"f-pass-infra": {Time: "2.000", SystemOut: "1/1 passed", Error: infra("1 of 2 trials hit an infrastructure error (not a model failure)", "repeat #1: infra_error: canceled\n")},
 	}
 	for name, w := range want {
 		w.Name, w.Classname = name, "m"

@@ -51,6 +51,7 @@ func WriteMarkdown(w io.Writer, s *summary.Summary, opts *MarkdownOptions) error
 	if opts.Status != "" && opts.Status != "complete" {
 		fmt.Fprintf(b, "> [!WARNING]\n> Partial results: the run is %s; rates count the trials that finished.\n\n", mdText(opts.Status))
 	}
+	mdSkipped(b, s)
 	variants := s.HasVariants()
 	mdModels(b, s, variants)
 	mdSweep(b, s)
@@ -80,14 +81,13 @@ func mdModels(b *strings.Builder, s *summary.Summary, variants bool) {
 	b.WriteString("\nRates with 95% Wilson intervals over the scored trials; infrastructure errors are counted apart, never as model failures.\n\n")
 	for _, m := range s.Models {
 		if m.Infra > 0 {
-			fmt.Fprintf(b, "- %s: %d infrastructure errors\n", mdText(m.Label(variants)), m.Infra)
+			fmt.Fprintf(b, "- %s: %s\n", mdText(m.Label(variants)), termtext.Count(m.Infra, "infrastructure error"))
 		}
 		for _, line := range notes(m) {
 			fmt.Fprintf(b, "- %s: %s\n", mdText(m.Label(variants)), mdText(line))
 		}
 		if m.PassAtK != nil {
-			fmt.Fprintf(b, "- %s: pass@%d %.1f%%, pass^%d %.1f%%; cases: %d stable-pass, %d stable-fail, %d flaky\n",
-				mdText(m.Label(variants)), m.K, 100**m.PassAtK, m.K, 100**m.PassHatK, m.Stable, m.Failing, len(m.Flaky))
+			fmt.Fprintf(b, "- %s: %s\n", mdText(m.Label(variants)), passAtK(m))
 		}
 	}
 	b.WriteString("\n")
@@ -230,7 +230,8 @@ func mdDetail(s string) string {
 	}
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		// go-cmp indents its diffs with tabs, which are layout here.
+		// Older runs hold go-cmp diffs, indented with tabs, which are
+		// layout here.
 		lines[i] = mdText(strings.ReplaceAll(l, "\t", "  "))
 	}
 	out := strings.Join(lines, "<br>")

@@ -107,7 +107,7 @@ func TestJUnitTruncated(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	if !strings.Contains(out, "1 trials not judged: a prompt reached num_ctx") {
+	if !strings.Contains(out, "1 trial not judged: a prompt reached num_ctx") {
 		t.Errorf("JUnit does not say the truncated trials were not judged:\n%s", out)
 	}
 	if strings.Count(out, "<failure") != 1 {

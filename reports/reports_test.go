@@ -165,8 +165,8 @@ func TestRowsPerModelAndVariant(t *testing.T) {
 	if err := WriteTerminal(&b, sum); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"│ m (base)  ", "│ m (terse) ", "\nFailures of m (terse):\n", "m (base): 4 trials (1 infrastructure errors)",
-		"m (base): 1 trials hit infrastructure errors"} {
+	for _, want := range []string{"│ m (base)  ", "│ m (terse) ", "\nFailures of m (terse):\n", "m (base): 4 trials (1 infrastructure error)",
+		"m (base): 1 trial hit an infrastructure error", "m and only-new at terse (2 rows): only 1 scored trial:"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("terminal report lacks %q:\n%s", want, b.String())
 		}

@@ -129,7 +129,7 @@ func sweepXAxis(b *strings.Builder, c *curve.Curve, xs []float64) {
 		fmt.Fprintf(b, `<line x1="%s" x2="%s" y1="%d" y2="%d" stroke="%s"/>`, x, x, xAxisY, xAxisY+5, sweepMutedColor)
 		fmt.Fprintf(b, `<text class="tick" x="%s" y="%d" text-anchor="middle" fill="%s">%s</text>`, x, xAxisY+18, "#1d2433", esc(sweepTick(c, &p)))
 		if c.Axis == curve.Decoys {
-			fmt.Fprintf(b, `<text x="%s" y="%d" text-anchor="middle" fill="%s">%s decoys</text>`, x, xAxisY+32, sweepMutedColor, esc(curve.FormatValue(p.Value)))
+			fmt.Fprintf(b, `<text x="%s" y="%d" text-anchor="middle" fill="%s">%s</text>`, x, xAxisY+32, sweepMutedColor, esc(curve.DecoyCount(p.Value)))
 		}
 	}
 }

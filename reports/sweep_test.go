@@ -60,7 +60,7 @@ func TestSweepTerminal(t *testing.T) {
 		"│ 0            │ 3     │ 16/18 89% [67–97] │ 90% [69–98] │ 1.06s │ 350    │ █████████████████▊·· │",
 		"│ 10 (1 infra) │ 13    │ 14/17 82% [58–94] │ 84% [62–95] │ 1.26s │ 850    │ ████████████████▌··· │",
 		"│ 60           │ 63    │ 6/18 33% [16–57]  │ 40% [21–62] │ 2.26s │ 3350   │ ██████▋············· │",
-		"└──────────────┴───────┴───────────────────┴─────────────┴───────┴────────┴──────────────────────┘\nselection falls below 80% at 30 decoys (33 tools); significantly below (95% interval wholly under it) from 60 decoys (63 tools)\n",
+		"└──────────────┴───────┴───────────────────┴─────────────┴───────┴────────┴──────────────────────┘\nselection falls below 80% at 30 decoys (33 tools); its 95% interval is wholly below 80% from 60 decoys (63 tools)\n",
 		"\nselection holds at or above 80% through 60 decoys (63 tools)\n",
 		sweepNote,
 	} {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/summary"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // WriteTerminal writes the human report: one row per model, then for a
@@ -23,6 +24,7 @@ func WriteTerminal(w io.Writer, s *summary.Summary) error {
 		return err
 	}
 	fmt.Fprintln(w, "Rates with 95% Wilson intervals; infrastructure errors are counted apart, never as model failures.")
+	writeSkippedTerminal(w, s)
 	writeModelLines(w, s, variants)
 	writeRunLines(w, s)
 	if err := writeSweepTerminal(w, s); err != nil {
@@ -76,8 +78,8 @@ func modelTable(s *summary.Summary, variants bool, skip metric.Name) (header []s
 // rounds and costs, its notes, its repeat-based figures.
 func writeModelLines(w io.Writer, s *summary.Summary, variants bool) {
 	for _, m := range s.Models {
-		fmt.Fprintf(w, "%s: %d trials (%d infrastructure errors); rounds %s, round limit hit %s; per round p50 %s p95 %s; %s prompt and %s eval tokens; warm-up load %s\n",
-			Printable(m.Label(variants)), m.Trials, m.Infra, roundsDist(m.Rounds), m.RoundLimit.Percent(), secs(m.RoundLatency.P50), secs(m.RoundLatency.P95),
+		fmt.Fprintf(w, "%s: %s (%s); rounds %s, round limit hit %s; per round p50 %s p95 %s; %s prompt and %s eval tokens; warm-up load %s\n",
+			Printable(m.Label(variants)), termtext.Count(m.Trials, "trial"), termtext.Count(m.Infra, "infrastructure error"), roundsDist(m.Rounds), m.RoundLimit.Percent(), secs(m.RoundLatency.P50), secs(m.RoundLatency.P95),
 			count(m.PromptTokens), count(m.EvalTokens), secs(m.WarmupSeconds))
 	}
 	for _, m := range s.Models {
@@ -87,8 +89,7 @@ func writeModelLines(w io.Writer, s *summary.Summary, variants bool) {
 	}
 	for _, m := range s.Models {
 		if m.PassAtK != nil {
-			fmt.Fprintf(w, "%s: pass@%d %.1f%%, pass^%d %.1f%%; cases: %d stable-pass, %d stable-fail, %d flaky\n",
-				Printable(m.Label(variants)), m.K, 100**m.PassAtK, m.K, 100**m.PassHatK, m.Stable, m.Failing, len(m.Flaky))
+			fmt.Fprintf(w, "%s: %s\n", Printable(m.Label(variants)), passAtK(m))
 		}
 	}
 }
@@ -105,8 +106,8 @@ func writeRunLines(w io.Writer, s *summary.Summary) {
 		fmt.Fprintf(w, "server restarts: %s\n", strings.Join(parts, ", "))
 	}
 	if se := s.StopEarly; se != nil {
-		fmt.Fprintf(w, "stop-early: %d trials saved (SPRT per case, pass rate ≤ %.2f vs ≥ %.2f, α %.2f, β %.2f)\n",
-			se.TrialsSaved, max(se.Threshold-se.Delta, 0), min(se.Threshold+se.Delta, 1), se.Alpha, se.Beta)
+		fmt.Fprintf(w, "stop-early: %s saved (SPRT per case, pass rate ≤ %.2f vs ≥ %.2f, α %.2f, β %.2f)\n",
+			termtext.Count(se.TrialsSaved, "trial"), max(se.Threshold-se.Delta, 0), min(se.Threshold+se.Delta, 1), se.Alpha, se.Beta)
 	}
 	if s.RescoredFrom != "" {
 		fmt.Fprintf(w, "rescored from %s: transcripts judged again, nothing rerun\n", Printable(s.RescoredFrom))
@@ -199,7 +200,7 @@ func coercedValidity(m summary.ModelSummary) string {
 		return ""
 	}
 	return fmt.Sprintf("arg validity %s, valid if coerced %s: %d %s valid once coerced as a lenient client would (\"5\" → 5, \"true\" → true)",
-		m.ArgValidity.Percent(), m.ArgValidityCoerced.Percent(), n, plural(n, "call was", "calls were"))
+		m.ArgValidity.Percent(), m.ArgValidityCoerced.Percent(), n, termtext.Plural(n, "call was", "calls were"))
 }
 
 // repeatedCalls counts the calls that repeated an earlier one; "" for none.
@@ -207,7 +208,7 @@ func repeatedCalls(m summary.ModelSummary) string {
 	if m.RepeatedCalls == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d %s an earlier call of the same trial with the same arguments", m.RepeatedCalls, plural(m.RepeatedCalls, "call repeated", "calls repeated"))
+	return fmt.Sprintf("%d %s an earlier call of the same trial with the same arguments", m.RepeatedCalls, termtext.Plural(m.RepeatedCalls, "call repeated", "calls repeated"))
 }
 
 // excluded counts the trials kept out of the rates as truncated; "" for none.
@@ -215,14 +216,7 @@ func excluded(m summary.ModelSummary) string {
 	if m.Excluded == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d %s out of every rate: a prompt reached num_ctx", m.Excluded, plural(m.Excluded, "trial kept", "trials kept"))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return fmt.Sprintf("%d %s out of every rate: a prompt reached num_ctx", m.Excluded, termtext.Plural(m.Excluded, "trial kept", "trials kept"))
 }
 
 // shownValidity says how validity reads against the schema the model was
@@ -234,10 +228,13 @@ func shownValidity(m summary.ModelSummary) string {
 	if hidden <= 0 {
 		return ""
 	}
-	calls := "calls"
-	if hidden == 1 {
-		calls = "call"
-	}
-	return fmt.Sprintf("arg validity (as shown) %s, arg validity %s: %d %s broke only constraints the model was not shown",
-		m.ArgValidityShown.Percent(), m.ArgValidity.Percent(), hidden, calls)
+	return fmt.Sprintf("arg validity (as shown) %s, arg validity %s: %s broke only constraints the model was not shown",
+		m.ArgValidityShown.Percent(), m.ArgValidity.Percent(), termtext.Count(hidden, "call"))
+}
+
+// passAtK is a model's figures over its repeats: pass@k, pass^k, and its
+// cases by how they fared across them.
+func passAtK(m summary.ModelSummary) string {
+	return fmt.Sprintf("pass@%d %.1f%%, pass^%d %.1f%%; cases: %d stable-pass, %d stable-fail, %d flaky",
+		m.K, 100**m.PassAtK, m.K, 100**m.PassHatK, m.Stable, m.Failing, len(m.Flaky))
 }

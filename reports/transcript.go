@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // DefaultCutBytes and DefaultCutLines bound a tool result or call's
@@ -123,7 +124,7 @@ func (p *TranscriptPrinter) header(b *strings.Builder, t *record.Trial) {
 		p.paint(sgrDim, fmt.Sprintf("seed %d", t.Seed)), p.outcome(t.Score.Outcome))
 	var facts []string
 	if tr := t.Transcript; tr != nil {
-		rounds := fmt.Sprintf("%d rounds", len(tr.Rounds))
+		rounds := termtext.Count(len(tr.Rounds), "round")
 		if tr.MaxRounds > 0 {
 			rounds += fmt.Sprintf(" (limit %d)", tr.MaxRounds)
 		}
@@ -136,13 +137,13 @@ func (p *TranscriptPrinter) header(b *strings.Builder, t *record.Trial) {
 			prompt += r.Metrics.PromptEvalCount
 			eval += r.Metrics.EvalCount
 		}
-		facts = append(facts, fmt.Sprintf("%d prompt and %d eval tokens", prompt, eval))
+		facts = append(facts, fmt.Sprintf("%d prompt and %s", prompt, termtext.Count(eval, "eval token")))
 		if tr.NotExecuted {
 			facts = append(facts, "tools not executed")
 		}
 	}
 	if t.Attempts > 1 {
-		facts = append(facts, fmt.Sprintf("%d attempts", t.Attempts))
+		facts = append(facts, termtext.Count(t.Attempts, "attempt"))
 	}
 	if len(t.Tags) > 0 {
 		facts = append(facts, "tags "+Printable(strings.Join(t.Tags, ", ")))
@@ -173,8 +174,9 @@ func (p *TranscriptPrinter) outcome(o string) string {
 	return p.paint(sgrBold+";"+code, Printable(o))
 }
 
-// detail renders a score's detail; the go-cmp diff of wrong_args keeps its
-// lines, with the wanted ("-") and the given ("+") values coloured.
+// detail renders a score's detail, its lines kept (one per differing
+// argument for wrong_args). Runs recorded by older versions hold a go-cmp
+// diff there instead, whose wanted ("-") and given ("+") lines are coloured.
 func (p *TranscriptPrinter) detail(outcome, d string) string {
 	lines := strings.Split(strings.TrimRight(d, "\n"), "\n")
 	for i, l := range lines {
@@ -218,7 +220,7 @@ func (p *TranscriptPrinter) round(b *strings.Builder, r record.Round, notExecute
 	case r.Request.Final:
 		line = append(line, "final: no tools, the round limit was hit")
 	case r.Request.ToolsSent:
-		line = append(line, fmt.Sprintf("%d tools offered", r.Request.Tools))
+		line = append(line, termtext.Count(r.Request.Tools, "tool")+" offered")
 	default:
 		line = append(line, "no tools offered")
 	}
@@ -366,12 +368,9 @@ func (p *TranscriptPrinter) cut(s, prefix string) string {
 		}
 		if n < len(s) {
 			rest := s[n:]
-			note := fmt.Sprintf("[... %d more bytes", len(rest))
-			switch l := strings.Count(rest, "\n"); {
-			case l == 1:
-				note += ", 1 more line"
-			case l > 1:
-				note += fmt.Sprintf(", %d more lines", l)
+			note := "[... " + termtext.Count(len(rest), "more byte")
+			if l := strings.Count(rest, "\n"); l > 0 {
+				note += ", " + termtext.Count(l, "more line")
 			}
 			note += "; --full shows all]"
 			return block(Printable(s[:n]), prefix) + " " + p.paint(sgrDim, note)

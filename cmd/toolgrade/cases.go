@@ -12,6 +12,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/draft"
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/store"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // runCases is `toolgrade cases SUBCOMMAND`; from is the only one.
@@ -77,7 +78,7 @@ func runCasesFrom(_ context.Context, args []string, _ io.Reader, stdout, stderr 
 		fmt.Fprintf(stderr, "toolgrade: warning: %s: skipped: %s\n", s.Source, s.Reason)
 	}
 	if len(d.Cases) == 0 {
-		return usageErrorf("cases from: no case to draft: %d conversations read, %d skipped", d.Read, len(d.Skipped))
+		return usageErrorf("cases from: no case to draft: %s read, %d skipped", termtext.Count(d.Read, "conversation"), len(d.Skipped))
 	}
 	if err := runs.WriteOutput(*outPath, stdout, func(w io.Writer) error { return d.WriteYAML(w, pos) }); err != nil {
 		return err

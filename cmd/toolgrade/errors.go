@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/toolgrade/toolgrade/internal/runs"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // usageError is bad input from the user: flags, arguments, config files;
@@ -28,7 +29,7 @@ func asInfra(err error) error { return runs.AsInfra(err) }
 type gateError struct{ failed, total int }
 
 func (e *gateError) Error() string {
-	return fmt.Sprintf("%d of %d gates failed", e.failed, e.total)
+	return fmt.Sprintf("%d of %s failed", e.failed, termtext.Count(e.total, "gate"))
 }
 
 func exitCode(err error, interrupted bool) int {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/bfcl"
 	"github.com/toolgrade/toolgrade/internal/runs"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // runImport is `toolgrade import bfcl QUESTIONS.json... [--answers FILE]
@@ -42,7 +43,7 @@ func runImport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 		return err
 	}
 	if *out != "" {
-		fmt.Fprintf(stderr, "toolgrade: wrote %d cases to %s\n", len(doc.Content[0].Content[1].Content), *out)
+		fmt.Fprintf(stderr, "toolgrade: wrote %s to %s\n", termtext.Count(len(doc.Content[0].Content[1].Content), "case"), *out)
 	}
 	return nil
 }

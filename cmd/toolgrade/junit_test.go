@@ -92,11 +92,11 @@ func TestAnInterruptedRunStillWritesJUnit(t *testing.T) {
 	if r.code != exitOK {
 		t.Fatalf("resume: exit %d: %v\n%s", r.code, r.err, r.stderr)
 	}
-	if !regexp.MustCompile(`toolgrade: resuming .*: \d+ of the 50 trials of 25 cases × 2 models × 1 repeats ran before; \d+ to run\n`).MatchString(r.stderr) {
+	if !regexp.MustCompile(`toolgrade: resuming .*: \d+ of the 50 trials of 25 cases × 2 models × 1 repeat ran before; \d+ to run\n`).MatchString(r.stderr) {
 		t.Errorf("the resume does not say what ran before:\n%s", r.stderr)
 	}
 	again := runCLI(t, context.Background(), "run", "--resume", dir, "--ollama", url)
-	if want := "all 50 trials of 25 cases × 2 models × 1 repeats already ran; nothing to run"; !strings.Contains(again.stderr, want) || strings.Contains(again.stderr, "pass 0/0") {
+	if want := "all 50 trials of 25 cases × 2 models × 1 repeat already ran; nothing to run"; !strings.Contains(again.stderr, want) || strings.Contains(again.stderr, "pass 0/0") {
 		t.Errorf("resuming a finished run:\n%s\nwant it to say %q", again.stderr, want)
 	}
 	got, err = os.ReadFile(path)

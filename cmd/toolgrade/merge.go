@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/store"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // runMerge is `toolgrade merge OUT DIR...`: runs.Merge joins the shards,
@@ -26,7 +27,7 @@ func runMerge(_ context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "toolgrade: merged %d shards into %s\n", len(dirs), out)
+	fmt.Fprintf(stderr, "toolgrade: merged %s into %s\n", termtext.Count(len(dirs), "shard"), out)
 	rep := &runReporter{stdout: stdout, stderr: stderr}
 	return rep.Reports(rd, func(err error) error { return err })
 }

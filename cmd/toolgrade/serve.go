@@ -17,6 +17,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/proxy"
 	"github.com/toolgrade/toolgrade/internal/redact"
 	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 	"github.com/toolgrade/toolgrade/reports"
 )
 
@@ -78,8 +79,8 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err != nil {
 		return asInfra(fmt.Errorf("serve: %w", err))
 	}
-	fmt.Fprintf(stderr, "toolgrade serve: listening on http://%s: Ollama %s at %s, %d tools from %d servers\n",
-		ln.Addr(), ol.Version, redact.URL(ol.Base.String()), len(cat.Tools()), len(cfg.Servers)-len(cat.Failed()))
+	fmt.Fprintf(stderr, "toolgrade serve: listening on http://%s: Ollama %s at %s, %s from %s\n", ln.Addr(), ol.Version,
+		redact.URL(ol.Base.String()), termtext.Count(len(cat.Tools()), "tool"), termtext.Count(len(cfg.Servers)-len(cat.Failed()), "server"))
 	if err := writeAddrFile(f.addrFile, ln); err != nil {
 		return err
 	}

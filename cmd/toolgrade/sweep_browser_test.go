@@ -65,7 +65,7 @@ func TestHTMLSweepInChromium(t *testing.T) {
 			t.Errorf("chart %d is %v×%v px: too small to read", i, c.Width, c.Height)
 		}
 	}
-	if got[1].Caption != "selection falls below 80% at 30 decoys (33 tools); significantly below (95% interval wholly under it) from 60 decoys (63 tools)" {
+	if got[1].Caption != "selection falls below 80% at 30 decoys (33 tools); its 95% interval is wholly below 80% from 60 decoys (63 tools)" {
 		t.Errorf("weak's caption: %q", got[1].Caption)
 	}
 	if reqs := page.Requests(); len(reqs) != 1 {

@@ -67,7 +67,7 @@ func TestReportSweep(t *testing.T) {
 func TestCompareSweep(t *testing.T) {
 	dir := sweepRun(t)
 	r := runCLI(t, context.Background(), "compare", dir, "--sweep", "decoys")
-	if r.code != exitOK || !strings.Contains(r.stdout, "weak: selection falls below 80% at 30 decoys (33 tools); significantly below (95% interval wholly under it) from 60 decoys (63 tools)\n") ||
+	if r.code != exitOK || !strings.Contains(r.stdout, "weak: selection falls below 80% at 30 decoys (33 tools); its 95% interval is wholly below 80% from 60 decoys (63 tools)\n") ||
 		!strings.Contains(r.stdout, "good: selection holds at or above 80% through 60 decoys (63 tools)\n") {
 		t.Errorf("code %d (%v)\n%s\n%s", r.code, r.err, r.stdout, r.stderr)
 	}
@@ -84,7 +84,7 @@ func TestCompareSweep(t *testing.T) {
 	r = runCLI(t, context.Background(), "compare", dir, "--sweep", "decoys", "--format", "markdown", "-o", md, "--gate", "good:selection@60>=0.8")
 	b, err := os.ReadFile(md)
 	if r.code != exitOK || err != nil || !strings.HasPrefix(string(b), "## toolgrade compare: sweep of decoys\n") ||
-		!strings.Contains(string(b), "\n- **weak**: selection falls below 80% at 30 decoys (33 tools); significantly below (95% interval wholly under it) from 60 decoys (63 tools)\n") ||
+		!strings.Contains(string(b), "\n- **weak**: selection falls below 80% at 30 decoys (33 tools); its 95% interval is wholly below 80% from 60 decoys (63 tools)\n") ||
 		!strings.Contains(string(b), "| 60 | 63 | 6/18 33% [16–57] | **-55.6 pts (p=0.002, worse)** |") || r.stdout != "" ||
 		r.stderr != "gate held: good tool_selection@60 94% [74–100] >= 80%\n" {
 		t.Errorf("markdown: code %d (%v), %v\n%s\n%s", r.code, r.err, err, b, r.stderr)

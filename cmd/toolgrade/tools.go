@@ -14,6 +14,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 	"github.com/toolgrade/toolgrade/internal/toolbox"
 	"github.com/toolgrade/toolgrade/reports"
 )
@@ -243,10 +244,10 @@ func printTools(w io.Writer, shown *toolbox.Shown, v *suite.Variant, toolJSON []
 		return err
 	}
 	if size == nil {
-		fmt.Fprintf(w, "%d tools, %d bytes of tool JSON sent with every request, about %d tokens (an estimate at 4 bytes a token; --model NAME measures them)\n",
-			len(rows), len(toolJSON), estimateTokens(len(toolJSON)))
+		fmt.Fprintf(w, "%s, %d bytes of tool JSON sent with every request, about %d tokens (an estimate at 4 bytes a token; --model NAME measures them)\n",
+			termtext.Count(len(rows), "tool"), len(toolJSON), estimateTokens(len(toolJSON)))
 	} else {
-		fmt.Fprintf(w, "%d tools, %d bytes of tool JSON sent with every request, %s\n", len(rows), len(toolJSON), size.summary())
+		fmt.Fprintf(w, "%s, %d bytes of tool JSON sent with every request, %s\n", termtext.Count(len(rows), "tool"), len(toolJSON), size.summary())
 		for _, warn := range size.warnings() {
 			fmt.Fprintf(w, "warning: %s\n", warn)
 		}
@@ -264,7 +265,9 @@ func printTools(w io.Writer, shown *toolbox.Shown, v *suite.Variant, toolJSON []
 			fmt.Fprintln(w, reports.Printable(fmt.Sprintf("blocked: %s: a suite does not run it: %s", ti.Exposed, why)))
 		}
 	}
-	printSchemaChanges(w, shown.Listed)
+	for _, l := range servers.ChangeLines(shown.Listed) {
+		fmt.Fprintln(w, reports.Printable(l))
+	}
 	return nil
 }
 
@@ -308,63 +311,6 @@ func printVariantSends(w io.Writer, v *suite.Variant) {
 			opts = string(b)
 		}
 		fmt.Fprintln(w, reports.Printable(fmt.Sprintf("variant %s sends think %s and options %s over the suite's", v.Name, orUnset(v.Think), orUnset(opts))))
-	}
-}
-
-// printSchemaChanges lists what the conversion to Ollama's tool format did
-// to each tool's schema, ranked: the rewrites that kept the meaning, then
-// the information lost (per tool), then the lesser drops (per tool), then the
-// benign ones as one summary line, since every zod-built server emits them.
-func printSchemaChanges(w io.Writer, tools []servers.Tool) {
-	line := func(format string, args ...any) {
-		fmt.Fprintln(w, reports.Printable(fmt.Sprintf(format, args...)))
-	}
-	for _, t := range tools {
-		if len(t.Rewrites) == 0 {
-			continue
-		}
-		var l []string
-		for _, r := range t.Rewrites {
-			if r.To == "merged" {
-				l = append(l, r.Path+" merged")
-			} else {
-				l = append(l, r.Path+" as "+r.To)
-			}
-		}
-		line("rewritten: %s: %s (the same constraints in a form Ollama's tool format carries)", t.Exposed, strings.Join(l, ", "))
-	}
-	bySeverity := func(t servers.Tool, s servers.Severity) []string {
-		var l []string
-		for _, d := range t.Drops {
-			if d.Severity == s {
-				l = append(l, d.Path)
-			}
-		}
-		return l
-	}
-	for _, t := range tools {
-		if l := bySeverity(t, servers.SeverityLost); len(l) > 0 {
-			line("warning: %s: information lost: Ollama's tool format drops %s; the model never sees it, the validator still checks it", t.Exposed, strings.Join(l, ", "))
-		}
-	}
-	for _, t := range tools {
-		if l := bySeverity(t, servers.SeverityMinor); len(l) > 0 {
-			line("warning: %s: %s dropped by Ollama's tool format; the model never sees it", t.Exposed, strings.Join(l, ", "))
-		}
-	}
-	var closed, bounds, n int
-	for _, t := range tools {
-		for _, p := range bySeverity(t, servers.SeverityBenign) {
-			n++
-			if p == "additionalProperties" {
-				closed++
-			} else {
-				bounds++
-			}
-		}
-	}
-	if n > 0 {
-		line("note: %d benign drops not listed: top-level additionalProperties: false (%d tools), integer bounds at ±(2^53−1), JavaScript's MAX_SAFE_INTEGER (%d)", n, closed, bounds)
 	}
 }
 

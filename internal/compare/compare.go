@@ -175,6 +175,11 @@ type RateRow struct {
 	// TooFew is true when there are so few discordant pairs that even
 	// all of them one way could not reach Alpha: no verdict is possible.
 	TooFew bool `json:"too_few,omitempty"`
+	// ByCall is the rate counted call by call over the same pairs, as the
+	// summary and run's table count the validity rates, when that reads
+	// differently from Rate, which judges each trial as a whole (valid when
+	// all its calls were) so that trials can be paired. Nil otherwise.
+	ByCall *SidePair[stats.Rate] `json:"by_call,omitempty"`
 }
 
 // LatencyRow is one latency distribution on both sides, judged with a

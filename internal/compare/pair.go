@@ -261,6 +261,8 @@ type unpairedKey struct {
 type rateAcc struct {
 	k, n          [2]int
 	worse, better int
+	// ck and cn count as the summary does (calls, for the validity rates).
+	ck, cn [2]int
 }
 
 type costAcc struct {
@@ -415,6 +417,9 @@ func (ga *groupAcc) addPair(k pairKey, pair [2]*slim, sides [2]*side) {
 					ra.k[i]++
 				}
 			}
+			k, n := m.Count(&pair[i].m)
+			ra.ck[i] += k
+			ra.cn[i] += n
 		}
 		if a.Defined && b.Defined && a.OK != b.OK {
 			// OK means "met" for every metric; for one where lower is
@@ -485,6 +490,9 @@ func (ga *groupAcc) finish(alpha float64, info func(int) *ModelInfo) {
 		row.P = stats.McNemar(ra.worse, ra.better)
 		row.TooFew = stats.McNemar(ra.worse+ra.better, 0) >= alpha
 		row.Verdict = verdict(row.P, alpha, ra.better > ra.worse)
+		if ra.ck != ra.k || ra.cn != ra.n {
+			row.ByCall = &SidePair[stats.Rate]{newRate(ra.ck[0], ra.cn[0]), newRate(ra.ck[1], ra.cn[1])}
+		}
 		g.Rates = append(g.Rates, row)
 	}
 	g.Latency = []LatencyRow{latencyRow("trial", ga.walls, alpha), latencyRow("round", ga.rounds, alpha)}

@@ -124,11 +124,11 @@ func TestFalls(t *testing.T) {
 	}{
 		// 12/18 = 67% < 80% at 30, but its interval [44–84] reaches 80%;
 		// 6/18's [16–57] does not.
-		{weak, 0.8, 30.0, 60.0, 60.0, "selection falls below 80% at 30 decoys (33 tools); significantly below (95% interval wholly under it) from 60 decoys (63 tools)"},
+		{weak, 0.8, 30.0, 60.0, 60.0, "selection falls below 80% at 30 decoys (33 tools); its 95% interval is wholly below 80% from 60 decoys (63 tools)"},
 		// 14/17 = 82% < 85% at 10; 12/18's upper bound 83.7% < 85%.
-		{weak, 0.85, 10.0, 30.0, 60.0, "selection falls below 85% at 10 decoys (13 tools); significantly below (95% interval wholly under it) from 30 decoys (33 tools)"},
+		{weak, 0.85, 10.0, 30.0, 60.0, "selection falls below 85% at 10 decoys (13 tools); its 95% interval is wholly below 85% from 30 decoys (33 tools)"},
 		// 6/18 = 33% < 50%, but its upper bound 56% is not.
-		{weak, 0.5, 60.0, nil, 60.0, "selection falls below 50% at 60 decoys (63 tools); no point is significantly below it"},
+		{weak, 0.5, 60.0, nil, 60.0, "selection falls below 50% at 60 decoys (63 tools); no point's 95% interval is wholly below it"},
 		{good, 0.8, nil, nil, 60.0, "selection holds at or above 80% through 60 decoys (63 tools)"},
 	} {
 		x := tt.c.Falls(tt.threshold)
@@ -197,6 +197,22 @@ func TestCompareValues(t *testing.T) {
 	for v, want := range map[any]string{10.0: "10", 0.7: "0.7", true: "true", "high": "high", 4096.0: "4096"} {
 		if got := FormatValue(v); got != want {
 			t.Errorf("FormatValue(%v) = %q", v, got)
+		}
+	}
+}
+
+// TestWhereCounts: a point's words agree with its numbers.
+func TestWhereCounts(t *testing.T) {
+	for _, tt := range []struct {
+		s    Sample
+		want string
+	}{
+		{Sample{Value: 1.0, Point: Point{Tools: 4}}, "1 decoy (4 tools)"},
+		{Sample{Value: 0.0, Point: Point{Tools: 1}}, "0 decoys (1 tool)"},
+		{Sample{Value: 30.0, Point: Point{Tools: 33}}, "30 decoys (33 tools)"},
+	} {
+		if got := Where(Decoys, &tt.s); got != tt.want {
+			t.Errorf("Where(%v) = %q, want %q", tt.s.Value, got, tt.want)
 		}
 	}
 }

@@ -18,6 +18,6 @@ func ExampleCurve_Falls() {
 	fmt.Println(c.Falls(curve.DefaultThreshold).String(c.Axis))
 	fmt.Println(c.Falls(0.15).String(c.Axis))
 	// Output:
-	// selection falls below 80% at 30 decoys (33 tools); significantly below (95% interval wholly under it) from 60 decoys (63 tools)
+	// selection falls below 80% at 30 decoys (33 tools); its 95% interval is wholly below 80% from 60 decoys (63 tools)
 	// selection holds at or above 15% through 60 decoys (63 tools)
 }

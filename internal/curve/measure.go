@@ -8,6 +8,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/stats"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // Measure is what one model did at one point: rates counted from
@@ -208,8 +209,9 @@ type Crossing struct {
 	// below Threshold; nil when none is.
 	Below *Sample `json:"below,omitempty"`
 	// Significant is the first point whose 95% Wilson interval lies wholly
-	// below Threshold (its upper bound is below it): below beyond what
-	// chance explains. Nil when none.
+	// below Threshold (its upper bound is below it): the point's own trials
+	// against a fixed threshold, not a paired test against another point,
+	// so reports say "wholly below", never "significantly". Nil when none.
 	Significant *Sample `json:"significant,omitempty"`
 	// Through is the last point with a selection rate: the curve holds
 	// through it when Below is nil. Nil when no point has one.
@@ -240,15 +242,26 @@ func (c *Curve) Falls(threshold float64) Crossing {
 // axis, "think=true" on another.
 func Where(axis string, s *Sample) string {
 	if axis == Decoys {
-		return fmt.Sprintf("%s decoys (%d tools)", FormatValue(s.Value), s.Tools)
+		return fmt.Sprintf("%s (%s)", DecoyCount(s.Value), termtext.Count(s.Tools, "tool"))
 	}
 	return axis + "=" + FormatValue(s.Value)
 }
 
+// DecoyCount is a decoys axis value with its noun: "1 decoy", "30 decoys".
+// The value is the suite's number as written, so it is compared as text.
+func DecoyCount(v any) string {
+	if s := FormatValue(v); s != "1" {
+		return s + " decoys"
+	}
+	return "1 decoy"
+}
+
 // String says it in one sentence, without the model: "selection falls below
-// 80% at 30 decoys (33 tools); significantly below from 60 decoys (63
-// tools)", or "selection holds at or above 80% through 60 decoys (63
-// tools)".
+// 80% at 30 decoys (33 tools); its 95% interval is wholly below 80% from 60
+// decoys (63 tools)", or "selection holds at or above 80% through 60 decoys
+// (63 tools)". It never says "significantly": that is the word of compare's
+// paired test against the line's first point, a different question, whose
+// verdict the same screen may show as ~.
 func (x Crossing) String(axis string) string {
 	t := strconv.FormatFloat(math.Round(x.Threshold*100*1e6)/1e6, 'f', -1, 64) + "%"
 	switch {
@@ -259,9 +272,9 @@ func (x Crossing) String(axis string) string {
 	}
 	s := fmt.Sprintf("selection falls below %s at %s", t, Where(axis, x.Below))
 	if x.Significant != nil {
-		s += fmt.Sprintf("; significantly below (95%% interval wholly under it) from %s", Where(axis, x.Significant))
+		s += fmt.Sprintf("; its 95%% interval is wholly below %s from %s", t, Where(axis, x.Significant))
 	} else {
-		s += "; no point is significantly below it"
+		s += "; no point's 95% interval is wholly below it"
 	}
 	return s
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // Build drafts a suite from conversations, in three steps:
@@ -177,7 +178,7 @@ func mergeInto(cases []*Case, c *Case, minSim float64) bool {
 	if best == nil {
 		return false
 	}
-	best.Notes = append(best.Notes, fmt.Sprintf("also asked (%.2f, %s) as %s", bestSim, nouns(len(c.Sources), "conversation"), quote(lastUser(c.Messages), 120)))
+	best.Notes = append(best.Notes, fmt.Sprintf("also asked (%.2f, %s) as %s", bestSim, termtext.Count(len(c.Sources), "conversation"), quote(lastUser(c.Messages), 120)))
 	if c.Expect.key() != best.Expect.key() {
 		best.Notes = append(best.Notes, "  with other arguments: "+c.Expect.String())
 	}

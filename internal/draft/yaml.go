@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -142,7 +143,7 @@ func (c *Case) node() *yaml.Node {
 // comment says what the case stands for: how many conversations, by which
 // models, from where; then its notes.
 func (c *Case) comment() string {
-	lines := []string{fmt.Sprintf("%s (%s): %s", nouns(len(c.Sources), "conversation"), modelCounts(c.Models), sources(c.Sources))}
+	lines := []string{fmt.Sprintf("%s (%s): %s", termtext.Count(len(c.Sources), "conversation"), modelCounts(c.Models), sources(c.Sources))}
 	return comment(append(lines, c.Notes...))
 }
 
@@ -398,14 +399,6 @@ func quote(text string, max int) string {
 // Summary counts what the draft made of its conversations: "7 cases from
 // 10 conversations (3 merged, 0 skipped)".
 func (d *Draft) Summary() string {
-	return fmt.Sprintf("%s from %s (%d merged, %d skipped)", nouns(len(d.Cases), "case"), nouns(d.Read, "conversation"),
+	return fmt.Sprintf("%s from %s (%d merged, %d skipped)", termtext.Count(len(d.Cases), "case"), termtext.Count(d.Read, "conversation"),
 		d.Read-len(d.Skipped)-len(d.Cases), len(d.Skipped))
-}
-
-// nouns is "1 conversation", "2 conversations".
-func nouns(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

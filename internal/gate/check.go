@@ -17,6 +17,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"github.com/toolgrade/toolgrade/internal/summary"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // The counts --max-regressions judges, never named in an expression: a
@@ -196,7 +197,7 @@ func anyMap(m map[string]string) map[string]any {
 func pointList(grid []curve.Point) string {
 	parts := make([]string, len(grid))
 	for i, p := range grid {
-		parts[i] = fmt.Sprintf("%s (%s, %d tools)", curve.Label(p.Sweep), p.Name(), p.Tools)
+		parts[i] = fmt.Sprintf("%s (%s, %s)", curve.Label(p.Sweep), p.Name(), termtext.Count(p.Tools, "tool"))
 	}
 	return strings.Join(parts, ", ")
 }

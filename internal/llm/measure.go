@@ -7,6 +7,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // measureQuestion is the whole conversation of a measuring request: one
@@ -113,7 +114,7 @@ func promptCount(ctx context.Context, c bridge.Chatter, req MeasureRequest, tool
 	stream := false
 	what := "without tools"
 	if tools != nil {
-		what = fmt.Sprintf("with %d tools", len(tools))
+		what = "with " + termtext.Count(len(tools), "tool")
 	}
 	var count int
 	var done bool

@@ -93,7 +93,7 @@ func TestMeasureToolsAtNumCtx(t *testing.T) {
 func TestMeasureToolsUnknownModel(t *testing.T) {
 	_, base := rig.Ollama(t, nil, &fakeollama.Options{})
 	_, err := MeasureTools(context.Background(), NewClient(base), MeasureRequest{Model: "no-such-model", Tools: bigTools(1, 4)})
-	if err == nil || !strings.Contains(err.Error(), `measuring the prompt of "no-such-model" with 1 tools`) {
+	if err == nil || !strings.Contains(err.Error(), `measuring the prompt of "no-such-model" with 1 tool:`) {
 		t.Errorf("%v", err)
 	}
 }

@@ -21,11 +21,15 @@ type Run struct {
 	Models []Model `json:"models"`
 	// Servers are the MCP servers that connected, with a hash of the tools
 	// each offered; CatalogHash covers the whole tool list sent to models.
-	Servers       []RunServer `json:"servers"`
-	FailedServers []string    `json:"failed_servers,omitempty"`
-	CatalogHash   string      `json:"catalog_hash"`
-	Repeat        int         `json:"repeat"`
-	Parallel      int         `json:"parallel"`
+	Servers []RunServer `json:"servers"`
+	// FailedServers names the servers that failed to connect and were
+	// skipped; SkippedServers says, for each, why and which cases needed
+	// it (absent in runs recorded before it).
+	FailedServers  []string           `json:"failed_servers,omitempty"`
+	SkippedServers []RunSkippedServer `json:"skipped_servers,omitempty"`
+	CatalogHash    string             `json:"catalog_hash"`
+	Repeat         int                `json:"repeat"`
+	Parallel       int                `json:"parallel"`
 	// BaseSeed is the suite's seed; repeat i ran with BaseSeed+i.
 	BaseSeed  int64          `json:"base_seed"`
 	Options   map[string]any `json:"options,omitempty"`
@@ -199,6 +203,21 @@ type RunServer struct {
 	// Restarts counts the times the server was restarted after its
 	// connection ended (a crash), over every session of the run.
 	Restarts int `json:"restarts,omitempty"`
+}
+
+// RunSkippedServer is a server of the run's servers file that failed to
+// connect, so that its tools were never offered: why, and the cases that
+// expect a tool it may have offered, whose trials were not run but recorded
+// as infrastructure errors (FailureServerSkipped), never as a model's
+// mistakes.
+type RunSkippedServer struct {
+	Name string `json:"name"`
+	// Error is why it failed, as the connection reported it (it may quote
+	// the server's stderr).
+	Error string `json:"error"`
+	// Cases are the ids of the cases that expect a tool no connected server
+	// offers and this one may have, in suite order.
+	Cases []string `json:"cases,omitempty"`
 }
 
 // AddRestarts adds one session's restart counts (server name → restarts) to

@@ -70,6 +70,9 @@ const (
 	FailureOllama   = "ollama"   // Ollama answered with an error or could not be reached
 	FailureStream   = "stream"   // the response stream broke: bad JSON, dropped, no done line
 	FailureCanceled = "canceled" // the context was canceled or its deadline passed
+	// FailureServerSkipped: the case expects a tool of a server that failed
+	// to connect (Run.SkippedServers), so the trial was not run.
+	FailureServerSkipped = "server_skipped"
 )
 
 // Message is one chat message, in the shape Ollama's /api/chat uses.

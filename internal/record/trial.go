@@ -48,8 +48,9 @@ type TrialKey struct {
 type Score struct {
 	// Outcome is exactly one of the Outcome* constants.
 	Outcome string `json:"outcome"`
-	// Detail says why, for a failure: the go-cmp diff of the arguments, the
-	// validator's message, the tool named, the answer that did not match.
+	// Detail says why, for a failure: the arguments that differ (one line
+	// each, expected against received, in JSON), the validator's message,
+	// the tool named, the answer that did not match.
 	Detail string `json:"detail,omitempty"`
 	// CallExpected is true for cases that expect a tool call, false for
 	// no_tool cases (irrelevance).

@@ -18,6 +18,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 	"github.com/toolgrade/toolgrade/internal/toolbox"
 )
 
@@ -90,7 +91,7 @@ func Rescore(spec *Spec, o *Options) (*store.Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(stderr, "toolgrade: rescored %d trials of %s against %s into %s\n", rescored, spec.Run, j.s.Path, dst)
+	fmt.Fprintf(stderr, "toolgrade: rescored %s of %s against %s into %s\n", termtext.Count(rescored, "trial"), spec.Run, j.s.Path, dst)
 	for _, id := range run.Rescored.Copied {
 		fmt.Fprintf(stderr, "toolgrade: case %s not rescored (%s): its trials are copied unchanged\n", id, j.copied[id])
 	}

@@ -90,6 +90,11 @@ type Config struct {
 	// trials not in it are neither run nor counted, and a model with none
 	// in it is not loaded. Nil: every trial.
 	Only map[record.TrialKey]bool
+	// SkippedServers maps the servers that failed to connect to why. The
+	// trials of a case that expects a tool only they may have offered
+	// (suite.ExpectedCall.Skipped) are not run but recorded as
+	// infrastructure errors that say so (record.FailureServerSkipped).
+	SkippedServers map[string]string
 }
 
 // plan is what a model's job feed needs, whatever its hosts: the
@@ -344,6 +349,11 @@ func (r *Runner) trial(ctx context.Context, cfg Config, h *hostRun, info *record
 	// suite, -o, a variant) is what a prompt is judged against.
 	t.NumCtx = numCtx(req.Options, info.NumCtx)
 	opts.NumCtx = t.NumCtx
+	if f := skippedFailure(&j.c.Expect, cfg.SkippedServers); f != nil {
+		t.Transcript = &record.Transcript{Model: info.Name, Failure: f}
+		t.Score = score.Score(t.Transcript, &j.c.Expect, opts)
+		return t, nil
+	}
 	retries, backoff0 := retryPolicy(cfg)
 	backoff, tries, waits := backoff0, 0, 0
 	for attempt := 1; ; attempt++ {

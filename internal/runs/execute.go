@@ -9,6 +9,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/runner"
 	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/store"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // create writes run.json: a fresh run's whole, or what this session of a
@@ -36,12 +37,12 @@ func (r *session) create() error {
 	} else if err := r.w.Update(meta.Session); err != nil {
 		return err
 	}
-	shape := fmt.Sprintf("%d cases × %d models", len(r.s.Cases), len(r.models))
+	shape := termtext.Count(len(r.s.Cases), "case") + " × " + termtext.Count(len(r.models), "model")
 	if n := len(r.vs.Variants); n > 1 {
-		shape += fmt.Sprintf(" × %d variants", n)
+		shape += " × " + termtext.Count(n, "variant")
 	}
 	if !r.shard.Whole() {
-		shape = fmt.Sprintf("shard %s (%d trials) of %s", r.shard, len(r.only), shape)
+		shape = fmt.Sprintf("shard %s (%s) of %s", r.shard, termtext.Count(len(r.only), "trial"), shape)
 	}
 	r.announce(shape)
 	return nil
@@ -51,7 +52,7 @@ func (r *session) create() error {
 // how much of a resumed run ran before and what remains.
 func (r *session) announce(shape string) {
 	if r.old == nil {
-		fmt.Fprintf(r.stderr, "toolgrade: running %s × %d repeats into %s\n", shape, r.repeat, r.dir)
+		fmt.Fprintf(r.stderr, "toolgrade: running %s × %s into %s\n", shape, termtext.Count(r.repeat, "repeat"), r.dir)
 		return
 	}
 	keys := matrix(r.s, r.ol.models, r.vs.Variants, r.repeat).Keys()
@@ -65,10 +66,10 @@ func (r *session) announce(shape string) {
 		}
 	}
 	if before == total {
-		fmt.Fprintf(r.stderr, "toolgrade: %s: all %d trials of %s × %d repeats already ran; nothing to run (its reports are written again)\n", r.dir, total, shape, r.repeat)
+		fmt.Fprintf(r.stderr, "toolgrade: %s: all %s of %s × %s already ran; nothing to run (its reports are written again)\n", r.dir, termtext.Count(total, "trial"), shape, termtext.Count(r.repeat, "repeat"))
 		return
 	}
-	fmt.Fprintf(r.stderr, "toolgrade: resuming %s: %d of the %d trials of %s × %d repeats ran before; %d to run\n", r.dir, before, total, shape, r.repeat, total-before)
+	fmt.Fprintf(r.stderr, "toolgrade: resuming %s: %d of the %s of %s × %s ran before; %d to run\n", r.dir, before, termtext.Count(total, "trial"), shape, termtext.Count(r.repeat, "repeat"), total-before)
 }
 
 // warn tunes the collector for the run and says what in the suite deserves
@@ -79,7 +80,7 @@ func (r *session) warn() {
 		fmt.Fprintf(r.stderr, "toolgrade: warning: %s: tool pattern %q matches no tool\n", r.s.Path, g)
 	}
 	if n := r.s.AwaitingReview(); n > 0 {
-		fmt.Fprintf(r.stderr, "toolgrade: warning: %s: %d of %d cases await review (review: true): their expectations are drafts no one has confirmed\n", r.s.Path, n, len(r.s.Cases))
+		fmt.Fprintf(r.stderr, "toolgrade: warning: %s: %d of %s await review (review: true): their expectations are drafts no one has confirmed\n", r.s.Path, n, termtext.Count(len(r.s.Cases), "case"))
 	}
 }
 
@@ -92,7 +93,10 @@ func (r *session) config() (runner.Config, error) {
 	cfg := runner.Config{
 		Suite: r.s, Models: r.ol.models, Repeat: r.repeat, Parallel: r.parallel, Retries: r.spec.Retries,
 		Done: r.done, WaitOllama: r.spec.WaitOllama, NoExecute: run.NoExecute, Variants: r.vs.Variants,
-		Only: r.only, Judge: judge,
+		Only: r.only, Judge: judge, SkippedServers: map[string]string{},
+	}
+	for _, sk := range run.SkippedServers {
+		cfg.SkippedServers[sk.Name] = sk.Error
 	}
 	if cfg.Retries == 0 {
 		cfg.Retries = -1 // the runner's zero would mean its default

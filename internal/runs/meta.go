@@ -2,6 +2,7 @@ package runs
 
 import (
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/toolgrade/toolgrade/internal/record"
@@ -74,6 +75,7 @@ func (m *Meta) New() *record.Run {
 		r.Servers = toolbox.RunServers(m.Servers)
 		for _, f := range m.Servers.Failed() {
 			r.FailedServers = append(r.FailedServers, f.Name)
+			r.SkippedServers = append(r.SkippedServers, record.RunSkippedServer{Name: f.Name, Error: f.Err.Error(), Cases: casesNeeding(s, f.Name)})
 		}
 	}
 	if rule := m.StopEarly; rule != nil {
@@ -102,4 +104,16 @@ func absPath(p string) string {
 		return a
 	}
 	return p
+}
+
+// casesNeeding is the ids of s's cases that expect a tool server may have
+// offered, when it was skipped (suite.ExpectedCall.Skipped).
+func casesNeeding(s *suite.Suite, server string) []string {
+	var out []string
+	for i := range s.Cases {
+		if slices.Contains(s.Cases[i].Expect.SkippedServers(), server) {
+			out = append(out, s.Cases[i].ID)
+		}
+	}
+	return out
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/store"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // nextStep is one command a finished run suggests, with why.
@@ -52,7 +53,7 @@ func nextSteps(run *store.Reader) []nextStep {
 		}
 	})
 	if failed > 0 {
-		steps = append(steps, nextStep{"toolgrade show " + dir + " --outcome fail", plural(failed, "trial") + " failed: each one, round by round"})
+		steps = append(steps, nextStep{"toolgrade show " + dir + " --outcome fail", termtext.Count(failed, "trial") + " failed: each one, round by round"})
 	}
 	var models []string
 	for _, m := range run.Run.Models {
@@ -92,11 +93,4 @@ func quoteArg(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-func plural(n int, one string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %ss", n, one)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/toolgrade/toolgrade/internal/runner"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 	"golang.org/x/term"
 )
 
@@ -73,7 +74,7 @@ func (p *progress) update(pr runner.Progress) {
 	if before > 0 {
 		done += fmt.Sprintf(" (%d before this session)", before)
 	}
-	fmt.Fprintf(p.w, "%s: %s, %s, %d infra errors, eta %s\n", pr.Model, done, passNote, pr.Infra, eta)
+	fmt.Fprintf(p.w, "%s: %s, %s, %s, eta %s\n", pr.Model, done, passNote, termtext.Count(pr.Infra, "infra error"), eta)
 }
 
 func (p *progress) finish() {

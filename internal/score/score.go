@@ -13,8 +13,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/suite"
 )
@@ -322,60 +320,6 @@ func (sc *scorer) mismatches(want suite.ExpectedCall, c int) []suite.Mismatch {
 	return want.Args.Match(args, sc.strict(), suite.MatchOptions{NormalizeStrings: sc.opts.NormalizeStrings})
 }
 
-// argsDiff explains a pair whose arguments do not match: the failing keys
-// with why, then a go-cmp diff of the expected against the actual object,
-// where matchers stand in the want side as written and keys that matched
-// show as equal.
-func (sc *scorer) argsDiff(p pair) string {
-	ms := sc.mismatches(p.want, p.call)
-	if len(ms) == 0 {
-		return ""
-	}
-	call := sc.calls[p.call]
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s (call %d): ", call.Name, p.call+1)
-	for i, m := range ms {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		if m.Key == "" {
-			b.WriteString(m.Why)
-		} else {
-			fmt.Fprintf(&b, "%s: %s", m.Key, m.Why)
-		}
-	}
-	got, err := decodeArgs(call.Arguments)
-	if err != nil {
-		return b.String()
-	}
-	got = display(got).(map[string]any)
-	failing := map[string]bool{}
-	for _, m := range ms {
-		failing[m.Key] = true
-	}
-	want := map[string]any{}
-	for k, v := range got {
-		if !failing[k] {
-			want[k] = v // free or matched: shown as equal
-		}
-	}
-	for _, m := range p.want.Args {
-		switch {
-		case !failing[m.Key]:
-		case m.Kind == suite.MatchEquals:
-			want[m.Key] = m.Value
-		case m.Kind != suite.MatchAbsent:
-			want[m.Key] = m.String()
-		}
-	}
-	b.WriteString("\n")
-	// go-cmp picks spaces or no-break spaces at random per process, to
-	// discourage comparing its output; a trial's detail should read the same
-	// on every run, so they are all plain spaces here.
-	b.WriteString(strings.ReplaceAll(cmp.Diff(want, got), "\u00a0", " "))
-	return strings.TrimRight(b.String(), "\n")
-}
-
 // decodeArgs reads a call's arguments as a JSON object, numbers kept exact.
 func decodeArgs(raw json.RawMessage) (map[string]any, error) {
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
@@ -392,35 +336,6 @@ func decodeArgs(raw json.RawMessage) (map[string]any, error) {
 		return nil, fmt.Errorf("arguments are %s, not an object", suite.Flow(v))
 	}
 	return m, nil
-}
-
-// display turns json.Numbers into int64 or float64, the types the suite's
-// literals have, so the diff does not show a type change where there is
-// none.
-func display(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
-			return i
-		}
-		if f, err := strconv.ParseFloat(string(x), 64); err == nil {
-			return f
-		}
-		return string(x)
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = display(e)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = display(e)
-		}
-		return out
-	}
-	return v
 }
 
 // names reports whether a call named the expected tool. After Suite.Check

@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // verdict picks the outcome in the order Score documents, filling
@@ -224,7 +225,7 @@ func (sc *scorer) finish(p pairing, answer string) (outcome, detail string) {
 		if _, c, ok := repeats(sc.t); ok {
 			return record.OutcomeRoundLimit, "repeating " + showCall(c)
 		}
-		return record.OutcomeRoundLimit, fmt.Sprintf("still calling tools after %d rounds", max(sc.t.MaxRounds, len(sc.t.Rounds)-1))
+		return record.OutcomeRoundLimit, "still calling tools after " + termtext.Count(max(sc.t.MaxRounds, len(sc.t.Rounds)-1), "round")
 	}
 	if !sc.e.FirstOnly && len(p.spare) > 0 {
 		extra := make([]string, len(p.spare))

@@ -275,6 +275,17 @@ func (c *Catalog) PropertyOrder() string { return c.opts.PropertyOrder }
 // Failed lists the servers that could not be connected and why.
 func (c *Catalog) Failed() []ServerError { return append([]ServerError(nil), c.failed...) }
 
+// SkippedServers names the servers that could not be connected, so that a
+// suite's check may leave the tools they would have offered to them
+// (suite.SkipReporter).
+func (c *Catalog) SkippedServers() []string {
+	var out []string
+	for _, f := range c.failed {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
 // Warnings are problems that did not stop the catalog: tool filters naming
 // tools a server does not have, duplicate or clashing tool names (a tool
 // several servers expose, which auto naming prefixed).

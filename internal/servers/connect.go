@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgrade/toolgrade/internal/redact"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // Naming modes for exposed tool names.
@@ -223,7 +224,7 @@ func Connect(ctx context.Context, cfg *Config, opts *Options) (*Catalog, error) 
 			msgs[i] = f.Error()
 		}
 		c.Close()
-		return nil, fmt.Errorf("servers: %d of %d servers failed to connect: %s", len(msgs), len(servers), strings.Join(msgs, "; "))
+		return nil, fmt.Errorf("servers: %d of %s failed to connect: %s", len(msgs), termtext.Count(len(servers), "server"), strings.Join(msgs, "; "))
 	}
 	c.build()
 	return c, nil

@@ -74,6 +74,7 @@ func (s *Suite) Check(c Catalog) error {
 		p.file = "<input>"
 	}
 	cases := p.caseCatalogs(s, c, "", true)
+	markSkipped(s, c)
 	p.checkExpectedCalls(s, c, cases, "", func(call *ExpectedCall, exposed, _ string) *ExpectedCall {
 		call.Exposed = exposed
 		return call
@@ -177,6 +178,9 @@ func (p *parser) checkExpectedCalls(s *Suite, c Catalog, cases map[int]Catalog, 
 				field = fmt.Sprintf("cases[%d].expect.tool", ci)
 			}
 			exposed, ok := cat.Resolve(call.Tool)
+			if !ok && call.Skipped != nil {
+				continue // its server was skipped: the case cannot run (markSkipped)
+			}
 			if !ok {
 				p.errorAt(call.Pos, field, "%s%s", pre, unknownTool(cat, call.Tool, names))
 				continue

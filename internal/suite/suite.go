@@ -304,6 +304,10 @@ type ExpectedCall struct {
 	// Exposed is the tool's name as the model sees it, filled by
 	// Suite.Check; empty before Check runs.
 	Exposed string
+	// Skipped names the servers that failed to connect and may have
+	// offered the tool, when no connected server does (see SkipReporter);
+	// Exposed is then empty, and the case cannot run.
+	Skipped []string
 }
 
 // Conversation returns the messages a trial of c starts with: the suite's

@@ -247,10 +247,7 @@ func (s *Summarizer) Summary() *Summary {
 		}
 	}
 	out.Warnings = append(out.Warnings, s.drift...)
-	variants := out.HasVariants()
-	for i := range out.Models {
-		out.Warnings = append(out.Warnings, warnings(&out.Models[i], variants)...)
-	}
+	out.Warnings = append(out.Warnings, rowWarnings(out.Models, out.HasVariants())...)
 	return out
 }
 

@@ -30,6 +30,11 @@ type Summary struct {
 	// RescoredFrom is the run whose transcripts this one judged again
 	// (`toolgrade rescore`); empty for a run that ran.
 	RescoredFrom string `json:"rescored_from,omitempty"`
+	// SkippedServers are run.json's servers that failed to connect, so
+	// that the model was never offered their tools: why, and the cases
+	// that needed them, whose trials are infrastructure errors. A run
+	// recorded before the why was kept has the names alone.
+	SkippedServers []record.RunSkippedServer `json:"skipped_servers,omitempty"`
 	// SweepGrid is the grid points of a sweep run (run.json's catalogs that
 	// carry sweep), which gates such as selection@60 name; Sweep the
 	// curves through them, per model and axis (see package curve). Both
@@ -43,7 +48,7 @@ type Summary struct {
 }
 
 // WithRun sets what the summary reports from run.json (server restarts,
-// early stopping, rescoring) and returns s.
+// skipped servers, early stopping, rescoring) and returns s.
 func (s *Summary) WithRun(run *record.Run) *Summary {
 	s.WithRestarts(run.Servers)
 	s.StopEarly = run.StopEarly
@@ -62,10 +67,24 @@ func (s *Summary) WithRun(run *record.Run) *Summary {
 	if run.Rescored != nil {
 		s.RescoredFrom = run.Rescored.From
 	}
+	s.SkippedServers = Skipped(run)
 	if s.SweepGrid = curve.Grid(run.Catalogs); s.SweepGrid != nil && s.curves != nil {
 		s.Sweep = curve.Build(run, s.curves)
 	}
 	return s
+}
+
+// Skipped is run.json's skipped servers, or for a run recorded before they
+// were kept, its failed servers by name alone.
+func Skipped(run *record.Run) []record.RunSkippedServer {
+	if run.SkippedServers != nil {
+		return run.SkippedServers
+	}
+	var out []record.RunSkippedServer
+	for _, name := range run.FailedServers {
+		out = append(out, record.RunSkippedServer{Name: name})
+	}
+	return out
 }
 
 // WithRestarts sets ServerRestarts from run.json's servers and returns s.

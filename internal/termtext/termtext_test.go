@@ -17,3 +17,27 @@ func TestPrintable(t *testing.T) {
 		}
 	}
 }
+
+func TestCount(t *testing.T) {
+	for _, tt := range []struct {
+		n    int
+		noun string
+		want string
+	}{
+		{0, "model", "0 models"},
+		{1, "model", "1 model"},
+		{1, "repeat", "1 repeat"},
+		{2, "repeat", "2 repeats"},
+		{-1, "point", "-1 points"},
+	} {
+		if got := Count(tt.n, tt.noun); got != tt.want {
+			t.Errorf("Count(%d, %q) = %q, want %q", tt.n, tt.noun, got, tt.want)
+		}
+	}
+	if got := Plural(1, "call was", "calls were"); got != "call was" {
+		t.Errorf("Plural(1) = %q", got)
+	}
+	if got := Plural(2, "entry", "entries"); got != "entries" {
+		t.Errorf("Plural(2) = %q", got)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // Pool is the tools decoys are drawn from, each name once.
@@ -95,11 +96,11 @@ func AddDecoys(inner bridge.Toolbox, cat suite.Catalog, pool *Pool, n int, seed 
 			usable = append(usable, d)
 		}
 		if len(clash) > 0 {
-			t.warnings = append(t.warnings, fmt.Sprintf("decoys: %s %s the name of a real tool; left out of the pool", strings.Join(clash, ", "), plural(len(clash), "has", "have")))
+			t.warnings = append(t.warnings, fmt.Sprintf("decoys: %s %s the name of a real tool; left out of the pool", strings.Join(clash, ", "), termtext.Plural(len(clash), "has", "have")))
 		}
 	}
 	if n > len(usable) {
-		return nil, fmt.Errorf("%d decoys asked for, but the pool has %d usable tools", n, len(usable))
+		return nil, fmt.Errorf("%s asked for, but the pool has %d usable %s", termtext.Count(n, "decoy"), len(usable), termtext.Plural(len(usable), "tool", "tools"))
 	}
 	// The order of the pool: by a hash of the seed and the name, so it
 	// depends on neither the pool's file order nor Go's random generators.
@@ -132,13 +133,6 @@ func drawKey(seed int64, purpose, s string) uint64 {
 	h.Write([]byte{0})
 	h.Write([]byte(s))
 	return binary.BigEndian.Uint64(h.Sum(nil))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // OllamaTools returns the real tools and the decoys, in catalog order. The

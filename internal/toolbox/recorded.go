@@ -33,6 +33,9 @@ type Recorded struct {
 	// case id; nil when none did.
 	cases  map[string]*Recorded
 	decoys []string // the decoys among tools (RunCatalog.Decoys)
+	// skipped are the run's servers that failed to connect
+	// (suite.SkipReporter), so a rescore leaves their cases as the run did.
+	skipped []string
 }
 
 // RecordedCatalogs rebuilds, from run.json's catalogs, what scoring and
@@ -48,7 +51,7 @@ func RecordedCatalogs(meta *record.Run) (map[string]*Recorded, error) {
 		if err != nil {
 			return nil, fmt.Errorf("catalog of variant %q: %w", rc.Variant, err)
 		}
-		c.decoys = rc.Decoys
+		c.decoys, c.skipped = rc.Decoys, meta.FailedServers
 		for _, cc := range rc.Cases {
 			own, err := newRecorded(cc.Tools, byServer)
 			if err != nil {
@@ -152,6 +155,9 @@ func (c *Recorded) Coerce(exposed string, args json.RawMessage) (json.RawMessage
 	}
 	return servers.CoerceArgs(p, args)
 }
+
+// SkippedServers names the run's servers that failed to connect.
+func (c *Recorded) SkippedServers() []string { return c.skipped }
 
 // Names lists the names the model saw, in catalog order.
 func (c *Recorded) Names() []string { return c.names }

@@ -234,7 +234,7 @@
         x += w;
       });
       sec.appendChild(h("div", { class: "stack-row" }, h("span", { class: "name" }, label(m)), g,
-        h("span", { class: "kn" }, m.trials + " trials")));
+        h("span", { class: "kn" }, plural(m.trials, "trial"))));
     });
     return sec;
   }
@@ -337,10 +337,16 @@
     return sec;
   }
 
-  function bars(values, labels, W, H, cls, tip) {
+  // bars draws a bar chart of values, H high, with a count over each bar and
+  // a tick label under it; top (default 0) is a band kept free above the
+  // bars, for marks the caller adds (the latency quantiles).
+  function bars(values, labels, W, H, cls, tip, top) {
+    top = top || 0;
     var max = Math.max.apply(null, values.concat([1]));
     var bw = W / values.length;
-    var g = s("svg", { width: W, height: H + 30, class: "hist", viewBox: "0 0 " + W + " " + (H + 30) });
+    var svg = s("svg", { width: W, height: top + H + 30, class: "hist", viewBox: "0 0 " + W + " " + (top + H + 30) });
+    var g = s("g", { transform: "translate(0," + top + ")" });
+    svg.appendChild(g);
     g.appendChild(s("line", { x1: 0, x2: W, y1: H, y2: H, class: "axis" }));
     values.forEach(function (v, i) {
       var bh = v / max * (H - 12);
@@ -350,7 +356,7 @@
       if (v) g.appendChild(s("text", { x: i * bw + bw / 2, y: H - bh - 3, class: "bar-val" }, String(v)));
       if (labels[i] !== "") g.appendChild(s("text", { x: i * bw + bw / 2, y: H + 14, class: "bar-tick" }, labels[i]));
     });
-    return g;
+    return svg;
   }
 
   function roundsHist() {
@@ -362,7 +368,7 @@
       var vals = [], labs = [];
       for (var r = 1; r <= maxR; r++) { vals.push((m.rounds || {})[r] || 0); labs.push(String(r)); }
       grid.appendChild(h("div", null, h("h3", null, label(m)),
-        bars(vals, labs, Math.min(40 * maxR, 320), 90, "b-rounds", function (i, v) { return v + " trials with " + (i + 1) + " rounds"; })));
+        bars(vals, labs, Math.min(40 * maxR, 320), 90, "b-rounds", function (i, v) { return plural(v, "trial") + " with " + plural(i + 1, "round"); })));
     });
     sec.appendChild(grid);
     return sec;
@@ -376,18 +382,45 @@
     L.labels.forEach(function (lab, i) {
       var m = S.models[i];
       var ticks = L.counts[i].map(function (_, j) { return j % 3 === 0 ? secs(L.edges[j]) : ""; });
-      var g = bars(L.counts[i], ticks, 360, 90, "b-lat", function (j, v) { return v + " trials in " + secs(L.edges[j]) + "–" + secs(L.edges[j + 1]); });
+      // The quantiles are labelled in a band of their own above the bars,
+      // so no label sits on a bar's count.
+      var W = 360, band = 14;
+      var g = bars(L.counts[i], ticks, W, 90, "b-lat", function (j, v) { return plural(v, "trial") + " in " + secs(L.edges[j]) + "–" + secs(L.edges[j + 1]); }, band);
       var lo = Math.log(L.edges[0]), span = Math.log(L.edges[L.edges.length - 1]) - lo;
-      [["p50", m.trial_latency.p50_s], ["p95", m.trial_latency.p95_s]].forEach(function (q) {
-        if (!q[1] || !span) return;
-        var x = Math.min(Math.max((Math.log(q[1]) - lo) / span, 0), 1) * 360;
-        g.appendChild(s("line", { x1: x, x2: x, y1: 0, y2: 90, class: "q-" + q[0] }));
-        g.appendChild(s("text", { x: Math.min(x + 3, 340), y: 10, class: "q-label" }, q[0]));
+      var at = function (v) { return v && span ? Math.min(Math.max((Math.log(v) - lo) / span, 0), 1) * W : null; };
+      quantileMarks(at(m.trial_latency.p50_s), at(m.trial_latency.p95_s), W).forEach(function (q) {
+        g.appendChild(s("line", { x1: q.x, x2: q.x, y1: band - 2, y2: band + 90, class: "q-" + q.name }));
+        g.appendChild(s("text", { x: q.tx, y: band - 4, "text-anchor": q.anchor, class: "q-label" }, q.name));
       });
+      // The bars' counts go over the lines, which pass behind them.
+      var counts = s("g", { transform: "translate(0," + band + ")" });
+      [].slice.call(g.querySelectorAll(".bar-val")).forEach(function (t) { counts.appendChild(t); });
+      g.appendChild(counts);
       grid.appendChild(h("div", null, h("h3", null, lab, h("span", { class: "kn" }, "  p50 " + secs(m.trial_latency.p50_s) + " · p95 " + secs(m.trial_latency.p95_s))), g));
     });
     sec.appendChild(grid);
     return sec;
+  }
+
+  // quantileMarks places the p50 and p95 labels (x50, x95: their lines'
+  // positions, null when unknown) so that they neither leave the chart nor
+  // cover each other: p50 to the left of its line, p95 to the right, each
+  // turned inward at an edge, and p95 pushed right of p50 when they meet.
+  function quantileMarks(x50, x95, W) {
+    var LW = 24, out = [];
+    if (x50 !== null) out.push(x50 < LW + 3 ? { name: "p50", x: x50, tx: x50 + 3, anchor: "start" } : { name: "p50", x: x50, tx: x50 - 3, anchor: "end" });
+    if (x95 !== null) {
+      var m = x95 > W - LW - 3 ? { name: "p95", x: x95, tx: x95 - 3, anchor: "end" } : { name: "p95", x: x95, tx: x95 + 3, anchor: "start" };
+      var p = out[0];
+      if (p) {
+        var p50r = p.anchor === "end" ? p.tx : p.tx + LW; // where the p50 label ends
+        var p95l = m.anchor === "start" ? m.tx : m.tx - LW;
+        if (p95l < p50r + 2) { m.tx = p50r + 2; m.anchor = "start"; }
+        if (m.anchor === "start" && m.tx + LW > W) { m.tx = W; m.anchor = "end"; p.tx = W - LW - 2; p.anchor = "end"; }
+      }
+      out.push(m);
+    }
+    return out;
   }
 
   function tokens() {
@@ -408,14 +441,14 @@
   }
 
   function warningsCard() {
-    var w = (S && S.warnings ? S.warnings.slice() : []);
+    var w = (D.skipped || []).concat(S && S.warnings ? S.warnings : []);
     if (S) S.models.forEach(function (m) {
       var f = m.flaky_cases || [];
       if (f.length) w.push(label(m) + ": " + plural(f.length, "flaky case") + " (pass in some repeats, fail in others): " +
         f.slice(0, 8).join(", ") + (f.length > 8 ? " and " + (f.length - 8) + " more" : ""));
     });
     if (S && S.server_restarts) Object.keys(S.server_restarts).sort().forEach(function (k) {
-      w.push("server " + k + " crashed and was restarted " + S.server_restarts[k] + " times");
+      w.push("server " + k + " crashed and was restarted " + plural(S.server_restarts[k], "time"));
     });
     if (!w.length) return null;
     var sec = section("Warnings", "warnings");
@@ -439,6 +472,16 @@
     return (D.compare_metrics || []).filter(function (m) { return differs || m.name !== "arg_validity_coerced"; });
   }
 
+  // byCall says, under a rate the run's tables count by call (argument
+  // validity), that count, when it reads differently from the per-trial
+  // one the pairs need: otherwise the two pages show two numbers unexplained.
+  function byCall(r) {
+    var b = r.by_call;
+    if (!b || (rateText(b.base) === rateText(r.rate.base) && rateText(b.current) === rateText(r.rate.current))) return null;
+    return h("div", { class: "ci-text", title: "Judged per trial here (a trial is valid when all its calls were), so that trials pair; the run's tables count calls." },
+      "by call: " + rateText(b.base) + " → " + rateText(b.current) + " (" + b.current.k + "/" + plural(b.current.n, "call") + ")");
+  }
+
   function comparisons() {
     if (!D.comparisons || !D.comparisons.length) return null;
     var sec = section("Paired comparisons", "paired", "Trials paired by case and repeat: each cell is base → current, coloured only where the paired test (McNemar) supports a difference. Regressed cases first, then fixes.");
@@ -449,7 +492,7 @@
       var changes = [];
       (c.groups || []).forEach(function (g) {
         var name = g.model || g.variant || "all";
-        body.appendChild(h("tr", null, h("th", { class: "name" }, name, h("div", { class: "ci-text" }, g.scored_pairs + " pairs"),
+        body.appendChild(h("tr", null, h("th", { class: "name" }, name, h("div", { class: "ci-text" }, plural(g.scored_pairs, "pair")),
           g.truncated_excluded && (g.truncated_excluded.base || g.truncated_excluded.current) ?
             h("div", { class: "ci-text", title: "trials whose prompt reached num_ctx, kept out of every pair" },
               "truncated: " + g.truncated_excluded.base + " base, " + g.truncated_excluded.current + " current") : null),
@@ -460,7 +503,8 @@
             var d = (r.delta >= 0 ? "+" : "") + (r.delta * 100).toFixed(1);
             return h("td", { class: "pc " + cls, title: r.too_few ? "too few discordant pairs for a verdict" : "p = " + r.p.toFixed(3) },
               rateText(r.rate.base) + " → " + rateText(r.rate.current),
-              h("div", { class: "ci-text" }, d + " pts · " + (r.too_few ? "too few pairs" : r.verdict === "~" ? "no detectable difference" : r.verdict)));
+              h("div", { class: "ci-text" }, d + " pts · " + (r.too_few ? "too few pairs" : r.verdict === "~" ? "no detectable difference" : r.verdict)),
+              byCall(r));
           }),
           h("td", { class: "num" }, h("span", { class: "tag" + (g.regressions ? " regression" : "") }, g.regressions + " regressed"), " ", h("span", { class: "tag" + (g.fixes ? " fix" : "") }, g.fixes + " fixed"))));
         (g.cases || []).forEach(function (cc) { changes.push({ g: g, cc: cc }); });
@@ -558,7 +602,7 @@
         h("i", { class: "sw o-" + t.o, title: t.o }), h("span", { class: "c" }, t.c + " #" + t.r),
         h("span", { class: "m" }, t.m + (t.v ? " · " + t.v : "") + (t.o !== "pass" ? " · " + t.o.replace(/_/g, " ") : "")))));
     });
-    var left = h("aside", { class: "side" }, filters, h("p", { class: "note" }, list.length + " of " + trials.length + " trials" + (list.length > LIMIT ? " (" + (from + 1) + "–" + Math.min(from + LIMIT, list.length) + " listed; filter to narrow)" : "")), ul);
+    var left = h("aside", { class: "side" }, filters, h("p", { class: "note" }, list.length + " of " + plural(trials.length, "trial") + (list.length > LIMIT ? " (" + (from + 1) + "–" + Math.min(from + LIMIT, list.length) + " listed; filter to narrow)" : "")), ul);
     var right = h("article", { class: "transcript", id: "transcript" });
     if (cur) drawTrial(right, cur);
     else if (key) right.appendChild(h("p", { class: "note" }, "No trial " + decodeURIComponent(key) + " in this run."));
@@ -580,7 +624,7 @@
         h("span", null, secs(t.ms / 1000)),
         h("span", null, plural((t.rounds || []).length, "round")),
         h("span", null, num(tokensOf(t, "pt")) + " prompt / " + num(tokensOf(t, "et")) + " generated tokens"),
-        t.att ? h("span", null, t.att + " attempts") : null,
+        t.att ? h("span", null, plural(t.att, "attempt")) : null,
         t.limit ? h("span", { class: "tag warnc" }, "round limit hit") : null,
         t.trunc ? h("span", { class: "tag warnc" }, "prompt truncated") : null,
         t.noexec ? h("span", { class: "tag" }, "tools not executed") : null),
