@@ -58,10 +58,10 @@ func TestErrorRendering(t *testing.T) {
 		e    Error
 		want string
 	}{
-		{Error{Pos{"s.json", 2, 12}, "mcpServers.docs", "bad"}, "s.json:2:12: mcpServers.docs: bad"},
-		{Error{Pos{"s.yaml", 3, 0}, "", "bad"}, "s.yaml:3: bad"},
-		{Error{Pos{"s.json", 0, 0}, "", "empty file"}, "s.json: empty file"},
-		{Error{Pos{}, "rules[0].user", "bad"}, "rules[0].user: bad"}, // a script built in Go
+		{Error{Pos{"s.json", 2, 12}, "mcpServers.docs", "bad", ""}, "s.json:2:12: mcpServers.docs: bad"},
+		{Error{Pos{"s.yaml", 3, 0}, "", "bad", ""}, "s.yaml:3: bad"},
+		{Error{Pos{"s.json", 0, 0}, "", "empty file", ""}, "s.json: empty file"},
+		{Error{Pos{}, "rules[0].user", "bad", ""}, "rules[0].user: bad"}, // a script built in Go
 	} {
 		if got := tt.e.Error(); got != tt.want {
 			t.Errorf("got %q, want %q", got, tt.want)
@@ -122,24 +122,6 @@ func TestNode(t *testing.T) {
 	}
 	if got := Node("f.yaml", nil); got != (Pos{File: "f.yaml"}) {
 		t.Errorf("Node(nil) = %v", got)
-	}
-}
-
-func TestYAMLSyntax(t *testing.T) {
-	for _, tt := range []struct{ src, want string }{
-		// yaml.v3 counts its parser's lines from 0.
-		{"models:\n  - name: m\n rules: [\n", "f:3:1: YAML: did not find expected key"},
-		{"a: \"x\x01\"\n", "f:1:6: YAML: control characters are not allowed"},
-		{"a: 1\nb: *nope\n", "f:2:4: YAML: unknown anchor 'nope' referenced"},
-	} {
-		var n yaml.Node
-		err := yaml.Unmarshal([]byte(tt.src), &n)
-		if err == nil {
-			t.Fatalf("%q parsed", tt.src)
-		}
-		if got := YAMLSyntax("f", []byte(tt.src), err).Error(); got != tt.want {
-			t.Errorf("%q: got %s, want %s", tt.src, got, tt.want)
-		}
 	}
 }
 
