@@ -81,3 +81,34 @@ func TestSyntaxErrorsOfAFirstSuite(t *testing.T) {
 		})
 	}
 }
+
+// TestMatcherTypo: an expected value that is an object whose one key is
+// near a matcher's name is a mistyped matcher, reported where it is written
+// when the suite loads (before any server or model), not read as a literal
+// object that the tool's schema then rejects at the tool: line.
+func TestMatcherTypo(t *testing.T) {
+	src := strings.Replace(firstSuite, "args: {query: {contains: dog}}", "args: {query: {regexp: dog}}", 1)
+	_, err := Parse([]byte(src), "first.yaml")
+	want := `first.yaml:12:22: cases[0].expect.args.query: unknown matcher "regexp" (did you mean "regex"?); to expect the object {regexp: ...} itself, write {equals: {regexp: ...}}`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	for _, typo := range []struct{ key, want string }{{"contain", "contains"}, {"oneof", "one_of"}, {"equal", "equals"}, {"absnet", "absent"}} {
+		if !IsMatcherTypo(typo.key) || closest(typo.key, matcherKeys) != typo.want {
+			t.Errorf("%s is not taken for %s", typo.key, typo.want)
+		}
+	}
+	// Written as equals, or beside other keys, or far from every matcher's
+	// name, an object is a literal.
+	for _, args := range []string{"{query: {equals: {regexp: dog}}}", "{query: {regexp: dog, flags: i}}", "{query: {name: dog}}"} {
+		src := strings.Replace(firstSuite, "args: {query: {contains: dog}}", "args: "+args, 1)
+		s, err := Parse([]byte(src), "first.yaml")
+		if err != nil {
+			t.Errorf("%s: %v", args, err)
+			continue
+		}
+		if m := s.Cases[0].Expect.Calls[0].Args[0]; m.Kind != MatchEquals {
+			t.Errorf("%s reads as a %s matcher", args, m.Kind)
+		}
+	}
+}
