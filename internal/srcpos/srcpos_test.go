@@ -2,6 +2,7 @@ package srcpos
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -151,5 +152,28 @@ func TestUnknownFields(t *testing.T) {
 	}, "\n")
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestNearestAndRelated(t *testing.T) {
+	names := []string{"search_web", "get_doc", "list_docs", "search_docs", "read_file"}
+	if got, want := Nearest("serch_docs", names, 3), []string{"search_docs", "list_docs", "get_doc"}; !slices.Equal(got, want) {
+		t.Errorf("Nearest = %v, want %v", got, want)
+	}
+	if got := Nearest("x", names, 9); len(got) != len(names) {
+		t.Errorf("Nearest of more than there are = %v", got)
+	}
+	for _, tt := range []struct{ in, want string }{
+		{"docs_search", "search_docs"}, // another order
+		{"search", "search_web"},       // shorter: the nearest of the two it is part of
+		{"search_doc", "search_docs"},  // a word cut short
+		{"docs-list", "list_docs"},     // other separators
+		{"weather", ""},
+		{"search_documents", ""}, // docs is not documents
+		{"", ""},
+	} {
+		if got := Related(tt.in, names); got != tt.want {
+			t.Errorf("Related(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }
