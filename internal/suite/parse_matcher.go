@@ -108,15 +108,21 @@ func (p *parser) argMatcher(n *yaml.Node, path string) (ArgMatcher, bool) {
 			}
 		}
 	case MatchAny, MatchAbsent:
-		if b, ok := p.boolean(v, fp); ok && !b {
-			if m.Kind == MatchAny {
-				p.errorf(v, fp, "any: false expects nothing; for a key that must not be there write {absent: true}, or leave the key out to let it be free")
-			} else {
-				p.errorf(v, fp, "absent: false expects nothing; write {any: true} for a key that must be there, or leave the key out")
-			}
-		}
+		p.presence(m.Kind, v, fp)
 	}
 	return m, len(p.errs) == before
+}
+
+// presence reads the value of {any: true} or {absent: true}, which must be
+// true.
+func (p *parser) presence(kind MatcherKind, v *yaml.Node, fp string) {
+	if b, ok := p.boolean(v, fp); ok && !b {
+		if kind == MatchAny {
+			p.errorf(v, fp, "any: false expects nothing; for a key that must not be there write {absent: true}, or leave the key out to let it be free")
+		} else {
+			p.errorf(v, fp, "absent: false expects nothing; write {any: true} for a key that must be there, or leave the key out")
+		}
+	}
 }
 
 // nonEmptyRaw reads a non-empty string, spaces allowed (a contains text may
