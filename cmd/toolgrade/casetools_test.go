@@ -236,7 +236,7 @@ cases:
 		t.Fatal("run succeeded")
 	}
 	for _, want := range []string{
-		`casetools.yaml:6:13: cases[0].tools[0]: unknown tool "serch" (did you mean "search"?)`,
+		`casetools.yaml:6:13: cases[0].tools[0]: unknown tool "serch" (did you mean "search"? tools: `,
 		`casetools.yaml:11:20: cases[1].expect.tool: not among the case's tools: unknown tool "get_document"`,
 	} {
 		if !strings.Contains(r.err.Error(), want) {

@@ -267,7 +267,7 @@ func TestVariantLoadErrors(t *testing.T) {
 	for _, tc := range []struct {
 		file, want string
 	}{
-		{tool, tool + `:7:7: variants[0].tools.get_documnet: unknown tool "get_documnet" (did you mean "get_document"?)`},
+		{tool, tool + `:7:7: variants[0].tools.get_documnet: unknown tool "get_documnet" (did you mean "get_document"? tools: `},
 		{param, param + `:7:25: variants[0].tools.search.params.qurey: unknown parameter "qurey" of search (did you mean "query"?)`},
 		{missing, missing + `:8:37: cases[0].expect.tool: variant v: its servers (` + filepath.Join(dir, "empty.json") + `): unknown tool "list_documents"`},
 	} {

@@ -69,7 +69,7 @@ func TestParseScriptErrors(t *testing.T) {
 	}{
 		{"unknown field", "models:\n  - name: m\nrules:\n  - usr: {contains: x}\n", []string{`t.yaml:4:5: rules[0]: unknown field "usr" (did you mean "user"?)`}},
 		{"unknown nested field", "models:\n  - name: m\nrules:\n  - user: {contians: x}\n", []string{`t.yaml:4:12: rules[0].user: unknown field "contians" (did you mean "contains"?)`}},
-		{"syntax", "models:\n  - name: m\n rules: [\n", []string{"t.yaml:3:1: YAML: did not find expected key"}},
+		{"syntax", "models:\n  - name: m\n rules: [\n", []string{"t.yaml:3:2: YAML: did not find expected key", "\n    3 |  rules: [\n      |  ^"}},
 		{"wrong type", "models:\n  - name: m\nlatency: soon\n", []string{"t.yaml:3:"}},
 		{"bad regex", "models:\n  - name: m\nrules:\n  - user: {regex: 'a('}\n", []string{"t.yaml:4:19:", "rules[0].user.regex", "missing closing )"}},
 		{"empty matcher", "models:\n  - name: m\nrules:\n  - tool_result: {}\n", []string{"t.yaml:4:18:", "rules[0].tool_result: give contains, regex or equals"}},

@@ -151,6 +151,7 @@ func TestArgsRoundTrip(t *testing.T) {
 		`{"list":[{"regex":"x"},1]}`,
 		`{"deep":{"a":[{"b":{"one_of":[1]}}]}}`,
 		`{"equals":1,"contains":"x"}`,
+		`{"near":{"regexp":"x"}}`,
 		`{"multi":"line one\nline two\n","tab":"a\tb","unicode":"café ☕"}`,
 		`{"dup":1,"dup":2}`,
 		`{"long":"` + strings.Repeat("word ", 30) + `","list":[1,2,3],"obj":{"k":"v"}}`,

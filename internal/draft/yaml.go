@@ -230,8 +230,8 @@ func mustArgs(args json.RawMessage) *yaml.Node {
 
 // argsNode converts a call's arguments (a JSON object) to the expected
 // arguments of a case: each a literal in the order the model sent it, and an
-// object that holds a matcher key (contains, regex, ...) anywhere written
-// {equals: ...}, so it is not read as a matcher.
+// object that holds a matcher key (contains, regex, ...) anywhere, or whose
+// one key is near one, written {equals: ...}, so it is not read as a matcher.
 func argsNode(args json.RawMessage) (*yaml.Node, error) {
 	dec := json.NewDecoder(bytes.NewReader(args))
 	dec.UseNumber()
@@ -246,7 +246,7 @@ func argsNode(args json.RawMessage) (*yaml.Node, error) {
 		if n.Content[i].Value == "" {
 			return nil, errors.New("an argument has an empty name")
 		}
-		if v := n.Content[i+1]; hasMatcherKey(v) {
+		if v := n.Content[i+1]; hasMatcherKey(v) || isMatcherTypo(v) {
 			eq := mapping()
 			eq.Style = v.Style
 			add(eq, "equals", v)
@@ -324,6 +324,12 @@ func jsonNode(dec *json.Decoder) (*yaml.Node, error) {
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}, nil
 	}
 	return nil, fmt.Errorf("unexpected JSON token %v", tok)
+}
+
+// isMatcherTypo reports whether a literal is an object whose one key the
+// suite would take for a mistyped matcher (regexp for regex).
+func isMatcherTypo(n *yaml.Node) bool {
+	return n.Kind == yaml.MappingNode && len(n.Content) == 2 && suite.IsMatcherTypo(n.Content[0].Value)
 }
 
 // hasMatcherKey reports whether a literal holds, at any depth, a mapping

@@ -401,5 +401,5 @@ func (t *Tool) ValidatePartial(args json.RawMessage) error {
 	if err != nil {
 		return err
 	}
-	return t.partial.Validate(instance)
+	return ExplainValidation(t.partial.Validate(instance), t.partial, instance)
 }

@@ -541,3 +541,27 @@ func TestValidatePartial(t *testing.T) {
 		}
 	}
 }
+
+// TestValidationErrorsInJSON: whatever validates arguments (a suite's
+// check, a call) words the values it names as JSON, not in Go's syntax.
+func TestValidationErrorsInJSON(t *testing.T) {
+	cat := mustConnect(t, nil, fakeServer("docs", fakeTool{name: "search", schema: `{"type":"object","required":["query"],"properties":{"query":{"type":"string"},"top_k":{"type":"integer"}},"additionalProperties":false}`}))
+	for _, tt := range []struct{ args, want string }{
+		{`{"query": {"regexp": "dog"}}`, `type: {"regexp":"dog"} has type "object", want "string"`},
+		{`{"query": null}`, `type: null has type "null", want "string"`},
+		{`{"query": "dog", "top_k": "5"}`, `type: "5" has type "string", want "integer"`},
+	} {
+		for name, err := range map[string]error{
+			"ValidatePartial": cat.ValidatePartial("search", json.RawMessage(tt.args)),
+			"ValidateArgs":    cat.ValidateArgs("search", json.RawMessage(tt.args)),
+		} {
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("%s(%s) = %v, want ...%s", name, tt.args, err, tt.want)
+			}
+		}
+		ex := cat.Call(context.Background(), "search", json.RawMessage(tt.args), "")
+		if ex.ErrorKind != record.ExecInvalidArgs || !strings.Contains(ex.Error, tt.want) || !strings.Contains(ex.Result, tt.want) {
+			t.Errorf("Call(%s) = %+v, want ...%s", tt.args, ex, tt.want)
+		}
+	}
+}

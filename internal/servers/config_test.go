@@ -90,14 +90,18 @@ func TestConfigErrors(t *testing.T) {
 			src: `{"mcpServers": {
   "docs": {"command": "x",}
 }}`,
-			want: `servers.json:2:27: invalid JSON: invalid character '}' looking for beginning of object key string`,
+			want: `servers.json:2:27: invalid JSON: invalid character '}' looking for beginning of object key string
+    2 |   "docs": {"command": "x",}
+      |                           ^`,
 		},
 		{
 			name: "missing colon",
 			src: `{"mcpServers": {
   "docs" {"command": "x"}
 }}`,
-			want: `servers.json:2:10: invalid JSON: invalid character '{' after object key`,
+			want: `servers.json:2:10: invalid JSON: invalid character '{' after object key
+    2 |   "docs" {"command": "x"}
+      |          ^`,
 		},
 		{
 			name: "truncated",
@@ -331,9 +335,11 @@ servers:
 
 func TestParseYAMLSyntaxError(t *testing.T) {
 	_, err := Parse([]byte("mcpServers:\n  docs: [unclosed\n"), "servers.yaml")
-	// The line of the unclosed list (yaml.v3 counts a parser error's line
-	// from 0 and says 1).
-	want := "servers.yaml:2:1: YAML: did not find expected ',' or ']'"
+	// At the unclosed bracket (yaml.v3 says line 1: it counts a parser
+	// error's line from 0).
+	want := "servers.yaml:2:9: YAML: did not find expected ',' or ']' (this [ is never closed)\n" +
+		"    2 |   docs: [unclosed\n" +
+		"      |         ^"
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %s", err, want)
 	}

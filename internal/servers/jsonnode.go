@@ -65,14 +65,19 @@ func (b *nodeBuilder) syntax(err error) error {
 	var se *json.SyntaxError
 	if uerr := json.Unmarshal(b.data, &v); errors.As(uerr, &se) {
 		if se.Offset >= int64(len(b.data)) && strings.HasPrefix(se.Error(), "unexpected end") {
-			return b.errAt(len(b.data), "invalid JSON: unexpected end of input")
+			return b.syntaxAt(len(b.data), "invalid JSON: unexpected end of input")
 		}
-		return b.errAt(int(se.Offset)-1, "invalid JSON: %s", se.Error())
+		return b.syntaxAt(int(se.Offset)-1, "invalid JSON: %s", se.Error())
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		return b.errAt(len(b.data), "invalid JSON: unexpected end of input")
+		return b.syntaxAt(len(b.data), "invalid JSON: unexpected end of input")
 	}
-	return b.errAt(int(b.dec.InputOffset()), "invalid JSON: %v", err)
+	return b.syntaxAt(int(b.dec.InputOffset()), "invalid JSON: %v", err)
+}
+
+// syntaxAt is a syntax error at offset off, shown with its line and a caret.
+func (b *nodeBuilder) syntaxAt(off int, format string, args ...any) error {
+	return srcpos.SyntaxErrorf(b.file, b.data, off, format, args...)
 }
 
 func (b *nodeBuilder) value(tok json.Token, start int) (*yaml.Node, error) {

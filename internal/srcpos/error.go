@@ -16,6 +16,10 @@ type Error struct {
 	// not about one value (syntax errors).
 	Field string
 	Msg   string
+	// Source is the text of the line at Pos, shown under the message with a
+	// caret at Pos.Col, for problems the message alone does not show (a
+	// syntax error); empty for the others.
+	Source string
 }
 
 // Errorf returns an Error at pos.
@@ -23,8 +27,18 @@ func Errorf(pos Pos, field, format string, args ...any) *Error {
 	return &Error{Pos: pos, Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
+// SyntaxErrorf returns an Error at byte offset off of data in file that
+// shows the line there with a caret: a syntax error's message alone does not
+// show what is wrong.
+func SyntaxErrorf(file string, data []byte, off int, format string, args ...any) *Error {
+	e := Errorf(Offset(file, data, off), "", format, args...)
+	e.Source = lineAt(data, off)
+	return e
+}
+
 // Error formats the problem as file:line:col: field: msg, leaving out the
-// parts that are unknown.
+// parts that are unknown, and under it the source line with a caret when
+// the error has one.
 func (e *Error) Error() string {
 	var b strings.Builder
 	for _, part := range []string{e.Pos.String(), e.Field, e.Msg} {
@@ -35,6 +49,9 @@ func (e *Error) Error() string {
 			b.WriteString(": ")
 		}
 		b.WriteString(part)
+	}
+	if e.Source != "" && e.Pos.Line > 0 {
+		b.WriteString(excerpt(e.Source, e.Pos.Line, e.Pos.Col))
 	}
 	return b.String()
 }

@@ -49,3 +49,31 @@ func TestSameTypoEveryFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestSameSyntaxErrorEveryFormat: a YAML mistake is located at its
+// character, with its line and a caret, by every reader of YAML: the servers
+// file, the suite and the fake Ollama's script.
+func TestSameSyntaxErrorEveryFormat(t *testing.T) {
+	for _, tt := range []struct{ reader, src string }{
+		{"servers", "mcpServers:\n  d:\n    command: x\n\targs: []\n"},
+		{"suite", "cases:\n  - id: a\n    ask: x\n\texpect: {no_tool: true}\n"},
+		{"script", "models:\n  - name: m\n    capabilities: x\n\tdigest: y\n"},
+	} {
+		var err error
+		switch tt.reader {
+		case "servers":
+			_, err = servers.Parse([]byte(tt.src), "f.yaml")
+		case "suite":
+			_, err = suite.Parse([]byte(tt.src), "f.yaml")
+		case "script":
+			_, err = fakeollama.ParseScript([]byte(tt.src), "f.yaml")
+		}
+		tab := strings.Split(tt.src, "\n")[3]
+		want := "f.yaml:4:1: YAML: found a tab character that violates indentation; YAML indents with spaces, not tabs\n" +
+			"    4 | " + tab + "\n" +
+			"      | ^"
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: got %v\nwant %s", tt.reader, err, want)
+		}
+	}
+}

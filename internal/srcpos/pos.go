@@ -2,7 +2,9 @@
 // toolgrade shares (the servers file, the suite, the fake Ollama's script): a
 // position in a file, one error type rendered as file:line:col: message, a
 // list of them reported at once, one "did you mean", and the helpers that take
-// positions from YAML nodes, YAML errors and JSON byte offsets.
+// positions from YAML nodes, YAML errors and JSON byte offsets. A syntax
+// error is located at its character (yaml.v3 names only the line of the
+// construct around it) and shows its line with a caret.
 package srcpos
 
 import (

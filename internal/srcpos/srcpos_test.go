@@ -2,6 +2,7 @@ package srcpos
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,10 +59,10 @@ func TestErrorRendering(t *testing.T) {
 		e    Error
 		want string
 	}{
-		{Error{Pos{"s.json", 2, 12}, "mcpServers.docs", "bad"}, "s.json:2:12: mcpServers.docs: bad"},
-		{Error{Pos{"s.yaml", 3, 0}, "", "bad"}, "s.yaml:3: bad"},
-		{Error{Pos{"s.json", 0, 0}, "", "empty file"}, "s.json: empty file"},
-		{Error{Pos{}, "rules[0].user", "bad"}, "rules[0].user: bad"}, // a script built in Go
+		{Error{Pos{"s.json", 2, 12}, "mcpServers.docs", "bad", ""}, "s.json:2:12: mcpServers.docs: bad"},
+		{Error{Pos{"s.yaml", 3, 0}, "", "bad", ""}, "s.yaml:3: bad"},
+		{Error{Pos{"s.json", 0, 0}, "", "empty file", ""}, "s.json: empty file"},
+		{Error{Pos{}, "rules[0].user", "bad", ""}, "rules[0].user: bad"}, // a script built in Go
 	} {
 		if got := tt.e.Error(); got != tt.want {
 			t.Errorf("got %q, want %q", got, tt.want)
@@ -125,24 +126,6 @@ func TestNode(t *testing.T) {
 	}
 }
 
-func TestYAMLSyntax(t *testing.T) {
-	for _, tt := range []struct{ src, want string }{
-		// yaml.v3 counts its parser's lines from 0.
-		{"models:\n  - name: m\n rules: [\n", "f:3:1: YAML: did not find expected key"},
-		{"a: \"x\x01\"\n", "f:1:6: YAML: control characters are not allowed"},
-		{"a: 1\nb: *nope\n", "f:2:4: YAML: unknown anchor 'nope' referenced"},
-	} {
-		var n yaml.Node
-		err := yaml.Unmarshal([]byte(tt.src), &n)
-		if err == nil {
-			t.Fatalf("%q parsed", tt.src)
-		}
-		if got := YAMLSyntax("f", []byte(tt.src), err).Error(); got != tt.want {
-			t.Errorf("%q: got %s, want %s", tt.src, got, tt.want)
-		}
-	}
-}
-
 type inner struct {
 	Contains string `yaml:"contains"`
 }
@@ -169,5 +152,28 @@ func TestUnknownFields(t *testing.T) {
 	}, "\n")
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestNearestAndRelated(t *testing.T) {
+	names := []string{"search_web", "get_doc", "list_docs", "search_docs", "read_file"}
+	if got, want := Nearest("serch_docs", names, 3), []string{"search_docs", "list_docs", "get_doc"}; !slices.Equal(got, want) {
+		t.Errorf("Nearest = %v, want %v", got, want)
+	}
+	if got := Nearest("x", names, 9); len(got) != len(names) {
+		t.Errorf("Nearest of more than there are = %v", got)
+	}
+	for _, tt := range []struct{ in, want string }{
+		{"docs_search", "search_docs"}, // another order
+		{"search", "search_web"},       // shorter: the nearest of the two it is part of
+		{"search_doc", "search_docs"},  // a word cut short
+		{"docs-list", "list_docs"},     // other separators
+		{"weather", ""},
+		{"search_documents", ""}, // docs is not documents
+		{"", ""},
+	} {
+		if got := Related(tt.in, names); got != tt.want {
+			t.Errorf("Related(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }

@@ -1,7 +1,9 @@
 package srcpos
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -80,4 +82,78 @@ func DidYouMean(name string, known []string, noun string) string {
 // "name"` and the DidYouMean hint.
 func Unknown(noun, name string, known []string) string {
 	return fmt.Sprintf("unknown %s %q%s", noun, name, DidYouMean(name, known, noun))
+}
+
+// Nearest returns the n candidates nearest to s, nearest first: those that
+// share more of its words (see Related) first, then by edit distance
+// ignoring case, then by name. It is what to list when the candidates are
+// too many to list them all.
+func Nearest(s string, candidates []string, n int) []string {
+	ls, sw := strings.ToLower(s), words(s)
+	type near struct {
+		name          string
+		shared, edits int
+	}
+	all := make([]near, len(candidates))
+	for i, c := range candidates {
+		shared := 0
+		for _, w := range words(c) {
+			if slices.Contains(sw, w) {
+				shared++
+			}
+		}
+		all[i] = near{c, shared, Distance(ls, strings.ToLower(c))}
+	}
+	slices.SortFunc(all, func(a, b near) int {
+		return cmp.Or(cmp.Compare(b.shared, a.shared), cmp.Compare(a.edits, b.edits), cmp.Compare(a.name, b.name))
+	})
+	out := make([]string, 0, min(n, len(all)))
+	for _, a := range all[:min(n, len(all))] {
+		out = append(out, a.name)
+	}
+	return out
+}
+
+// Related returns the candidate s most likely names when s is too far from
+// every candidate for Suggest, but is one of them written longer, shorter or
+// in another order: its words (split at _ - . and spaces, ignoring case) are
+// all among the candidate's, or the candidate's all among its
+// (search_documents for search_docs is not; docs_search and search_doc
+// are). Of several, the nearest in edit distance wins; "" when none is
+// related.
+func Related(s string, candidates []string) string {
+	sw := words(s)
+	if len(sw) == 0 {
+		return ""
+	}
+	best, bestD := "", -1
+	for _, c := range candidates {
+		cw := words(c)
+		if len(cw) == 0 || !(subset(sw, cw) || subset(cw, sw)) {
+			continue
+		}
+		if d := Distance(strings.ToLower(s), strings.ToLower(c)); bestD < 0 || d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return r == '_' || r == '-' || r == '.' || r == ' '
+	})
+}
+
+// subset reports whether every word of a is one of b's, or a prefix of one
+// of at least three letters (doc for docs).
+func subset(a, b []string) bool {
+	for _, w := range a {
+		if !slices.ContainsFunc(b, func(x string) bool {
+			return x == w || (len(w) >= 3 && strings.HasPrefix(x, w))
+		}) {
+			return false
+		}
+	}
+	return true
 }

@@ -3,6 +3,7 @@ package srcpos
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -29,33 +30,50 @@ var yamlParserErrors = []string{
 }
 
 // YAMLSyntax turns an error of yaml.v3's parser on data into an Error with
-// the message "YAML: ...". yaml.v3 gives a line at best, so the column is 1
-// unless the problem can be located here (bad characters, unknown anchors).
+// the message "YAML: ...", at the character that is wrong (see
+// problemOffset), with its line's text and, for the common mistakes, what
+// to do instead.
 func YAMLSyntax(file string, data []byte, err error) *Error {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-		line, _ := strconv.Atoi(m[1])
+	full := err.Error()
+	msg, line := strings.TrimPrefix(full, "yaml: "), 0
+	if m := yamlLineRE.FindStringSubmatch(full); m != nil {
+		line, _ = strconv.Atoi(m[1])
 		msg = m[2]
-		if slices.Contains(yamlParserErrors, msg) {
-			line++
-		}
-		return Errorf(Pos{File: file, Line: max(line, 1), Col: 1}, "", "YAML: %s", msg)
 	}
-	if pos, ok := badChar(file, data); ok {
-		return Errorf(pos, "", "YAML: %s", msg)
+	at := func(off int, hint string) *Error {
+		return SyntaxErrorf(file, data, off, "YAML: %s%s", msg, hint)
 	}
 	if a, ok := strings.CutPrefix(msg, "unknown anchor '"); ok {
 		name := strings.TrimSuffix(a, "' referenced")
 		if i := bytes.Index(data, []byte("*"+name)); i >= 0 {
-			return Errorf(Offset(file, data, i), "", "YAML: %s", msg)
+			return at(i, "")
 		}
 	}
-	return Errorf(Pos{File: file, Line: 1, Col: 1}, "", "YAML: %s", msg)
+	if line == 0 {
+		if off, ok := badChar(data); ok {
+			return at(off, "")
+		}
+	}
+	if off, ok := problemOffset(data, full, lineOffset(data, line)); ok {
+		if data[off] == ':' && slices.Contains(yamlParserErrors, msg) {
+			off = keyStart(data, off)
+		}
+		return at(off, yamlHint(data, off, msg))
+	}
+	if open := openFlows(data); len(open) > 0 && strings.HasPrefix(msg, "did not find expected ") {
+		off := open[len(open)-1]
+		return at(off, fmt.Sprintf(" (this %c is never closed)", data[off]))
+	}
+	// yaml.v3 counts its parser's lines from 0.
+	if slices.Contains(yamlParserErrors, msg) {
+		line++
+	}
+	return Errorf(Pos{File: file, Line: max(line, 1), Col: 1}, "", "YAML: %s", msg)
 }
 
 // badChar finds the first byte YAML rejects: invalid UTF-8 or a control
 // character other than tab and line breaks.
-func badChar(file string, data []byte) (Pos, bool) {
+func badChar(data []byte) (int, bool) {
 	for i := 0; i < len(data); {
 		r, size := utf8.DecodeRune(data[i:])
 		bad := r == utf8.RuneError && size <= 1
@@ -63,11 +81,11 @@ func badChar(file string, data []byte) (Pos, bool) {
 			bad = unicode.IsControl(r) || (r >= 0xD800 && r <= 0xDFFF) || r == 0xFFFE || r == 0xFFFF
 		}
 		if bad {
-			return Offset(file, data, i), true
+			return i, true
 		}
 		i += size
 	}
-	return Pos{}, false
+	return 0, false
 }
 
 // YAMLDecode turns the error of decoding the YAML text data (parsed as root)

@@ -1,11 +1,14 @@
 package suite
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/toolgrade/toolgrade/internal/srcpos"
 )
 
 // Catalog is what checking a suite (Check) and scoring a trial
@@ -194,7 +197,8 @@ func (p *parser) checkExpectedCalls(s *Suite, c Catalog, cases map[int]Catalog, 
 
 // unknownTool words the error for a tool name the catalog does not know:
 // the prefixed choices when several servers expose it, else the nearest
-// exposed name.
+// exposed name (a typo, or the name written longer or shorter) and the
+// tools there are: all of them, or for a long catalog the nearest few.
 func unknownTool(c Catalog, name string, names []string) string {
 	msg := fmt.Sprintf("unknown tool %q", name)
 	if cr, ok := c.(ClashReporter); ok {
@@ -208,6 +212,9 @@ func unknownTool(c Catalog, name string, names []string) string {
 			return fmt.Sprintf("%s: %s servers expose it; name one of %s (or %s)", msg, n, strings.Join(choices, ", "), dotted)
 		}
 	}
+	if len(names) == 0 {
+		return msg + " (the servers expose no tools)"
+	}
 	// Compare the bare tool part too, so docs.serch still finds search.
 	bare := name
 	if i := strings.LastIndex(bare, "."); i >= 0 {
@@ -216,21 +223,22 @@ func unknownTool(c Catalog, name string, names []string) string {
 	if i := strings.LastIndex(bare, "__"); i >= 0 {
 		bare = bare[i+2:]
 	}
-	if s := closest(name, names); s != "" {
-		return msg + fmt.Sprintf(" (did you mean %q?)", s)
+	list := "tools: " + strings.Join(slices.Sorted(slices.Values(names)), ", ")
+	if len(names) > maxToolsListed {
+		list = fmt.Sprintf("nearest of %d tools: %s", len(names), strings.Join(srcpos.Nearest(bare, names, nearestTools), ", "))
 	}
-	if s := closest(bare, names); s != "" {
-		return msg + fmt.Sprintf(" (did you mean %q?)", s)
+	if s := cmp.Or(closest(name, names), closest(bare, names), srcpos.Related(bare, names)); s != "" {
+		return fmt.Sprintf("%s (did you mean %q? %s)", msg, s, list)
 	}
-	switch {
-	case len(names) == 0:
-		return msg + " (the servers expose no tools)"
-	case len(names) <= 12:
-		sorted := slices.Sorted(slices.Values(names))
-		return msg + " (tools: " + strings.Join(sorted, ", ") + ")"
-	}
-	return msg
+	return msg + " (" + list + ")"
 }
+
+// An unknown tool's error lists every tool of a catalog of up to
+// maxToolsListed, else the nearestTools nearest to the name.
+const (
+	maxToolsListed = 12
+	nearestTools   = 5
+)
 
 // checkArgs validates the exactly known arguments of one expected call.
 func (p *parser) checkArgs(c Catalog, partial PartialValidator, call *ExpectedCall, strict bool, field string) {

@@ -115,8 +115,8 @@ func TestCheckResolvesAndSuggests(t *testing.T) {
 		t.Fatalf("Check = %v, want Errors", err)
 	}
 	want := []string{
-		`c.yaml:16:18: cases[2].expect.calls[0].tool: unknown tool "serch" (did you mean "search"?)`,
-		`c.yaml:17:18: cases[2].expect.calls[1].tool: unknown tool "docs.get_documnet" (did you mean "get_document"?)`,
+		`c.yaml:16:18: cases[2].expect.calls[0].tool: unknown tool "serch" (did you mean "search"? tools: docs__info, fs__info, get_document, list_documents, search)`,
+		`c.yaml:17:18: cases[2].expect.calls[1].tool: unknown tool "docs.get_documnet" (did you mean "get_document"? tools: docs__info, fs__info, get_document, list_documents, search)`,
 		`c.yaml:18:18: cases[2].expect.calls[2].tool: unknown tool "weather" (tools: docs__info, fs__info, get_document, list_documents, search)`,
 	}
 	if diff := cmp.Diff(want, strings.Split(err.Error(), "\n")); diff != "" {
@@ -273,5 +273,43 @@ func TestCheckNamesClashChoices(t *testing.T) {
 	// A catalog that cannot tell keeps the plain message.
 	if err := s.Check(newFakeCatalog(t)); err == nil || strings.Contains(err.Error(), "servers expose it") {
 		t.Errorf("Check without Clashes = %v", err)
+	}
+}
+
+// TestUnknownToolSuggestsAndLists: an unknown expected tool gets both the
+// nearest name (a typo, or the name written longer, shorter or in another
+// order) and the tools there are, all of them for a short catalog and the
+// nearest few for a long one.
+func TestUnknownToolSuggestsAndLists(t *testing.T) {
+	short := &fakeTools{tools: map[string]fakeTool{}}
+	for _, n := range []string{"search_docs", "get_doc", "list_docs"} {
+		short.tools[n] = fakeTool{"docs", n, `{"type":"object"}`}
+	}
+	long := &fakeTools{tools: map[string]fakeTool{}}
+	for _, n := range []string{"search_docs", "search_web", "get_doc", "list_docs", "create_issue", "close_issue", "list_issues",
+		"send_message", "list_channels", "read_file", "write_file", "list_dir", "query_db", "list_tables"} {
+		long.tools[n] = fakeTool{"s", n, `{"type":"object"}`}
+	}
+	const shortList = "tools: get_doc, list_docs, search_docs"
+	for _, tt := range []struct {
+		cat        *fakeTools
+		tool, want string
+	}{
+		{short, "search_doc", `unknown tool "search_doc" (did you mean "search_docs"? ` + shortList + ")"},
+		{short, "docs_search", `unknown tool "docs_search" (did you mean "search_docs"? ` + shortList + ")"},
+		{short, "search", `unknown tool "search" (did you mean "search_docs"? ` + shortList + ")"},
+		{short, "weather", `unknown tool "weather" (` + shortList + ")"},
+		{long, "serch_docs", `unknown tool "serch_docs" (did you mean "search_docs"? nearest of 14 tools: search_docs, list_docs, get_doc, search_web, query_db)`},
+		{long, "weather", `unknown tool "weather" (nearest of 14 tools: get_doc, list_dir, search_web, query_db, read_file)`},
+	} {
+		src := "cases:\n  - {id: a, ask: q, expect: {tool: " + tt.tool + "}}\n"
+		s, err := Parse([]byte(src), "c.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "c.yaml:2:36: cases[0].expect.tool: " + tt.want
+		if err := s.Check(tt.cat); err == nil || err.Error() != want {
+			t.Errorf("got  %v\nwant %s", err, want)
+		}
 	}
 }

@@ -31,7 +31,8 @@ func (p *parser) args(n *yaml.Node, path string) ArgMatchers {
 }
 
 // argMatcher reads an expected value: a matcher object when the mapping has a
-// matcher key, otherwise a literal.
+// matcher key, an error when its one key is a typo of one, otherwise a
+// literal.
 func (p *parser) argMatcher(n *yaml.Node, path string) (ArgMatcher, bool) {
 	m := ArgMatcher{Pos: p.pos(n), Kind: MatchEquals}
 	if n.Kind != yaml.MappingNode {
@@ -42,6 +43,11 @@ func (p *parser) argMatcher(n *yaml.Node, path string) (ArgMatcher, bool) {
 	fs := p.fields(n, path)
 	if hasKeyIn(fs, []string{"bfcl"}) {
 		return p.bfclMatcher(fs, m, path)
+	}
+	if len(fs) == 1 && IsMatcherTypo(fs[0].key.Value) {
+		k := fs[0].key.Value
+		p.errorf(fs[0].key, path, "unknown matcher %q (did you mean %q?); to expect the object {%s: ...} itself, write {equals: {%[1]s: ...}}", k, closest(k, matcherKeys), k)
+		return m, false
 	}
 	if !hasKeyIn(fs, matcherKeys) {
 		v, ok := p.literalFields(fs, path, true)
@@ -102,15 +108,21 @@ func (p *parser) argMatcher(n *yaml.Node, path string) (ArgMatcher, bool) {
 			}
 		}
 	case MatchAny, MatchAbsent:
-		if b, ok := p.boolean(v, fp); ok && !b {
-			if m.Kind == MatchAny {
-				p.errorf(v, fp, "any: false expects nothing; for a key that must not be there write {absent: true}, or leave the key out to let it be free")
-			} else {
-				p.errorf(v, fp, "absent: false expects nothing; write {any: true} for a key that must be there, or leave the key out")
-			}
-		}
+		p.presence(m.Kind, v, fp)
 	}
 	return m, len(p.errs) == before
+}
+
+// presence reads the value of {any: true} or {absent: true}, which must be
+// true.
+func (p *parser) presence(kind MatcherKind, v *yaml.Node, fp string) {
+	if b, ok := p.boolean(v, fp); ok && !b {
+		if kind == MatchAny {
+			p.errorf(v, fp, "any: false expects nothing; for a key that must not be there write {absent: true}, or leave the key out to let it be free")
+		} else {
+			p.errorf(v, fp, "absent: false expects nothing; write {any: true} for a key that must be there, or leave the key out")
+		}
+	}
 }
 
 // nonEmptyRaw reads a non-empty string, spaces allowed (a contains text may
@@ -146,6 +158,15 @@ func (p *parser) regex(n *yaml.Node, path string) *regexp.Regexp {
 // literal; writers of suites (toolgrade cases from) wrap a literal object
 // holding one in {equals: ...}.
 func IsMatcherKey(key string) bool { return slices.Contains(matcherKeys, key) }
+
+// IsMatcherTypo reports whether key is not a matcher key but near one
+// (regexp for regex, contain for contains): an expected value that is an
+// object with that one key is an error, since it is far likelier a mistyped
+// matcher than a literal object; writers of suites wrap such an object in
+// {equals: ...}.
+func IsMatcherTypo(key string) bool {
+	return !IsMatcherKey(key) && closest(key, matcherKeys) != ""
+}
 
 func hasKeyIn(fs []field, keys []string) bool {
 	for _, f := range fs {

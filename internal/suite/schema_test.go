@@ -201,6 +201,7 @@ func TestSchemaAgreesWithLoader(t *testing.T) {
 
 		{name: "duplicate ids", who: loaderOnly, src: "cases:\n  - {id: a, ask: q, expect: {no_tool: true}}\n  - {id: a, ask: q, expect: {no_tool: true}}\n"},
 		{name: "bad regex", who: loaderOnly, src: args(`{a: {regex: "(x"}}`)},
+		{name: "matcher typo", who: loaderOnly, src: args(`{a: {regexp: x}}`)},
 		{name: "last message not the user's", who: loaderOnly, src: "cases:\n  - {id: a, ask: [{role: user, content: u}, {role: assistant, content: x}], expect: {no_tool: true}}\n"},
 		{name: "late system message", who: loaderOnly, src: "cases:\n  - {id: a, ask: [{role: user, content: u}, {role: system, content: x}, {role: user, content: u}], expect: {no_tool: true}}\n"},
 		{name: "option typo", who: loaderOnly, src: "defaults: {options: {temprature: 0}}\n" + c("{no_tool: true}")},

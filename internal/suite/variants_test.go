@@ -168,7 +168,7 @@ cases:
 		t.Fatal("no error")
 	}
 	for _, w := range []string{
-		`bad.yaml:4:7: variants[0].tools.serch: unknown tool "serch" (did you mean "search"?)`,
+		`bad.yaml:4:7: variants[0].tools.serch: unknown tool "serch" (did you mean "search"? tools: docs__info, fs__info, get_document, list_documents, search)`,
 		`bad.yaml:7:11: variants[0].tools.search.params.quer: unknown parameter "quer" of search (did you mean "query"?)`,
 		`bad.yaml:8:11: variants[0].tools.search.params.filter.knd: unknown parameter "knd" of filter of search (did you mean "kind"?)`,
 		`bad.yaml:9:11: variants[0].tools.search.params.top_k.x: top_k of search has no nested properties, so it has no "x"`,

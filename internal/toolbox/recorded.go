@@ -210,5 +210,5 @@ func validateRecorded(r *jsonschema.Resolved, exposed string, args json.RawMessa
 			return fmt.Errorf("arguments of %s are not JSON: %w", exposed, err)
 		}
 	}
-	return r.Validate(v)
+	return servers.ExplainValidation(r.Validate(v), r, v)
 }
