@@ -5,47 +5,42 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"time"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/servers"
 )
 
-// newFlags returns a flag set that reports errors instead of exiting.
+// newFlags returns the flag set of command name (as typed after toolgrade:
+// run, cases from) taking the arguments args; its -h writes the usage to
+// stderr.
 func newFlags(name, args string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	return newFlagsHelp(cli.Help{Command: name, Args: args}, stderr)
+}
+
+// newFlagsHelp is newFlags with more to say under -h than the command's
+// summary and flags (h.More).
+func newFlagsHelp(h cli.Help, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(h.Command, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: toolgrade %s [flags] %s\n\nFlags:\n", name, args)
-		fs.PrintDefaults()
+	if h.Summary == "" {
+		h.Summary = commandSummary(h.Command)
 	}
+	fs.Usage = func() { h.Write(stderr, fs) }
 	return fs
 }
 
 // parse parses flags that may come before, between or after the positional
 // arguments (`toolgrade run suite.yaml --repeat 3`), and returns the
-// positional ones. "--" ends the flags.
+// positional ones. "--" ends the flags. A mistake is one line (cli.Parse).
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, asUsage(err)
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
+	pos, err := cli.Parse(fs, args)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		return nil, asUsage(err)
 	}
+	return pos, err
 }
 
 // serverFlags are the flags of every command that connects to MCP servers.

@@ -10,8 +10,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
+	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"github.com/toolgrade/toolgrade/reports"
 )
 
@@ -91,12 +93,25 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return nil
 	}
+	var names []string
 	for _, c := range commands() {
 		if c.name == args[0] {
 			return c.run(ctx, args[1:], stdin, stdout, stderr)
 		}
+		names = append(names, c.name)
 	}
-	return usageErrorf("unknown command %q (run `toolgrade help`)", args[0])
+	return usageErrorf("%s", srcpos.Unknown("command", args[0], names))
+}
+
+// summaryOf is what command (its first word) does, as help lists it.
+func commandSummary(command string) string {
+	name, _, _ := strings.Cut(command, " ")
+	for _, c := range commands() {
+		if c.name == name {
+			return c.summary
+		}
+	}
+	return ""
 }
 
 func usage(w io.Writer) {

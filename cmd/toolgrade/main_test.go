@@ -296,8 +296,11 @@ func TestToolsListsTheCatalog(t *testing.T) {
 }
 
 func TestUsage(t *testing.T) {
-	if r := runCLI(t, context.Background(), "frobnicate"); r.code != exitUsage {
-		t.Errorf("unknown command: code %d", r.code)
+	if r := runCLI(t, context.Background(), "frobnicate"); r.code != exitUsage || !strings.Contains(r.err.Error(), `unknown command "frobnicate" (known commands: ask, tools, run,`) {
+		t.Errorf("unknown command: code %d, %v", r.code, r.err)
+	}
+	if r := runCLI(t, context.Background(), "rnu", "suite.yaml"); r.code != exitUsage || r.err.Error() != `unknown command "rnu" (did you mean "run"?)` {
+		t.Errorf("misspelled command: code %d, %v", r.code, r.err)
 	}
 	if r := runCLI(t, context.Background(), "help"); r.code != exitOK || !strings.Contains(r.stdout, "ask") {
 		t.Errorf("help: code %d\n%s", r.code, r.stdout)
