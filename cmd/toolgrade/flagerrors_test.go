@@ -76,3 +76,42 @@ func TestFlagValueMistakes(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpOfACommandWithoutFlags: no command's -h shows an empty Flags:
+// section or a [flags] it has not, and fake-mcp's says what each fake
+// server serves, its tools one line a server.
+func TestHelpOfACommandWithoutFlags(t *testing.T) {
+	for _, c := range commands() {
+		r := runCLI(t, context.Background(), c.name, "-h")
+		if r.code != exitOK || strings.Contains(r.stderr, "Flags:\n\n") || strings.HasSuffix(r.stderr, "Flags:\n") || strings.Contains(r.stderr, " \n") {
+			t.Errorf("%s -h: code %d\n%s", c.name, r.code, r.stderr)
+		}
+		if !strings.Contains(r.stderr, c.summary) {
+			t.Errorf("%s -h does not say what it does (%q):\n%s", c.name, c.summary, r.stderr)
+		}
+	}
+	r := runCLI(t, context.Background(), "fake-mcp", "-h")
+	for _, want := range []string{
+		"Usage: toolgrade fake-mcp NAME\n",
+		"\n  docs    ", "search, list_documents, get_document\n",
+		"\n  faulty  ", "fail, hang, huge, crash (exits 3), slow, echo\n",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("fake-mcp -h lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}
+
+func TestFakeMCPNames(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fake-mcp"}, "fake-mcp: give one server name: docs or faulty"},
+		{[]string{"fake-mcp", "doc"}, `fake-mcp: unknown server "doc" (did you mean "docs"?)`},
+	} {
+		if r := runCLI(t, context.Background(), tc.args...); r.code != exitUsage || r.err == nil || r.err.Error() != tc.want {
+			t.Errorf("%v: code %d, %v\nwant %s", tc.args, r.code, r.err, tc.want)
+		}
+	}
+}
