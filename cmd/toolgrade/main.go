@@ -77,7 +77,7 @@ func commands() []command {
 		{"import", "write a suite from another benchmark's files: import bfcl, the Berkeley Function-Calling Leaderboard's questions and possible answers", runImport},
 		{"fake-ollama", "serve a scripted fake Ollama (for demos and tests)", runFakeOllama},
 		{"fake-mcp", "serve a fake MCP server over stdio (docs, faulty)", runFakeMCP},
-		{"version", "print toolgrade's version", runVersion},
+		{"version", "print toolgrade's version, and the Go and the Ollama and MCP modules it was built with", runVersion},
 	}
 }
 
