@@ -185,6 +185,8 @@ func TestAskErrorsBeforeAnyWork(t *testing.T) {
 			exitInfra, []string{"cannot reach Ollama at " + closed, "ollama serve", "OLLAMA_HOST"}},
 		{"model not pulled", []string{"--servers", docs, "--model", "qwen3:8b", "--ollama", url},
 			exitInfra, []string{`model "qwen3:8b" is not pulled`, "ollama pull qwen3:8b"}},
+		{"model misspelt", []string{"--servers", docs, "--model", "scripted-goood", "--ollama", url},
+			exitInfra, []string{`model "scripted-goood" is not pulled on Ollama at ` + url + `; did you mean "scripted-good"?`}},
 		{"model without tools", []string{"--servers", docs, "--model", "scripted-notools", "--ollama", url},
 			exitInfra, []string{`model "scripted-notools" does not support tools`, "completion"}},
 		{"bad config", []string{"--servers", badJSON, "--model", "scripted-good", "--ollama", url},
