@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 )
 
 // TestAMisspelledFlagIsOneLine: a flag a command does not have is one line
@@ -113,5 +115,28 @@ func TestFakeMCPNames(t *testing.T) {
 		if r := runCLI(t, context.Background(), tc.args...); r.code != exitUsage || r.err == nil || r.err.Error() != tc.want {
 			t.Errorf("%v: code %d, %v\nwant %s", tc.args, r.code, r.err, tc.want)
 		}
+	}
+}
+
+// TestAskShowsAToolErrorWholeWithJSONValues: ask prints a call's error
+// whole (it was cut at 120 bytes, "w..."), and the values in it as JSON:
+// the string "3" as "3", not 3.
+func TestAskShowsAToolErrorWholeWithJSONValues(t *testing.T) {
+	_, url := fakeOllama(t, &fakeollama.Script{
+		Models: []fakeollama.Model{{Name: "m"}},
+		Rules: []fakeollama.Rule{
+			{Round: 1, Reply: fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{
+				{Name: "search", Arguments: fakeollama.Args{{Key: "query", Value: "dog"}, {Key: "top_k", Value: "3"}}},
+			}}},
+			{Reply: fakeollama.Reply{Content: "Dogs are welcome."}},
+		},
+	})
+	r := runCLI(t, context.Background(), "ask", "--servers", serversFile(t, "docs"), "--model", "m", "--ollama", url, "Can I bring my dog?")
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	want := `-> search({"query":"dog","top_k":"3"})  [invalid_args: invalid arguments for tool search: validating root: validating /properties/top_k: type: "3" has type "string", want "integer"]` + "\nDogs are welcome.\n"
+	if r.stdout != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, want)
 	}
 }

@@ -167,7 +167,7 @@ func (t *Tool) checkArgs(args json.RawMessage) (json.RawMessage, error) {
 	}
 	if t.resolved != nil {
 		if err := t.resolved.Validate(instance); err != nil {
-			return nil, checkHidden(err, t.visible, t.visibleMap, t.Hidden, instance)
+			return nil, checkHidden(withJSONValues(err, instance), t.visible, t.visibleMap, t.Hidden, instance)
 		}
 	}
 	return send, nil
