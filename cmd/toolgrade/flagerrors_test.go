@@ -41,6 +41,8 @@ func TestEveryCommandSaysWhereItsFlagsAre(t *testing.T) {
 		switch c.name {
 		case "cases":
 			args, name = []string{"cases", "from", "--zzzzzz"}, "cases from"
+		case "import":
+			name = "import bfcl"
 		}
 		r := runCLI(t, context.Background(), args...)
 		want := name + ": unknown flag --zzzzzz (toolgrade " + name + " -h lists every flag)"

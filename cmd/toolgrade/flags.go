@@ -57,8 +57,8 @@ type serverFlags struct {
 
 func (s *serverFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.file, "servers", "", "mcpServers `FILE` (the JSON Claude Desktop and ollama-mcp-bridge use)")
-	fs.StringVar(&s.toolNames, "tool-names", "auto", "tool names the model sees: auto (server__tool only on collisions) or prefixed (always)")
-	fs.StringVar(&s.propertyOrder, "property-order", servers.PropertyOrderServer, "order of each tool's parameters as the model sees them: server (the server's own) or required-first (required ones first, then by name)")
+	fs.StringVar(&s.toolNames, "tool-names", "auto", "tool names the model sees, `auto|prefixed`: auto (server__tool only on collisions) or prefixed (always)")
+	fs.StringVar(&s.propertyOrder, "property-order", servers.PropertyOrderServer, "order of each tool's parameters as the model sees them, `server|required-first`: server (the server's own) or required-first (required ones first, then by name)")
 	fs.BoolVar(&s.requireAll, "require-all-servers", false, "fail when any server fails to connect, instead of skipping it")
 	fs.DurationVar(&s.connectTimeout, "connect-timeout", 30*time.Second, "time for all servers to connect and list their tools")
 	fs.DurationVar(&s.toolTimeout, "tool-timeout", 60*time.Second, "time one tool call may take before it fails as timed out")
@@ -129,10 +129,10 @@ type modelFlags struct {
 
 func (m *modelFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.ollama, "ollama", "", "Ollama `URL` (default: OLLAMA_HOST, else http://127.0.0.1:11434)")
-	fs.StringVar(&m.system, "system", "", "system prompt")
-	fs.IntVar(&m.maxRounds, "max-rounds", 5, "requests that may offer tools before one last request without tools")
-	fs.StringVar(&m.think, "think", "", "think: true, false, low, medium or high (default: unset, the model's default)")
-	fs.StringVar(&m.keepAlive, "keep-alive", "", "how long Ollama keeps the model loaded, e.g. 10m (default: Ollama's)")
+	fs.StringVar(&m.system, "system", "", "system prompt `TEXT`")
+	fs.IntVar(&m.maxRounds, "max-rounds", 5, "`N` requests that may offer tools before one last request without tools")
+	fs.StringVar(&m.think, "think", "", "Ollama's think, `true|false|low|medium|high` (default: unset, the model's default)")
+	fs.StringVar(&m.keepAlive, "keep-alive", "", "how long Ollama keeps the model loaded, a duration `D` such as 10m (default: Ollama's)")
 	fs.Var(&m.options, "o", "model option `key=value` (temperature, seed, num_ctx, top_k, top_p, num_predict); repeatable")
 }
 
