@@ -86,6 +86,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
 		return runVersion(ctx, args[1:], stdin, stdout, stderr)
 	}
+	if len(args) > 1 && args[0] == "help" {
+		return run(ctx, []string{args[1], "-h"}, stdin, stdout, stderr) // as `go help build`
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout)
 		if len(args) == 0 {

@@ -307,6 +307,9 @@ func TestUsage(t *testing.T) {
 	if r := runCLI(t, context.Background(), "help"); r.code != exitOK || !strings.Contains(r.stdout, "ask") {
 		t.Errorf("help: code %d\n%s", r.code, r.stdout)
 	}
+	if r := runCLI(t, context.Background(), "help", "run"); r.code != exitOK || !strings.HasPrefix(r.stderr, "Usage: toolgrade run [flags] SUITE.yaml") {
+		t.Errorf("help run: code %d\n%s", r.code, r.stderr)
+	}
 	if r := runCLI(t, context.Background(), "ask", "--bogus"); r.code != exitUsage {
 		t.Errorf("bad flag: code %d", r.code)
 	}
