@@ -106,7 +106,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return usageErrorf("%s", srcpos.Unknown("command", args[0], names))
 }
 
-// summaryOf is what command (its first word) does, as help lists it.
+// commandSummary is what command (its first word) does, as help lists it.
 func commandSummary(command string) string {
 	name, _, _ := strings.Cut(command, " ")
 	for _, c := range commands() {
