@@ -26,14 +26,17 @@ func WriteAsked(w io.Writer, t *record.Transcript, truncated bool, numCtx int, a
 	}{t, truncated, numCtx})
 }
 
-// writeConversation writes one line per tool call, then the answer, escaping
-// the control characters a model or a server may have put in them.
+// writeConversation writes one line per tool call, with its error whole
+// when it failed (lines after the first indented), then the answer,
+// escaping the control characters a model or a server may have put in
+// them.
 func writeConversation(w io.Writer, t *record.Transcript) {
 	for _, r := range t.Rounds {
 		for _, ex := range r.Executions {
 			line := fmt.Sprintf("-> %s(%s)", ex.Name, askJSON(ex.Arguments))
 			if ex.IsError {
-				line += fmt.Sprintf("  [%s: %s]", ex.ErrorKind, askFirstLine(ex.Result))
+				// Whole: the end of an error is often what says what to do.
+				line += fmt.Sprintf("  [%s: %s]", ex.ErrorKind, block(strings.TrimPrefix(ex.Result, "error: "), "    "))
 			}
 			fmt.Fprintln(w, Printable(line))
 		}
@@ -62,12 +65,4 @@ func askJSON(raw json.RawMessage) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
-}
-
-func askFirstLine(s string) string {
-	s, _, _ = strings.Cut(s, "\n")
-	if len(s) > 120 {
-		s = s[:117] + "..."
-	}
-	return s
 }

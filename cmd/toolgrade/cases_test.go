@@ -230,7 +230,7 @@ func TestCasesFromUsage(t *testing.T) {
 		{[]string{"cases", "from", bad, "--min-similarity", "0"}, "cases from: --min-similarity 0: must be above 0 and at most 1"},
 		{[]string{"cases", "from", bad, "--min-similarity", "1.5"}, "cases from: --min-similarity 1.5: must be above 0 and at most 1"},
 		{[]string{"cases", "from", bad, "--servers", missing}, "cases from: --servers " + missing + ": no such file or directory"},
-		{[]string{"cases", "from", "--bogus", bad}, "flag provided but not defined: -bogus"},
+		{[]string{"cases", "from", "--bogus", bad}, "cases from: unknown flag --bogus (toolgrade cases from -h lists every flag)"},
 	} {
 		r := runCLI(t, context.Background(), c.args...)
 		if r.code != exitUsage || r.err == nil || !strings.Contains(r.err.Error(), c.want) {

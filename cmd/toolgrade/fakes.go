@@ -5,9 +5,13 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
+	"strings"
 
 	fakemcp "github.com/toolgrade/toolgrade/fakes/mcp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
+	"github.com/toolgrade/toolgrade/internal/cli"
+	"github.com/toolgrade/toolgrade/internal/srcpos"
 )
 
 func runFakeOllama(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -46,16 +50,22 @@ func runFakeOllama(ctx context.Context, args []string, _ io.Reader, stdout, stde
 }
 
 func runFakeMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("fake-mcp", "NAME", stderr)
+	more := "Servers:"
+	for _, n := range fakemcp.Names() {
+		more += fmt.Sprintf("\n  %-7s %s", n, fakemcp.About(n))
+	}
+	more += "\n\nIn a servers file: \"docs\": {\"command\": \"toolgrade\", \"args\": [\"fake-mcp\", \"docs\"]}"
+	fs := newFlagsHelp(cli.Help{Command: "fake-mcp", Args: "NAME", More: more}, stderr)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
+	names := fakemcp.Names()
 	if len(pos) != 1 {
-		return usageErrorf("fake-mcp: give one server name: %v", fakemcp.Names())
+		return usageErrorf("fake-mcp: give one server name: %s", strings.Join(names, " or "))
 	}
-	if _, err := fakemcp.New(pos[0]); err != nil {
-		return asUsage(err)
+	if !slices.Contains(names, pos[0]) {
+		return usageErrorf("fake-mcp: %s", srcpos.Unknown("server", pos[0], names))
 	}
 	return fakemcp.ServeStdio(ctx, pos[0], stdin, stdout)
 }

@@ -5,47 +5,42 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"time"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/servers"
 )
 
-// newFlags returns a flag set that reports errors instead of exiting.
+// newFlags returns the flag set of command name (as typed after toolgrade:
+// run, cases from) taking the arguments args; its -h writes the usage to
+// stderr.
 func newFlags(name, args string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	return newFlagsHelp(cli.Help{Command: name, Args: args}, stderr)
+}
+
+// newFlagsHelp is newFlags with more to say under -h than the command's
+// summary and flags (h.More).
+func newFlagsHelp(h cli.Help, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(h.Command, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: toolgrade %s [flags] %s\n\nFlags:\n", name, args)
-		fs.PrintDefaults()
+	if h.Summary == "" {
+		h.Summary = commandSummary(h.Command)
 	}
+	fs.Usage = func() { h.Write(stderr, fs) }
 	return fs
 }
 
 // parse parses flags that may come before, between or after the positional
 // arguments (`toolgrade run suite.yaml --repeat 3`), and returns the
-// positional ones. "--" ends the flags.
+// positional ones. "--" ends the flags. A mistake is one line (cli.Parse).
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, asUsage(err)
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
+	pos, err := cli.Parse(fs, args)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		return nil, asUsage(err)
 	}
+	return pos, err
 }
 
 // serverFlags are the flags of every command that connects to MCP servers.
@@ -62,8 +57,8 @@ type serverFlags struct {
 
 func (s *serverFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.file, "servers", "", "mcpServers `FILE` (the JSON Claude Desktop and ollama-mcp-bridge use)")
-	fs.StringVar(&s.toolNames, "tool-names", "auto", "tool names the model sees: auto (server__tool only on collisions) or prefixed (always)")
-	fs.StringVar(&s.propertyOrder, "property-order", servers.PropertyOrderServer, "order of each tool's parameters as the model sees them: server (the server's own) or required-first (required ones first, then by name)")
+	fs.StringVar(&s.toolNames, "tool-names", "auto", "tool names the model sees, `auto|prefixed`: auto (server__tool only on collisions) or prefixed (always)")
+	fs.StringVar(&s.propertyOrder, "property-order", servers.PropertyOrderServer, "order of each tool's parameters as the model sees them, `server|required-first`: server (the server's own) or required-first (required ones first, then by name)")
 	fs.BoolVar(&s.requireAll, "require-all-servers", false, "fail when any server fails to connect, instead of skipping it")
 	fs.DurationVar(&s.connectTimeout, "connect-timeout", 30*time.Second, "time for all servers to connect and list their tools")
 	fs.DurationVar(&s.toolTimeout, "tool-timeout", 60*time.Second, "time one tool call may take before it fails as timed out")
@@ -134,10 +129,10 @@ type modelFlags struct {
 
 func (m *modelFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.ollama, "ollama", "", "Ollama `URL` (default: OLLAMA_HOST, else http://127.0.0.1:11434)")
-	fs.StringVar(&m.system, "system", "", "system prompt")
-	fs.IntVar(&m.maxRounds, "max-rounds", 5, "requests that may offer tools before one last request without tools")
-	fs.StringVar(&m.think, "think", "", "think: true, false, low, medium or high (default: unset, the model's default)")
-	fs.StringVar(&m.keepAlive, "keep-alive", "", "how long Ollama keeps the model loaded, e.g. 10m (default: Ollama's)")
+	fs.StringVar(&m.system, "system", "", "system prompt `TEXT`")
+	fs.IntVar(&m.maxRounds, "max-rounds", 5, "`N` requests that may offer tools before one last request without tools")
+	fs.StringVar(&m.think, "think", "", "Ollama's think, `true|false|low|medium|high` (default: unset, the model's default)")
+	fs.StringVar(&m.keepAlive, "keep-alive", "", "how long Ollama keeps the model loaded, a duration `D` such as 10m (default: Ollama's)")
 	fs.Var(&m.options, "o", "model option `key=value` (temperature, seed, num_ctx, top_k, top_p, num_predict); repeatable")
 }
 

@@ -41,7 +41,7 @@ type gateFlags struct {
 // register adds --gate and --gate-on to fs.
 func (g *gateFlags) register(fs *flag.FlagSet) {
 	g.fs, g.maxRegressions = fs, -1
-	fs.Var(&g.gates, "gate", "CI gate `EXPR`, [MODEL:]METRIC[@POINT] OP VALUE such as pass>=0.9, p95<=2s or selection@60>=0.8 (a sweep point: 60 decoys) (for run, added to the suite's gates); complete results that fail one exit 4; repeatable")
+	fs.Var(&g.gates, "gate", "CI gate `EXPR`, [MODEL[@VARIANT]:]METRIC[@POINT] OP VALUE such as pass>=0.9, p95<=2s or selection@60>=0.8 (a sweep point: 60 decoys) (for run, added to the suite's gates); complete results that fail one exit 4; repeatable")
 	fs.StringVar(&g.on, "gate-on", "point", "rate gates judge the `point|lower`: point, the observed rate, or lower, the pessimistic end of its 95% interval (the lower bound for >=, the upper for <=)")
 }
 

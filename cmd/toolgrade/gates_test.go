@@ -238,9 +238,9 @@ func TestGateFlagsAreCheckedBeforeAnything(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"run", "s.yaml", "--gate", "pas>=0.9"}, `invalid value "pas>=0.9" for flag -gate: unknown metric "pas" (did you mean "pass"?)`},
-		{[]string{"run", "s.yaml", "--gate", "p95<=2"}, `for flag -gate: p95 is a latency: give a duration such as 2s or 500ms, not "2"`},
-		{[]string{"report", base, "--gate", "qwen3:8b:pass=0.9"}, `for flag -gate: no comparison: use >=, <=, > or <`},
+		{[]string{"run", "s.yaml", "--gate", "pas>=0.9"}, `run: --gate "pas>=0.9": unknown metric "pas" (did you mean "pass"?)`},
+		{[]string{"run", "s.yaml", "--gate", "p95<=2"}, `run: --gate "p95<=2": p95 is a latency: give a duration such as 2s or 500ms, not "2"`},
+		{[]string{"report", base, "--gate", "qwen3:8b:pass=0.9"}, `report: --gate "qwen3:8b:pass=0.9": "=" is not a comparison: use >=, <=, > or <; a gate is [MODEL[@VARIANT]:]METRIC[@POINT] OP VALUE, such as pass>=0.9`},
 		{[]string{"run", "s.yaml", "--gate-on", "upper"}, `--gate-on "upper": must be point or lower`},
 		{[]string{"report", base, "--gate-on", "mean"}, `--gate-on "mean": must be point or lower`},
 		{[]string{"run", "s.yaml", "--max-regressions", "2"}, "--max-regressions needs --baseline DIR, the run to compare with"},
@@ -249,7 +249,7 @@ func TestGateFlagsAreCheckedBeforeAnything(t *testing.T) {
 		{[]string{"run", "s.yaml", "--baseline", base, "--max-regressions", "-1"}, "--max-regressions -1: must be 0 or more"},
 		{[]string{"run", "s.yaml", "--baseline", missing, "--max-regressions", "0"}, "--baseline: "},
 		{[]string{"run", "--resume", base, "--baseline", base, "--max-regressions", "0"}, "--baseline " + base + " is the run's own directory"},
-		{[]string{"report", base, "--baseline", base}, "flag provided but not defined: -baseline"},
+		{[]string{"report", base, "--baseline", base}, "report: unknown flag --baseline (toolgrade report -h lists every flag)"},
 	} {
 		r := runCLI(t, context.Background(), tt.args...)
 		if r.code != exitUsage || !strings.Contains(r.err.Error(), tt.want) {

@@ -14,10 +14,10 @@ import (
 // -o SUITE.yaml`: a suite made of the Berkeley Function-Calling
 // Leaderboard's single-turn questions (internal/bfcl).
 func runImport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("import", "bfcl QUESTIONS.json... [--answers POSSIBLE_ANSWERS.json] [-o SUITE.yaml]", stderr)
+	fs := newFlags("import bfcl", "QUESTIONS.json... [--answers POSSIBLE_ANSWERS.json]... [-o SUITE.yaml]", stderr)
 	var answers stringList
-	fs.Var(&answers, "answers", "a BFCL possible-answer file (possible_answer/*.json), repeatable; needed by every category but irrelevance and relevance")
-	out := fs.String("o", "", "write the suite to FILE (replaced atomically) instead of stdout")
+	fs.Var(&answers, "answers", "a BFCL possible-answer `FILE` (possible_answer/*.json), repeatable; needed by every category but irrelevance and relevance")
+	out := fs.String("o", "", "write the suite to `FILE` (replaced atomically) instead of stdout")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err

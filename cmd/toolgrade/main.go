@@ -10,8 +10,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
+	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"github.com/toolgrade/toolgrade/reports"
 )
 
@@ -75,7 +77,7 @@ func commands() []command {
 		{"import", "write a suite from another benchmark's files: import bfcl, the Berkeley Function-Calling Leaderboard's questions and possible answers", runImport},
 		{"fake-ollama", "serve a scripted fake Ollama (for demos and tests)", runFakeOllama},
 		{"fake-mcp", "serve a fake MCP server over stdio (docs, faulty)", runFakeMCP},
-		{"version", "print toolgrade's version", runVersion},
+		{"version", "print toolgrade's version, and the Go and the Ollama and MCP modules it was built with", runVersion},
 	}
 }
 
@@ -84,6 +86,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
 		return runVersion(ctx, args[1:], stdin, stdout, stderr)
 	}
+	if len(args) > 1 && args[0] == "help" {
+		return run(ctx, []string{args[1], "-h"}, stdin, stdout, stderr) // as `go help build`
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout)
 		if len(args) == 0 {
@@ -91,12 +96,25 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return nil
 	}
+	var names []string
 	for _, c := range commands() {
 		if c.name == args[0] {
 			return c.run(ctx, args[1:], stdin, stdout, stderr)
 		}
+		names = append(names, c.name)
 	}
-	return usageErrorf("unknown command %q (run `toolgrade help`)", args[0])
+	return usageErrorf("%s", srcpos.Unknown("command", args[0], names))
+}
+
+// commandSummary is what command (its first word) does, as help lists it.
+func commandSummary(command string) string {
+	name, _, _ := strings.Cut(command, " ")
+	for _, c := range commands() {
+		if c.name == name {
+			return c.summary
+		}
+	}
+	return ""
 }
 
 func usage(w io.Writer) {

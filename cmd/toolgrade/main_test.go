@@ -185,6 +185,8 @@ func TestAskErrorsBeforeAnyWork(t *testing.T) {
 			exitInfra, []string{"cannot reach Ollama at " + closed, "ollama serve", "OLLAMA_HOST"}},
 		{"model not pulled", []string{"--servers", docs, "--model", "qwen3:8b", "--ollama", url},
 			exitInfra, []string{`model "qwen3:8b" is not pulled`, "ollama pull qwen3:8b"}},
+		{"model misspelt", []string{"--servers", docs, "--model", "scripted-goood", "--ollama", url},
+			exitInfra, []string{`model "scripted-goood" is not pulled on Ollama at ` + url + `; did you mean "scripted-good"?`}},
 		{"model without tools", []string{"--servers", docs, "--model", "scripted-notools", "--ollama", url},
 			exitInfra, []string{`model "scripted-notools" does not support tools`, "completion"}},
 		{"bad config", []string{"--servers", badJSON, "--model", "scripted-good", "--ollama", url},
@@ -296,11 +298,17 @@ func TestToolsListsTheCatalog(t *testing.T) {
 }
 
 func TestUsage(t *testing.T) {
-	if r := runCLI(t, context.Background(), "frobnicate"); r.code != exitUsage {
-		t.Errorf("unknown command: code %d", r.code)
+	if r := runCLI(t, context.Background(), "frobnicate"); r.code != exitUsage || !strings.Contains(r.err.Error(), `unknown command "frobnicate" (known commands: ask, tools, run,`) {
+		t.Errorf("unknown command: code %d, %v", r.code, r.err)
+	}
+	if r := runCLI(t, context.Background(), "rnu", "suite.yaml"); r.code != exitUsage || r.err.Error() != `unknown command "rnu" (did you mean "run"?)` {
+		t.Errorf("misspelled command: code %d, %v", r.code, r.err)
 	}
 	if r := runCLI(t, context.Background(), "help"); r.code != exitOK || !strings.Contains(r.stdout, "ask") {
 		t.Errorf("help: code %d\n%s", r.code, r.stdout)
+	}
+	if r := runCLI(t, context.Background(), "help", "run"); r.code != exitOK || !strings.HasPrefix(r.stderr, "Usage: toolgrade run [flags] SUITE.yaml") {
+		t.Errorf("help run: code %d\n%s", r.code, r.stderr)
 	}
 	if r := runCLI(t, context.Background(), "ask", "--bogus"); r.code != exitUsage {
 		t.Errorf("bad flag: code %d", r.code)

@@ -19,10 +19,10 @@ type overrideFlags struct {
 }
 
 func (o *overrideFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&o.system, "system", "", "system prompt, replacing the suite's defaults.system (cases that open with their own system message keep it)")
-	fs.IntVar(&o.maxRounds, "max-rounds", 0, "round limit of every case, replacing the suite's and the cases' own max_rounds (default: the suite's)")
-	fs.StringVar(&o.think, "think", "", "think: true, false, low, medium or high, replacing the suite's defaults.think (default: the suite's)")
-	fs.StringVar(&o.keepAlive, "keep-alive", "", "how long Ollama keeps the model loaded, e.g. 10m, replacing the suite's defaults.keep_alive (default: the suite's)")
+	fs.StringVar(&o.system, "system", "", "system prompt `TEXT`, replacing the suite's defaults.system (cases that open with their own system message keep it)")
+	fs.IntVar(&o.maxRounds, "max-rounds", 0, "round limit `N` of every case, replacing the suite's and the cases' own max_rounds (default: the suite's)")
+	fs.StringVar(&o.think, "think", "", "Ollama's think, `true|false|low|medium|high`, replacing the suite's defaults.think (default: the suite's)")
+	fs.StringVar(&o.keepAlive, "keep-alive", "", "how long Ollama keeps the model loaded, a duration `D` such as 10m, replacing the suite's defaults.keep_alive (default: the suite's)")
 	fs.Var(&o.options, "o", "model option `key=value` (temperature, seed, num_ctx, ...) over the suite's defaults.options; repeatable")
 }
 

@@ -19,8 +19,8 @@ func runShow(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	fs.StringVar(&f.Variant, "variant", "", "show only the trials of this variant (`NAME`; base: the servers' own descriptions), or a glob")
 	fs.StringVar(&f.Case, "case", "", "show only the trials of this case: an `ID`, or a glob such as 'menu-*'")
 	fs.Var(&f.Repeat, "repeat", "show only repeat `N` of each case (0 is the first)")
-	outcomes := fs.String("outcome", "", "show only the trials with one of these `outcomes` (comma-separated; fail: every scored trial that did not pass)")
-	colorMode := fs.String("color", "auto", "colour: auto (on a terminal, unless NO_COLOR is set), always or never")
+	outcomes := fs.String("outcome", "", "show only the trials with one of these outcomes `O` (comma-separated; fail: every scored trial that did not pass)")
+	colorMode := fs.String("color", "auto", "colour, `auto|always|never`: auto (on a terminal, unless NO_COLOR is set), always or never")
 	full := fs.Bool("full", false, "show every tool result and argument whole instead of cutting long ones")
 	pos, err := parse(fs, args)
 	if err != nil {

@@ -25,7 +25,7 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	sf.register(fs)
 	asJSON := fs.Bool("json", false, "print the tools exactly as sent to Ollama, as JSON")
 	suitePath := fs.String("suite", "", "the suite `FILE` whose variants --variant names (its servers, when --servers is not given)")
-	variant := fs.String("variant", "", "show the catalog this variant of --suite sends (default: base, the servers' own)")
+	variant := fs.String("variant", "", "show the catalog variant `NAME` of --suite sends (default: base, the servers' own)")
 	caseID := fs.String("case", "", "show the catalog case `ID` of --suite brings (its tools:) instead of the servers'")
 	var mf measureFlags
 	mf.register(fs)

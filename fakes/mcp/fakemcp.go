@@ -30,6 +30,18 @@ const CrashExitCode = 3
 // Names returns the names accepted by [New] and [ServeStdio], sorted.
 func Names() []string { return []string{"docs", "faulty"} }
 
+// About says in one line what the named server serves, ending with its
+// tools, for `toolgrade fake-mcp -h`; "" for a name that is none.
+func About(name string) string {
+	switch name {
+	case "docs":
+		return "a restaurant's FAQ, menu and opening hours; tools: search, list_documents, get_document"
+	case "faulty":
+		return "tools that misbehave on purpose, for testing clients; tools: fail, hang, huge, crash (exits 3), slow, echo"
+	}
+	return ""
+}
+
 // New returns a fresh instance of the named server: "docs" is [Docs] and
 // "faulty" is [Faulty] with nil options.
 func New(name string) (*mcp.Server, error) {

@@ -135,6 +135,31 @@ func TestNames(t *testing.T) {
 	}
 }
 
+// TestAboutNamesEveryTool: what fake-mcp -h says of a server lists its
+// tools, all of them and no other.
+func TestAboutNamesEveryTool(t *testing.T) {
+	for _, name := range fakemcp.Names() {
+		s, _ := fakemcp.New(name)
+		cs, _ := connect(t, s)
+		res, err := cs.ListTools(t.Context(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tools []string
+		for _, tool := range res.Tools {
+			tools = append(tools, tool.Name)
+		}
+		_, listed, ok := strings.Cut(fakemcp.About(name), "tools: ")
+		listed = strings.ReplaceAll(listed, " (exits 3)", "")
+		if got := strings.Split(listed, ", "); !ok || !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(tools))) {
+			t.Errorf("About(%q) = %q; its tools are %v", name, fakemcp.About(name), tools)
+		}
+	}
+	if fakemcp.About("nope") != "" {
+		t.Error(`About("nope") is not empty`)
+	}
+}
+
 func TestToolSchemas(t *testing.T) {
 	for _, tc := range []struct {
 		server   *mcp.Server

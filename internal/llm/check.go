@@ -59,7 +59,13 @@ func CheckModel(ctx context.Context, c *api.Client, base *url.URL, model string)
 		}
 	}
 	if found == nil {
-		return nil, &NotPulledError{Model: model, At: at}
+		names := make([]string, len(list.Models))
+		for i, m := range list.Models {
+			names[i] = m.Name
+		}
+		e := &NotPulledError{Model: model, At: at}
+		e.Near, e.OtherTags = nearModels(model, names)
+		return nil, e
 	}
 	show, err := c.Show(ctx, &api.ShowRequest{Model: model})
 	if err != nil {
@@ -130,8 +136,42 @@ func unwrapURL(err error) error {
 type NotPulledError struct {
 	Model string
 	At    string // the Ollama's URL, masked
+	// Near are the pulled models Model likely means, nearest first: a
+	// misspelling's, or with OtherTags the other tags of its name (qwen3
+	// means qwen3:latest; qwen3:8b is pulled), when pulling Model is as
+	// likely what is wanted.
+	Near      []string
+	OtherTags bool
 }
 
+// Error says what to do on the first line: the name meant, when one is
+// near; the tags there are and how to pull the one named; or how to pull it.
 func (e *NotPulledError) Error() string {
-	return fmt.Sprintf("model %q is not pulled on Ollama at %s\n  run: ollama pull %s", e.Model, e.At, e.Model)
+	msg := fmt.Sprintf("model %q is not pulled on Ollama at %s", e.Model, e.At)
+	switch {
+	case len(e.Near) == 0:
+		return msg + "\n  run: ollama pull " + e.Model
+	case e.OtherTags:
+		one := "that one"
+		if len(e.Near) > 1 {
+			one = "one of those"
+		}
+		return fmt.Sprintf("%s; it has %s\n  name %s, or run: ollama pull %s", msg, orList(e.Near, "and", false), one, e.Model)
+	}
+	return fmt.Sprintf("%s; did you mean %s?", msg, orList(e.Near, "or", true))
+}
+
+// orList joins names as a sentence does: a, b or c; quoted when quote.
+func orList(names []string, and string, quote bool) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = n
+		if quote {
+			q[i] = strconv.Quote(n)
+		}
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " " + and + " " + q[len(q)-1]
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -55,6 +56,56 @@ func TestSameModel(t *testing.T) {
 	} {
 		if SameModel(tc.a, tc.b) != tc.same {
 			t.Errorf("SameModel(%q, %q) != %v", tc.a, tc.b, tc.same)
+		}
+	}
+}
+
+// TestAModelNotPulledNamesThoseNearIt: a misspelt model is told the
+// pulled models near its name, not to pull a model that does not exist;
+// another tag of a pulled model is told the tags there are, and how to
+// pull the one it named; a name near nothing is told to pull it.
+func TestAModelNotPulledNamesThoseNearIt(t *testing.T) {
+	base, o := fake(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		model, want string
+		pull        bool
+	}{
+		{"scripted-goood", `model "scripted-goood" is not pulled on Ollama at ` + base.String() + `; did you mean "scripted-good"?`, false},
+		{"Scripted-Weak", `did you mean "scripted-weak"?`, false},
+		{"scripted-good:8b", `model "scripted-good:8b" is not pulled on Ollama at ` + base.String() + `; it has scripted-good:latest` +
+			"\n  name that one, or run: ollama pull scripted-good:8b", true},
+		{"llama3.1:70b", `model "llama3.1:70b" is not pulled on Ollama at ` + base.String() + "\n  run: ollama pull llama3.1:70b", true},
+	} {
+		_, err := o.Check(ctx, tc.model)
+		var np *NotPulledError
+		if !errors.As(err, &np) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "ollama pull") != tc.pull {
+			t.Errorf("%s: %v\nwant %s", tc.model, err, tc.want)
+		}
+	}
+}
+
+func TestNearModels(t *testing.T) {
+	pulled := []string{"llama3.1:latest", "qwen3:1.7b", "qwen3:8b", "hf.co/unsloth/Qwen3-8B-GGUF:Q4_K_M", "mistral:latest"}
+	for _, tc := range []struct {
+		model     string
+		near      []string
+		otherTags bool
+	}{
+		// Ollama reads a name without a tag as :latest.
+		{"qwen3", []string{"qwen3:1.7b", "qwen3:8b"}, true},
+		{"qwen3:8", []string{"qwen3:8b", "qwen3:1.7b"}, true},
+		{"Qwen3:8B", []string{"qwen3:8b"}, false},
+		{"lama3.1", []string{"llama3.1"}, false},
+		{"llama3.1:latst", []string{"llama3.1:latest"}, true},
+		{"mistrl", []string{"mistral"}, false},
+		{"hf.co/unsloth/Qwen3-8B-GGUF:Q4_K_S", []string{"hf.co/unsloth/Qwen3-8B-GGUF:Q4_K_M"}, true},
+		{"gemma3:4b", nil, false},
+		{"phi4", nil, false},
+	} {
+		near, other := nearModels(tc.model, pulled)
+		if !slices.Equal(near, tc.near) || other != tc.otherTags {
+			t.Errorf("nearModels(%q) = %q, %v; want %q, %v", tc.model, near, other, tc.near, tc.otherTags)
 		}
 	}
 }

@@ -52,11 +52,13 @@ func TestParseOneErrors(t *testing.T) {
 		offset int
 		msg    string
 	}{
-		{"", 0, "empty; want [MODEL:]METRIC OP VALUE"},
-		{"pass", 4, "no comparison; want"},
-		{"pass=0.9", 4, "no comparison: use >=, <=, > or <"},
-		{"pass==0.9", 4, "no comparison: use >=, <=, > or <"},
-		{"pass=>0.9", 4, `no comparison "=>": use >=, <=, > or <`},
+		{"", 0, "empty; a gate is [MODEL[@VARIANT]:]METRIC[@POINT] OP VALUE, such as pass>=0.9"},
+		{"pass", 4, "no comparison (>=, <=, > or <); a gate is [MODEL[@VARIANT]:]METRIC[@POINT] OP VALUE, such as pass>=0.9"},
+		{"pass=0.9", 4, `"=" is not a comparison: use >=, <=, > or <; a gate is [MODEL[@VARIANT]:]METRIC[@POINT] OP VALUE, such as pass>=0.9`},
+		{"pass==0.9", 4, `"==" is not a comparison: use >=, <=, > or <; a gate is`},
+		{"pass=>0.9", 4, `"=>" is not a comparison: did you mean ">="? A gate is [MODEL[@VARIANT]:]METRIC[@POINT] OP VALUE, such as pass>=0.9`},
+		{"p95=<2s", 3, `"=<" is not a comparison: did you mean "<="? A gate is`},
+		{"pass!>=0.9", 4, `"!>=" is not a comparison: use >=, <=, > or <; a gate is`},
 		{"pas>=0.9", 0, `unknown metric "pas" (did you mean "pass"?)`},
 		{"qwen3:8b:selction>=0.9", 9, `unknown metric "selction" (did you mean "selection"?)`},
 		{"qwen3:8b>=0.9", 6, `unknown metric "8b" (known metrics: pass, tool_selection`},

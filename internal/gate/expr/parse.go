@@ -11,7 +11,12 @@ import (
 	"github.com/toolgrade/toolgrade/internal/srcpos"
 )
 
-const grammar = "want [MODEL:]METRIC OP VALUE, such as pass>=0.9, qwen3:8b:p95<=2s, round_limit<5% or selection@60>=0.8"
+// grammar ends the messages of an expression whose shape is wrong: what a
+// gate is, with examples.
+const grammar = "a gate is [MODEL[@VARIANT]:]METRIC[@POINT] OP VALUE, such as pass>=0.9, qwen3:8b:p95<=2s, round_limit<5% or selection@60>=0.8"
+
+// ops is what a comparison may be, as messages list them.
+const ops = ">=, <=, > or <"
 
 // ParseOne parses one expression; its error is a *SyntaxError.
 func ParseOne(expr string) (Gate, error) {
@@ -62,9 +67,10 @@ func (p *parser) comparison() (at, end int, err error) {
 	i := strings.IndexAny(text, "<>")
 	if i < 0 {
 		if j := strings.Index(text, "="); j >= 0 {
-			return 0, 0, p.fail(j, "no comparison: use >=, <=, > or <")
+			eq := text[j : j+len(text[j:])-len(strings.TrimLeft(text[j:], "="))]
+			return 0, 0, p.fail(j, "%q is not a comparison: use %s; %s", eq, ops, grammar)
 		}
-		return 0, 0, p.fail(len(text), "no comparison; %s", grammar)
+		return 0, 0, p.fail(len(text), "no comparison (%s); %s", ops, grammar)
 	}
 	op := Op(text[i : i+1])
 	end = i + 1
@@ -73,7 +79,12 @@ func (p *parser) comparison() (at, end int, err error) {
 		end++
 	}
 	if i > 0 && strings.ContainsRune("=!", rune(text[i-1])) {
-		return 0, 0, p.fail(i-1, "no comparison %q: use >=, <=, > or <", text[i-1:end])
+		written := text[i-1 : i+1]
+		if text[i-1] == '=' && end == i+1 {
+			// => and =<: the two characters of >= and <= swapped.
+			return 0, 0, p.fail(i-1, "%q is not a comparison: did you mean %q? %s", written, text[i:i+1]+"=", capital(grammar))
+		}
+		return 0, 0, p.fail(i-1, "%q is not a comparison: use %s; %s", text[i-1:end], ops, grammar)
 	}
 	p.g = Gate{Expr: text, Op: op}
 	return i, end, nil
@@ -211,4 +222,12 @@ func threshold(m metric.Name, val string) (float64, error) {
 		return 0, fmt.Errorf("%s is a rate: %s is outside 0–1 (0%%–100%%)", m, val)
 	}
 	return f, nil
+}
+
+// capital is s with its first letter upper case, to start a sentence.
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
