@@ -40,7 +40,7 @@ func TestCheckLeavesSkippedServersTools(t *testing.T) {
 	}
 	err = s.Check(skippingTools{newFakeCatalog(t)})
 	want := []string{
-		`c.yaml:13:20: cases[2].expect.tool: unknown tool "serch" (did you mean "search"?)`,
+		`c.yaml:13:20: cases[2].expect.tool: unknown tool "serch" (did you mean "search"? tools: docs__info, fs__info, get_document, list_documents, search)`,
 		`c.yaml:16:20: cases[3].expect.tool: unknown tool "docs.fetch_url"`,
 	}
 	if err == nil {
