@@ -180,13 +180,26 @@ func (r *session) fresh() error {
 		if r.o.Now != nil {
 			now = r.o.Now
 		}
-		r.dir = filepath.Join("runs", fmt.Sprintf("%s-%s", safeName(r.s.Name), now().Format("20060102-150405")))
+		r.dir = freeDir(filepath.Join("runs", fmt.Sprintf("%s-%s", safeName(r.s.Name), now().Format("20060102-150405"))))
 	}
 	if err := store.CheckFresh(r.dir); err != nil {
 		return DirError(r.dir, err)
 	}
 	r.parallel = r.spec.parallel()
 	return nil
+}
+
+// freeDir is dir, or dir-2, dir-3, ... when it is taken: two runs of a
+// suite started within one second each get a folder of their own. A
+// folder it cannot look at is returned for CheckFresh to report.
+func freeDir(dir string) string {
+	out := dir
+	for i := 2; ; i++ {
+		if _, err := os.Stat(out); err != nil {
+			return out
+		}
+		out = fmt.Sprintf("%s-%d", dir, i)
+	}
 }
 
 // connect reaches the Ollama(s) and the servers, checks the cases against

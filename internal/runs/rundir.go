@@ -22,7 +22,7 @@ func DirError(dir string, err error) error {
 	)
 	switch {
 	case errors.As(err, &ne) && ne.HasRun:
-		return Usagef("run: %s already holds a run; use --resume %s to finish it, or another --out", dir, dir)
+		return heldRun(dir)
 	case errors.As(err, &ne):
 		return Usagef("run: %v; a fresh run needs an empty or new --out folder", err)
 	case errors.As(err, &busy):
@@ -34,6 +34,16 @@ func DirError(dir string, err error) error {
 		return AsUsage(err)
 	}
 	return err
+}
+
+// heldRun is the refusal of a fresh run into dir, which holds a run: a
+// finished one is to be kept (another --out), an unfinished one resumed.
+func heldRun(dir string) error {
+	if r, err := record.ReadRun(dir); err == nil && r.Status == store.StatusComplete {
+		return Usagef("run: %s holds a finished run (of %s, %s): give another --out, or leave --out out for a new folder under runs/; `toolgrade report %s` shows it",
+			dir, r.Suite.Name, r.Start.Local().Format("2006-01-02 15:04"), dir)
+	}
+	return Usagef("run: %s already holds a run that did not finish; use --resume %s to finish it, or another --out", dir, dir)
 }
 
 // EachTrial calls fn for every trial of run (the last line of each key),
