@@ -81,10 +81,14 @@ func startSoakRig(b *testing.B, script *fakeollama.Script) *soakRig {
 	return r
 }
 
-// shutdown stops the proxy, the tool server and the fake, and drops the
-// idle connections of both transports, so that nothing the soak started
-// is left. It is safe to call more than once.
+// shutdown drops the clients' idle connections, stops the proxy, the
+// tool server and the fake, and drops the proxy's idle connections, so that
+// nothing the soak started is left. It is safe to call more than once.
 func (r *soakRig) shutdown() {
+	// The clients go first: a connection their transport opened and never
+	// sent a request on would hold the proxy's Shutdown for its 5 s grace
+	// (net/http counts such a connection as active for its first 5 s).
+	r.client.CloseIdleConnections()
 	if r.stop != nil {
 		r.stop()
 		<-r.served
@@ -92,7 +96,6 @@ func (r *soakRig) shutdown() {
 	}
 	r.cat.Close()
 	r.ollama.close()
-	r.client.CloseIdleConnections()
 	r.upstream.CloseIdleConnections()
 }
 
