@@ -76,7 +76,7 @@ func startSoakRig(b *testing.B, script *fakeollama.Script) *soakRig {
 	r.url = "http://" + ln.Addr().String() + "/api/chat"
 	ctx, stop := context.WithCancel(context.Background())
 	r.stop, r.served = stop, make(chan error, 1)
-	go func() { r.served <- proxy.Serve(ctx, ln, p, 5*time.Second, nil) }()
+	go func() { r.served <- proxy.Serve(ctx, ln, p, proxy.ServeOptions{Grace: 5 * time.Second}) }()
 	b.Cleanup(r.shutdown)
 	return r
 }
