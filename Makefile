@@ -5,7 +5,7 @@ BIN := bin/toolgrade
 SERVERS := cases/servers
 DEMO_DIR := $(CURDIR)/demo-out
 
-.PHONY: all build deps nodedeps sysdeps demo test fmt-check vet bench clean
+.PHONY: all build deps nodedeps sysdeps demo test fmt-check vet bench fuzz clean
 
 all: build
 
@@ -99,6 +99,22 @@ vet:
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Every fuzz target of the module, one after another, FUZZTIME each; the
+# targets are listed afresh (go test -list), so a new one needs no edit
+# here. Go minimizes each new input for up to 60 s by default, most of a
+# short run: FUZZFLAGS bounds it (add -parallel 1 to leave a core free).
+FUZZTIME ?= 1m
+FUZZFLAGS ?= -fuzzminimizetime 10s
+fuzz:
+	@set -eo pipefail; $(GO) test -list '^Fuzz' ./... | \
+	awk '/^Fuzz/ { names = names " " $$1 } /^(ok|\?) / { if (names != "") print $$2 names; names = "" }' | \
+	while read -r pkg names; do \
+	  for name in $$names; do \
+	    echo "== $$name ($$pkg)"; \
+	    $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $(FUZZFLAGS) $$pkg; \
+	  done; \
+	done
 
 clean:
 	rm -rf bin $(DEMO_DIR)

@@ -220,7 +220,7 @@ func loadCaptures(t *testing.T) []capture {
 	return out
 }
 
-func loadTools(t *testing.T, file string) api.Tools {
+func loadTools(t testing.TB, file string) api.Tools {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(CapturesDir, file))
 	if err != nil {

@@ -104,9 +104,10 @@ func (c *StreamChatter) Chat(ctx context.Context, req *api.ChatRequest, fn api.C
 		}
 	}
 	// Unlike api.Client, a read error is reported: the loop would see the
-	// missing done line anyway, and the error says why.
+	// missing done line anyway, and the error says why. It names the
+	// stream, since serve hands it to its clients as it is.
 	if err := sc.Err(); err != nil {
-		return err
+		return fmt.Errorf("reading Ollama's stream: %w", err)
 	}
 	if resp.StatusCode >= http.StatusBadRequest {
 		return api.StatusError{StatusCode: resp.StatusCode, Status: resp.Status}

@@ -2,10 +2,14 @@ package llm
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
@@ -100,5 +104,22 @@ func TestNewChatterSignsWhereOllamasClientWould(t *testing.T) {
 		if _, isOfficial := c.(*api.Client); isOfficial != tc.official {
 			t.Errorf("%s (OLLAMA_AUTH=%q): %T", tc.host, tc.auth, c)
 		}
+	}
+}
+
+// TestStreamChatterSaysTheStreamBrokeOff: a connection Ollama cuts
+// mid-stream is an error that says whose stream it was, not a bare
+// "unexpected EOF", since serve hands it to its clients as it is.
+func TestStreamChatterSaysTheStreamBrokeOff(t *testing.T) {
+	script := &fakeollama.Script{
+		Models: []fakeollama.Model{{Name: "m"}},
+		Rules:  []fakeollama.Rule{{Fault: fakeollama.FaultDrop, Reply: fakeollama.Reply{Content: "one two", Chunks: 2}}},
+	}
+	_, base := rig.Ollama(t, script, &fakeollama.Options{Latency: 0})
+	var chunks int
+	err := (&StreamChatter{Base: base}).Chat(context.Background(), &api.ChatRequest{Model: "m", Messages: []api.Message{{Role: "user", Content: "hi"}}},
+		func(api.ChatResponse) error { chunks++; return nil })
+	if chunks != 1 || !errors.Is(err, io.ErrUnexpectedEOF) || !strings.HasPrefix(fmt.Sprint(err), "reading Ollama's stream: ") {
+		t.Errorf("%d chunks, error %v", chunks, err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -182,4 +183,37 @@ func settled() (goroutines, fds, rssKiB int) {
 		}
 	}
 	return runtime.NumGoroutine(), len(ents), rssKiB
+}
+
+// BenchmarkServeStopsWithAFreshConnection: how long Serve takes to stop
+// while a client holds a connection on which it has sent nothing (a
+// browser's preconnect): net/http alone would wait 5 s for it.
+func BenchmarkServeStopsWithAFreshConnection(b *testing.B) {
+	for b.Loop() {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			b.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			done <- proxy.Serve(ctx, ln, http.NotFoundHandler(), proxy.ServeOptions{Grace: time.Minute})
+		}()
+		conn, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			b.Fatal(err)
+		}
+		// One request on another connection proves the fresh one accepted.
+		resp, err := http.Get("http://" + ln.Addr().String() + "/")
+		if err != nil {
+			b.Fatal(err)
+		}
+		resp.Body.Close()
+		http.DefaultClient.CloseIdleConnections()
+		cancel()
+		if err := <-done; err != nil {
+			b.Fatal(err)
+		}
+		conn.Close()
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -46,13 +47,7 @@ func TestABodyOverTheLimitIsRefusedBeforeAnythingRuns(t *testing.T) {
 // once the first one ends.
 func TestChatsBeyondTheQueueGetOllamasBusyAnswer(t *testing.T) {
 	e := newEnvWith(t, nil, func(o *proxy.Options) { o.Limits.MaxChats, o.Limits.MaxQueue = 1, 1 })
-	hang, stop := context.WithCancel(context.Background())
-	defer stop()
-	first := make(chan error, 1)
-	go func() {
-		first <- e.client.Chat(hang, &api.ChatRequest{Model: "scripted-good", Messages: userMsg("hang forever")}, func(api.ChatResponse) error { return nil })
-	}()
-	settle(t, "the first chat's tool call", func() bool { return e.tools.running.Load() == 1 })
+	stop := holdTheOnlySlot(t, e)
 	second := make(chan error, 1)
 	go func() {
 		_, err := e.chat(t, &api.ChatRequest{Model: "scripted-good", Messages: userMsg("Can I bring my dog?")})
@@ -70,7 +65,6 @@ func TestChatsBeyondTheQueueGetOllamasBusyAnswer(t *testing.T) {
 		t.Errorf("Ollama saw %d chat requests while one chat ran, want 1", n)
 	}
 	stop()
-	<-first
 	if err := <-second; err != nil {
 		t.Errorf("the waiting chat: %v", err)
 	}
@@ -83,13 +77,7 @@ func TestChatsBeyondTheQueueGetOllamasBusyAnswer(t *testing.T) {
 // its chat waits leaves no request to Ollama and no tool call behind.
 func TestAChatThatLeavesTheQueueRunsNothing(t *testing.T) {
 	e := newEnvWith(t, nil, func(o *proxy.Options) { o.Limits.MaxChats = 1 })
-	hang, stop := context.WithCancel(context.Background())
-	defer stop()
-	first := make(chan error, 1)
-	go func() {
-		first <- e.client.Chat(hang, &api.ChatRequest{Model: "scripted-good", Messages: userMsg("hang forever")}, func(api.ChatResponse) error { return nil })
-	}()
-	settle(t, "the first chat's tool call", func() bool { return e.tools.running.Load() == 1 })
+	stop := holdTheOnlySlot(t, e)
 	ctx, leave := context.WithCancel(context.Background())
 	second := make(chan error, 1)
 	go func() {
@@ -100,7 +88,6 @@ func TestAChatThatLeavesTheQueueRunsNothing(t *testing.T) {
 	<-second
 	settle(t, "the queue", func() bool { return e.proxy.Waiting() == 0 })
 	stop()
-	<-first
 	settle(t, "the tool calls", func() bool { return e.tools.running.Load() == 0 })
 	if n, calls := len(e.fake.Requests()), e.tools.calls.Load(); n != 1 || calls != 1 {
 		t.Errorf("Ollama saw %d chats and %d tools ran; only the first chat's 1 and 1 should have", n, calls)
@@ -182,6 +169,22 @@ func TestAClientCannotRaiseTheRoundLimit(t *testing.T) {
 	if got := resp.Trailer.Get("X-Toolgrade-Rounds"); got != "4" {
 		t.Errorf("rounds %q, want the proxy's 3 with tools and 1 without", got)
 	}
+}
+
+// holdTheOnlySlot starts a chat whose tool call hangs, so it holds a turn
+// until stop, which returns once the chat has ended.
+func holdTheOnlySlot(t *testing.T, e *env) (stop func()) {
+	t.Helper()
+	hang, cancel := context.WithCancel(context.Background())
+	first := make(chan error, 1)
+	go func() {
+		first <- e.client.Chat(hang, &api.ChatRequest{Model: "scripted-good", Messages: userMsg("hang forever")}, func(api.ChatResponse) error { return nil })
+	}()
+	settle(t, "the first chat's tool call", func() bool { return e.tools.running.Load() == 1 })
+	var once sync.Once
+	stop = func() { once.Do(func() { cancel(); <-first }) }
+	t.Cleanup(stop)
+	return stop
 }
 
 // dial connects to addr and closes the connection when the test ends.

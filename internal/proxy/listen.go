@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/toolgrade/toolgrade/internal/llm"
@@ -85,6 +86,24 @@ type ServeOptions struct {
 // the listener's when it failed first; nil once ctx ended.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, o ServeOptions) error {
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: o.ReadHeaderTimeout, IdleTimeout: o.IdleTimeout}
+	// net/http counts a connection that has sent nothing yet as busy for
+	// its first 5 s, so one such connection (a browser's preconnect, a
+	// client's pool) would hold every stop for the whole grace. Stopping
+	// closes them: no request of theirs has begun.
+	var fresh sync.Map
+	hs.ConnState = func(c net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			fresh.Store(c, struct{}{})
+		} else {
+			fresh.Delete(c)
+		}
+	}
+	hs.RegisterOnShutdown(func() {
+		fresh.Range(func(c, _ any) bool {
+			c.(net.Conn).Close()
+			return true
+		})
+	})
 	if hs.ReadHeaderTimeout <= 0 {
 		hs.ReadHeaderTimeout = DefaultReadHeaderTimeout
 	}

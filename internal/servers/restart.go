@@ -61,6 +61,10 @@ type server struct {
 	restarts int
 	// lastErr is why the last restart failed; nil after a success.
 	lastErr error
+	// abandoned: the last restart ended with the call that started it, so
+	// it says nothing about the server, and the calls that waited for it
+	// try again themselves.
+	abandoned bool
 }
 
 // conn returns a live session for a call, restarting a dead server first.
@@ -85,12 +89,18 @@ func (s *server) conn(ctx context.Context) (*serverConn, error) {
 				return nil, fmt.Errorf("waiting for the restart: %w", ctx.Err())
 			}
 			s.mu.Lock()
-			if s.lastErr != nil && s.cur.deadErr() != nil && s.failed == nil {
+			if s.lastErr != nil && !s.abandoned && s.cur.deadErr() != nil && s.failed == nil {
 				// The restart this call waited for failed; it should not
 				// start another one of its own.
 				return nil, s.lastErr
 			}
 			continue
+		}
+		if err := ctx.Err(); err != nil {
+			// Nobody waits for this call (a client that left): a restart
+			// for it would use up the limit, and the backoff, that the
+			// live calls need.
+			return nil, fmt.Errorf("%v; not restarted: %w", s.cur.deadErr(), err)
 		}
 		if err := s.restartLocked(ctx); err != nil {
 			return nil, err
@@ -149,12 +159,20 @@ func (s *server) restartLocked(ctx context.Context) error {
 	}
 	s.restarting = nil
 	close(ch)
+	s.abandoned = false
 	switch {
 	case s.failed != nil:
 		return s.failed
 	case err != nil && s.life.Err() != nil:
 		// Close ended the restart before it marked the server closed.
 		return errClosed
+	case err != nil && ctx.Err() != nil:
+		// The call that started it left: the attempt does not count
+		// toward the limit, and lastErr still says how the last real
+		// attempt went.
+		s.recent = s.recent[:len(s.recent)-1]
+		s.abandoned = true
+		return fmt.Errorf("%v; restart %d abandoned: %w", dead, s.restarts, err)
 	case err != nil:
 		s.lastErr = fmt.Errorf("%v; restart %d failed: %w", dead, s.restarts, err)
 		return s.lastErr

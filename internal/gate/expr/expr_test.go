@@ -94,6 +94,29 @@ func TestParseOneErrors(t *testing.T) {
 	}
 }
 
+// TestOffsetsCountEverySpace: the expression is trimmed of every space
+// strings.TrimSpace cuts, so its offsets count them all. They counted only
+// blanks and tabs, so after a newline or a no-break space an error pointed
+// before what was wrong (found by FuzzParseOne).
+func TestOffsetsCountEverySpace(t *testing.T) {
+	for _, tt := range []struct {
+		in     string
+		offset int
+	}{
+		{"\npas>=0.9", 1},
+		{"\u00a0pas>=0.9", 2},
+		{"pass>=\nhigh", 7},
+		{"qwen3:\r\nselction>=0.9", 8},
+		{"\v@:pass>=0.9", 1},
+	} {
+		_, err := ParseOne(tt.in)
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.Offset != tt.offset {
+			t.Errorf("ParseOne(%q): %v, want an error at offset %d", tt.in, err, tt.offset)
+		}
+	}
+}
+
 func TestParseReportsEveryProblem(t *testing.T) {
 	gs, err := Parse("pass>=0.9", "pas>=0.9", "p95<=2s", "p95<=2")
 	if len(gs) != 2 || gs[0].Metric != metric.Pass || gs[1].Metric != metric.P95 {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/srcpos"
@@ -20,7 +21,7 @@ const ops = ">=, <=, > or <"
 
 // ParseOne parses one expression; its error is a *SyntaxError.
 func ParseOne(expr string) (Gate, error) {
-	p := &parser{lead: len(expr) - len(strings.TrimLeft(expr, " \t")), text: strings.TrimSpace(expr)}
+	p := &parser{lead: leadingSpace(expr), text: strings.TrimSpace(expr)}
 	if p.text == "" {
 		return Gate{}, p.fail(0, "empty; %s", grammar)
 	}
@@ -53,6 +54,13 @@ type parser struct {
 	// name is the metric as written (selection, not tool_selection).
 	name string
 	g    Gate
+}
+
+// leadingSpace is the length of the space that strings.TrimSpace would cut
+// from the start of s: every space it cuts (a newline, a no-break space) must
+// count in an offset, not only blanks and tabs.
+func leadingSpace(s string) int {
+	return len(s) - len(strings.TrimLeftFunc(s, unicode.IsSpace))
 }
 
 // fail is the *SyntaxError at byte off of text.
@@ -93,7 +101,7 @@ func (p *parser) comparison() (at, end int, err error) {
 // metric reads METRIC[@POINT], the part of lhs from byte at on.
 func (p *parser) metric(lhs string, at int) error {
 	name := strings.TrimSpace(lhs[at:])
-	nameAt := at + len(lhs[at:]) - len(strings.TrimLeft(lhs[at:], " \t"))
+	nameAt := at + leadingSpace(lhs[at:])
 	if name == "" {
 		return p.fail(nameAt, "no metric before %s (known metrics: %s)", p.g.Op, strings.Join(MetricNames(), ", "))
 	}
@@ -142,7 +150,7 @@ func (p *parser) scope(scope string) error {
 // value reads the threshold, from byte end of text on.
 func (p *parser) value(end int) error {
 	rhs := p.text[end:]
-	valAt := end + len(rhs) - len(strings.TrimLeft(rhs, " \t"))
+	valAt := end + leadingSpace(rhs)
 	val := strings.TrimSpace(rhs)
 	op := p.g.Op
 	if val == "" {
