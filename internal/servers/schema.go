@@ -158,14 +158,21 @@ func (in *inliner) lookup(ref string) any {
 	if f, err := url.PathUnescape(frag); err == nil {
 		frag = f
 	}
-	if frag == "" {
-		return in.root
+	// An $anchor (no leading /) is not supported: pointer gives nil.
+	return pointer(in.root, frag)
+}
+
+// pointer is the value the JSON pointer ptr ("/a/0/b~1c") names in doc;
+// nil when it leads nowhere.
+func pointer(doc any, ptr string) any {
+	if ptr == "" {
+		return doc
 	}
-	if !strings.HasPrefix(frag, "/") {
-		return nil // an $anchor; not supported
+	if !strings.HasPrefix(ptr, "/") {
+		return nil
 	}
-	var cur any = in.root
-	for _, tok := range strings.Split(frag[1:], "/") {
+	cur := doc
+	for _, tok := range strings.Split(ptr[1:], "/") {
 		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
 		switch c := cur.(type) {
 		case map[string]any:

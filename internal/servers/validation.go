@@ -173,27 +173,10 @@ func (x *explainer) keyword(before, keyword string) any {
 		}
 	}
 	path := paths[len(paths)-1][1]
-	cur := x.doc
-	if path != "root" {
-		if !strings.HasPrefix(path, "/") {
-			return nil
-		}
-		for _, tok := range strings.Split(path[1:], "/") {
-			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-			switch c := cur.(type) {
-			case map[string]any:
-				cur = c[tok]
-			case []any:
-				i, err := strconv.Atoi(tok)
-				if err != nil || i < 0 || i >= len(c) {
-					return nil
-				}
-				cur = c[i]
-			default:
-				return nil
-			}
-		}
+	if path == "root" {
+		path = ""
 	}
+	cur := pointer(x.doc, path)
 	m, _ := cur.(map[string]any)
 	return m[keyword]
 }
