@@ -81,6 +81,8 @@ func TestSweepPageInChromium(t *testing.T) {
 				labels.slice(j + 1).forEach(o => { if (meet(b, box(o))) out.push(i + ": " + l.textContent + " sits on " + o.textContent); });
 			});
 			if (labels.length !== 2) out.push(i + ": " + labels.length + " quantile labels");
+			const ticks = [...svg.querySelectorAll("text.bar-tick")].map(t => t.textContent);
+			if (new Set(ticks).size !== ticks.length) out.push(i + ": bins labelled alike: " + ticks.join(", "));
 		});
 		return out;
 	})()`))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -102,5 +103,16 @@ cases:
 	}
 	if !strings.Contains(legend, "call in thinking") {
 		t.Error("the page never names call in thinking")
+	}
+	// The fake answers in well under 10 ms: the latency bins' labels still
+	// tell the bins apart (0.3 ms, 1.2 ms, not 0 ms, 1 ms, 1 ms).
+	ticks, err := chromedp.Run(tctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#latency svg.hist text.bar-tick")].map(t => t.textContent)`))
+	if err != nil || len(ticks) < 2 {
+		t.Fatalf("latency ticks %q (%v)", ticks, err)
+	}
+	for i, a := range ticks {
+		if slices.Contains(ticks[i+1:], a) {
+			t.Errorf("two latency bins are labelled %q: %q", a, ticks)
+		}
 	}
 }

@@ -56,7 +56,11 @@
   function kn(r) { return r.k + "/" + r.n; }
   function secs(v) {
     if (!v) return "–";
-    return v < 1 ? (v * 1000).toFixed(0) + " ms" : v.toFixed(2) + " s";
+    if (v >= 1) return v.toFixed(2) + " s";
+    // Under 10 ms one decimal, so that the log-scaled latency bins of a
+    // fast run do not read 0 ms, 1 ms, 1 ms.
+    var ms = v * 1000;
+    return (ms < 10 ? String(Number(ms.toFixed(1))) : ms.toFixed(0)) + " ms";
   }
   function num(n) { return n.toLocaleString("en-US"); }
   function passColor(v) {
