@@ -66,7 +66,9 @@ func alignedWith(data []byte, off int) (found, dash bool) {
 		}
 		indent := len(line) - len(text)
 		// "- - key" starts a block at each item and at the key.
-		for c := indent; c <= col; {
+		// c stops at the line's end: a "- " with nothing after it starts no
+		// block on this line.
+		for c := indent; c <= col && c < len(line); {
 			if c == col {
 				return true, line[c] == '-'
 			}

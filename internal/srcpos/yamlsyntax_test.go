@@ -169,3 +169,18 @@ func TestYAMLSyntaxFarFromItsContext(t *testing.T) {
 		t.Errorf("got %s, want %s...", got, want)
 	}
 }
+
+// TestYAMLSyntaxAfterAnEmptyItem: a line under a "- " with nothing after it
+// is compared with that item without reading past its line's end (found by
+// the suite's fuzz target: an index out of range).
+func TestYAMLSyntaxAfterAnEmptyItem(t *testing.T) {
+	src := []byte("00000:\n  - \n       {}\n    00")
+	var n yaml.Node
+	err := yaml.Unmarshal(src, &n)
+	if err == nil {
+		t.Fatal("yaml.v3 now reads it")
+	}
+	if got := YAMLSyntax("f", src, err).Error(); !strings.HasPrefix(got, "f:4:5: YAML: ") {
+		t.Errorf("got %s", got)
+	}
+}
