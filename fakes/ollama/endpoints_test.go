@@ -256,3 +256,46 @@ func TestClientQuirks(t *testing.T) {
 		t.Errorf("Show on an empty 502: %#v", err)
 	}
 }
+
+// TestPsListsTheLoadedMemory: as the captured Ollama does, /api/ps lists a
+// loaded model as larger than its file (the KV cache of its context and
+// buffers), more for a larger model and a longer context, with size_vram 0
+// on a CPU and the whole size with gpu: true.
+func TestPsListsTheLoadedMemory(t *testing.T) {
+	s := &Script{Models: []Model{
+		{Name: "small", ParameterSize: "1.7B"},
+		{Name: "big", ParameterSize: "8.2B", GPU: true},
+		{Name: "long", ParameterSize: "1.7B", NumCtx: 32768},
+	}}
+	h := newHarness(t, s, nil)
+	ctx := context.Background()
+	for _, m := range []string{"small", "big", "long"} {
+		h.chat(t, &api.ChatRequest{Model: m, Messages: user("q")})
+	}
+	tags, err := h.client.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := h.client.ListRunning(ctx)
+	if err != nil || len(ps.Models) != 3 {
+		t.Fatalf("ps %+v, %v", ps, err)
+	}
+	file, loaded, vram := map[string]int64{}, map[string]int64{}, map[string]int64{}
+	for _, m := range tags.Models {
+		file[m.Name] = m.Size
+	}
+	for _, m := range ps.Models {
+		loaded[m.Name], vram[m.Name] = m.Size, m.SizeVRAM
+	}
+	for name, f := range file {
+		if loaded[name] <= f {
+			t.Errorf("%s: loaded %d, not more than its file %d", name, loaded[name], f)
+		}
+	}
+	if !(loaded["big:latest"] > loaded["small:latest"] && loaded["long:latest"] > loaded["small:latest"]) {
+		t.Errorf("loaded sizes %v: want big and long above small", loaded)
+	}
+	if vram["small:latest"] != 0 || vram["big:latest"] != loaded["big:latest"] {
+		t.Errorf("size_vram %v (loaded %v): want 0 on the CPU, all with gpu", vram, loaded)
+	}
+}

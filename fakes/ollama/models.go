@@ -148,3 +148,17 @@ func modelSize(params int64, quant string) int64 {
 	}
 	return int64(float64(params)*bits/8) + 1<<20
 }
+
+// loadedSize estimates the memory the loaded model takes, which /api/ps
+// lists as size: more than the file (the captured 519K-parameter model
+// listed 3,497,984 bytes loaded for a 2,087,779-byte file at num_ctx 8192).
+// It adds a KV cache of one byte of context a token per 62,500 parameters
+// (128 KB a token for 8B, about what a llama-style model with grouped-query
+// attention keeps in f16) and 1 MiB of compute buffers.
+func (m *modelInfo) loadedSize() int64 {
+	params := m.params
+	if params == 0 {
+		params = 8_000_000_000
+	}
+	return m.size + int64(m.NumCtx)*(params/62_500) + 1<<20
+}

@@ -69,6 +69,10 @@ type Model struct {
 	// answer. True models a server whose parser does not check names, so a
 	// harness can meet a hallucinated tool name.
 	KeepUnknownCalls bool `yaml:"keep_unknown_calls"`
+	// GPU puts the loaded model wholly in GPU memory: /api/ps lists its
+	// size as size_vram too. False is the captured Ollama, on a CPU:
+	// size_vram 0.
+	GPU bool `yaml:"gpu"`
 }
 
 // Rule says when it applies (all of its set conditions must hold) and what

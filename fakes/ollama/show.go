@@ -81,10 +81,16 @@ func (s *Server) ps(w http.ResponseWriter) {
 		if !l.expires.After(now) {
 			continue
 		}
+		size := m.loadedSize()
+		var vram int64
+		if m.GPU {
+			vram = size
+		}
 		models = append(models, api.ProcessModelResponse{
 			Name:          m.display,
 			Model:         m.display,
-			Size:          m.size,
+			Size:          size,
+			SizeVRAM:      vram,
 			Digest:        m.digest,
 			Details:       m.details(),
 			ExpiresAt:     l.expires,

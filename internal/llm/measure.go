@@ -7,6 +7,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
@@ -87,16 +88,36 @@ func MeasureTools(ctx context.Context, c bridge.Chatter, req MeasureRequest) (Pr
 // Ollama loaded it with; 0 when the model is not listed (it may already be
 // unloaded) or Ollama does not say.
 func LoadedContext(ctx context.Context, l RunningLister, model string) (int, error) {
+	m, err := running(ctx, l, model)
+	if err != nil || m == nil {
+		return 0, err
+	}
+	return m.ContextLength, nil
+}
+
+// LoadedSize is what /api/ps lists for model once it is loaded: the memory
+// it takes (and how much of it is on the GPU) and its context length; nil
+// when the model is not listed (it may already be unloaded).
+func LoadedSize(ctx context.Context, l RunningLister, model string) (*record.Loaded, error) {
+	m, err := running(ctx, l, model)
+	if err != nil || m == nil {
+		return nil, err
+	}
+	return &record.Loaded{Size: m.Size, SizeVRAM: m.SizeVRAM, ContextLength: m.ContextLength}, nil
+}
+
+// running is model's entry in /api/ps; nil when it is not listed.
+func running(ctx context.Context, l RunningLister, model string) (*api.ProcessModelResponse, error) {
 	ps, err := l.ListRunning(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("asking Ollama which context %q was loaded with: %w", model, unwrapURL(err))
+		return nil, fmt.Errorf("asking Ollama how %q is loaded: %w", model, unwrapURL(err))
 	}
-	for _, m := range ps.Models {
+	for i, m := range ps.Models {
 		if SameModel(m.Name, model) || SameModel(m.Model, model) {
-			return m.ContextLength, nil
+			return &ps.Models[i], nil
 		}
 	}
-	return 0, nil
+	return nil, nil
 }
 
 // promptCount sends one measuring request and returns its prompt_eval_count.

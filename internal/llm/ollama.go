@@ -10,6 +10,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/record"
 )
 
 // Ollama is one Ollama server, with the model checks and warm-up the runner
@@ -108,4 +109,16 @@ func (o *Ollama) Unload(ctx context.Context, model string) error {
 // of their own, so /api/show alone cannot tell when a prompt was cut.
 func (o *Ollama) LoadedContext(ctx context.Context, model string) (int, error) {
 	return LoadedContext(ctx, o.Client, model)
+}
+
+// Loaded is what /api/ps reports of model once loaded (see LoadedSize),
+// under o.Timeout; nil when it is not listed.
+func (o *Ollama) Loaded(ctx context.Context, model string) (*record.Loaded, error) {
+	var l *record.Loaded
+	err := o.check(ctx, "which models are loaded", func(ctx context.Context) error {
+		var err error
+		l, err = LoadedSize(ctx, o.Client, model)
+		return err
+	})
+	return l, err
 }

@@ -26,7 +26,11 @@ import (
 // keep_truncated. Truncated trials are out of the rates from 1.3 on unless
 // keep_truncated; 1.2 lines read the same way, their truncated flag as
 // written.
-const Format = "1.3"
+//
+// 1.4 added in run.json each model's cost and each host's (models[].cost,
+// models[].hosts[].cost and load_ns: what /api/ps reported once the model
+// was loaded, and the speed of its trials); older run.json files have none.
+const Format = "1.4"
 
 // FormatMajor is the major version of Format: the newest this build reads.
 const FormatMajor = 1

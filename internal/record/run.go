@@ -239,8 +239,13 @@ type Model struct {
 	Capabilities  []string `json:"capabilities"`
 	// NumCtx is the model's default context length (zero when unset).
 	NumCtx int `json:"num_ctx,omitempty"`
-	// Load is the load time of the warm-up request, kept apart from trials.
+	// Load is the load time of the warm-up request, kept apart from trials
+	// (with a pool of Ollamas, the longest of its hosts').
 	Load time.Duration `json:"load_ns,omitempty"`
+	// Cost is what the model cost on the machine that ran it (with a pool,
+	// over every host: the largest memory, the speed of all its trials);
+	// nil in runs recorded before toolgrade measured it.
+	Cost *Cost `json:"cost,omitempty"`
 	// Hosts are the Ollamas that had the model pulled, when the run spread
 	// trials over several (--ollama given more than once); nil with one.
 	Hosts []ModelHost `json:"hosts,omitempty"`
@@ -252,6 +257,11 @@ type ModelHost struct {
 	Host    string `json:"host"` // its URL, redacted
 	Version string `json:"ollama_version,omitempty"`
 	Digest  string `json:"digest,omitempty"`
+	// Load is the load time of the warm-up request on this host.
+	Load time.Duration `json:"load_ns,omitempty"`
+	// Cost is what the model cost on this host, measured on the trials it
+	// ran; nil before toolgrade measured it.
+	Cost *Cost `json:"cost,omitempty"`
 }
 
 // HostDrift says how the hosts of m differ in Ollama version or model

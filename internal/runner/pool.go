@@ -107,6 +107,10 @@ type hostRun struct {
 	// Runner.Models) waits in place for the host to answer, with OnWait.
 	pool   bool
 	giveUp sync.Once
+	// load is the warm-up's load time on this host, and loaded what /api/ps
+	// listed for the model then (nil: not listed, or not asked).
+	load   time.Duration
+	loaded *record.Loaded
 }
 
 // hostRuns are the hosts that serve m, each with its pause: the hosts of
@@ -149,6 +153,10 @@ func (r *Runner) warmupHosts(ctx context.Context, cfg Config, model string, host
 				p = &pause{r: r, limit: -1, ping: h.Models.Ping}
 			}
 			loads[i], errs[i] = r.warmup(ctx, cfg, p, h.Models, model, ka)
+			if lr, ok := h.Models.(LoadedReporter); ok && errs[i] == nil {
+				// Best effort: a cost unknown leaves the run as it was.
+				h.loaded, _ = lr.Loaded(ctx, model)
+			}
 		}()
 	}
 	wg.Wait()
@@ -161,6 +169,7 @@ func (r *Runner) warmupHosts(ctx context.Context, cfg Config, model string, host
 			}
 			continue
 		}
+		h.load = loads[i]
 		ok = append(ok, h)
 		load = max(load, loads[i])
 	}
@@ -173,4 +182,37 @@ func (r *Runner) warmupHosts(ctx context.Context, cfg Config, model string, host
 		return nil, 0, ctx.Err()
 	}
 	return nil, 0, errors.Join(errs...)
+}
+
+// measureLoaded records in info what each host that loaded it reported: its
+// load time and memory in info.Hosts (a pool), and at the model's level the
+// largest memory, VRAM and context of any host, which is what the model
+// asks of a machine. What an earlier session measured is replaced only by
+// what this one did.
+func measureLoaded(info *record.Model, hosts []*hostRun) {
+	// info.Hosts may share its array with the caller's models.
+	info.Hosts = slices.Clone(info.Hosts)
+	var most *record.Loaded
+	for _, h := range hosts {
+		if l := h.loaded; l != nil {
+			if most == nil {
+				most = &record.Loaded{}
+			}
+			most.Size, most.SizeVRAM = max(most.Size, l.Size), max(most.SizeVRAM, l.SizeVRAM)
+			most.ContextLength = max(most.ContextLength, l.ContextLength)
+		}
+		for i := range info.Hosts {
+			mh := &info.Hosts[i]
+			if !h.pool || mh.Host != h.Name {
+				continue
+			}
+			mh.Load = h.load
+			if h.loaded != nil {
+				mh.Cost = &record.Cost{Loaded: h.loaded}
+			}
+		}
+	}
+	if most != nil {
+		info.Cost = &record.Cost{Loaded: most}
+	}
 }

@@ -40,6 +40,13 @@ type ContextLoader interface {
 	LoadedContext(ctx context.Context, model string) (int, error)
 }
 
+// LoadedReporter is a Models that can say what a loaded model occupies
+// (*llm.Ollama reads /api/ps). The runner asks it after the warm-up, for
+// the model's cost in run.json; nil with nil error: not listed.
+type LoadedReporter interface {
+	Loaded(ctx context.Context, model string) (*record.Loaded, error)
+}
+
 // Config is one run: which cases, models, repeats and how many at once.
 type Config struct {
 	Suite *suite.Suite
@@ -288,8 +295,9 @@ func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
 }
 
 // load warms info's model up on the hosts that serve it and returns those
-// that loaded it, with info's load time set and, when its details name no
-// num_ctx, the context it was loaded with.
+// that loaded it, with info's load time and what it occupies set (see
+// measureLoaded) and, when its details name no num_ctx, the context it was
+// loaded with.
 func (r *Runner) load(ctx context.Context, cfg Config, info *record.Model, ka *api.Duration) ([]*hostRun, error) {
 	hosts, load, err := r.warmupHosts(ctx, cfg, info.Name, r.hostRuns(cfg, info), ka)
 	if err != nil {
@@ -300,6 +308,10 @@ func (r *Runner) load(ctx context.Context, cfg Config, info *record.Model, ka *a
 		return nil, fmt.Errorf("loading %s: %w", info.Name, err)
 	}
 	info.Load = load
+	measureLoaded(info, hosts)
+	if l := info.Cost; info.NumCtx == 0 && l != nil && l.Loaded != nil && l.Loaded.ContextLength > 0 {
+		info.NumCtx = l.Loaded.ContextLength
+	}
 	if info.NumCtx == 0 {
 		// The model sets no num_ctx: the context it was loaded with is
 		// what a prompt is cut at. Best effort; 0 leaves truncation

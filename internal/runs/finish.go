@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/toolgrade/toolgrade/internal/cost"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/runner"
 	"github.com/toolgrade/toolgrade/internal/store"
@@ -94,8 +95,10 @@ func finishRun(ctx context.Context, w *store.Writer, e *Ending, rep Reporter, st
 		fmt.Fprintf(stderr, "toolgrade: warning: %v\n", err)
 		return nil
 	}
+	costs := measure(w, stderr)
 	if err := w.Update(func(r *record.Run) {
 		e.record(r)
+		costs.Record(r)
 		r.Status, r.Error = status, errText
 	}); err != nil {
 		if err := warn(err); err != nil {
@@ -161,4 +164,16 @@ func stopError(ctx context.Context, dir string, runErr error, stderr io.Writer) 
 		return runErr
 	}
 	return AsInfra(runErr)
+}
+
+// measure tallies what each model's trials cost (see package cost), over
+// every session of the run, for run.json. A trials file that cannot be read
+// leaves the costs as they were, with a warning: the reports will say why.
+func measure(w *store.Writer, stderr io.Writer) *cost.Run {
+	costs := cost.NewRun()
+	if _, err := w.Reader().Trials(costs.Add); err != nil {
+		fmt.Fprintf(stderr, "toolgrade: warning: measuring the models' cost: %v\n", err)
+		return cost.NewRun()
+	}
+	return costs
 }

@@ -31,14 +31,15 @@ func CheckResume(dir string, old *record.Run, now Current) error {
 }
 
 // MergeModels keeps the models of an earlier run in their order and updates
-// them with those described now; models new to the run are appended.
+// them with those described now (record.Model.Updated: what was measured
+// before stays until measured again); models new to the run are appended.
 func MergeModels(old, now []record.Model) []record.Model {
 	out := append([]record.Model(nil), old...)
 	for _, m := range now {
 		found := false
 		for i := range out {
 			if out[i].Name == m.Name {
-				out[i], found = m, true
+				out[i], found = out[i].Updated(m), true
 			}
 		}
 		if !found {
