@@ -1,6 +1,8 @@
 // Package stats holds the statistics toolgrade reports: success rates with
 // Wilson intervals, pass@k and pass^k, constant-memory latency histograms,
-// small integer distributions, flakiness labels and a paired McNemar test.
+// small integer distributions, flakiness labels, a paired McNemar test, and
+// for choosing a model Tango's interval for a paired difference, the
+// non-inferiority verdict at a margin, and the pairs a plan needs.
 //
 // In the spirit of golang.org/x/perf/benchmath, the numbers live here and
 // rendering lives elsewhere; every function is NaN-free and says, through a
