@@ -41,6 +41,9 @@ func WriteCompareTerminal(w io.Writer, c *compare.Comparison) error {
 		for _, l := range byCall {
 			fmt.Fprintln(w, l)
 		}
+		if err := writeMarginTable(w, c, g, baseH, curH); err != nil {
+			return err
+		}
 		if err := Table(w, []string{"Latency (p50 / p95)", baseH, curH, "Delta p50", "p", "Verdict"}, latencyRows(g, &notes)); err != nil {
 			return err
 		}
@@ -56,6 +59,7 @@ func WriteCompareTerminal(w io.Writer, c *compare.Comparison) error {
 	if notes.latency {
 		fmt.Fprintf(w, "² too few trials for any latency verdict at alpha %.3g\n", c.Alpha)
 	}
+	writeMarginNote(w, c)
 	for _, warn := range c.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", Printable(warn))
 	}
@@ -85,27 +89,13 @@ func writeGroupHead(w io.Writer, g *compare.Group, mode string) {
 // metric table's Short names it, and for each row that reads differently
 // when counted by call, a line that says why and gives that count.
 func rateRows(g *compare.Group, notes *footnotes) (rows [][]string, byCall []string) {
-	for _, r := range g.Rates {
-		if r.Rate.Base.N == 0 && r.Rate.Current.N == 0 {
-			// A metric neither side has (irrelevance without no-tool
-			// cases) is left out, as benchstat leaves out absent units.
-			continue
-		}
-		if r.Metric == metric.ArgValidityCoerced && sameAsStrict(g, r) {
-			// Coercion changed no call on either side: the row would
-			// repeat arg_validity.
-			continue
-		}
+	for _, r := range shownRates(g) {
 		v := r.Verdict
 		if r.TooFew {
 			v += " ¹"
 			notes.rates = true
 		}
-		name := metric.Get(r.Metric).Short
-		if r.LowerIsBetter {
-			name += " (lower is better)"
-		}
-		rows = append(rows, []string{name, rateCell(r.Rate.Base), rateCell(r.Rate.Current), deltaPts(r), fmt.Sprintf("%d/%d", r.Worse, r.Better), pval(r.P), v})
+		rows = append(rows, []string{rateName(r), rateCell(r.Rate.Base), rateCell(r.Rate.Current), deltaPts(r), fmt.Sprintf("%d/%d", r.Worse, r.Better), pval(r.P), v})
 		if r.ByCall != nil && (pct(r.ByCall.Base) != pct(r.Rate.Base) || pct(r.ByCall.Current) != pct(r.Rate.Current)) {
 			byCall = append(byCall, byCallLine(r))
 		}

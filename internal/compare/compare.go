@@ -42,6 +42,10 @@ type Options struct {
 	// compared kept them), and leaves every pair with such a trial out,
 	// counted in Group.Truncated.
 	KeepTruncated bool
+	// Margin, above 0, judges every rate's non-inferiority at that margin
+	// (0.05 for 5 points): is the current side not worse than the base by
+	// more than it? See RateRow.NonInferiority.
+	Margin float64
 }
 
 // judge is the options the trials of runs are judged with.
@@ -65,6 +69,9 @@ type Comparison struct {
 	Format string  `json:"format"`
 	Mode   string  `json:"mode"`
 	Alpha  float64 `json:"alpha"`
+	// Margin is the non-inferiority margin the rates were judged at; 0
+	// (absent) when none was asked.
+	Margin float64 `json:"margin,omitempty"`
 	// Base and Current name the two sides: run directories, models or
 	// variants ("base" for the servers' own catalog).
 	Base    string `json:"base"`
@@ -180,6 +187,13 @@ type RateRow struct {
 	// differently from Rate, which judges each trial as a whole (valid when
 	// all its calls were) so that trials can be paired. Nil otherwise.
 	ByCall *SidePair[stats.Rate] `json:"by_call,omitempty"`
+	// NonInferiority is the rate judged at the comparison's margin, beside
+	// the McNemar verdict; nil when no margin was asked or no pair defines
+	// the rate on both sides.
+	NonInferiority *NonInferiority `json:"noninferiority,omitempty"`
+
+	// both and neither count the concordant pairs (see PairedCounts).
+	both, neither int
 }
 
 // LatencyRow is one latency distribution on both sides, judged with a

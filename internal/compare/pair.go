@@ -261,6 +261,9 @@ type unpairedKey struct {
 type rateAcc struct {
 	k, n          [2]int
 	worse, better int
+	// both and neither count the concordant pairs: met on both sides, on
+	// neither.
+	both, neither int
 	// ck and cn count as the summary does (calls, for the validity rates).
 	ck, cn [2]int
 }
@@ -286,6 +289,9 @@ func newGroupAcc(g groupKey, metrics []metric.Metric) *groupAcc {
 func (c *Comparison) build(sides [2]*side, changed map[string]bool, opts *Options, info func(side int, g groupKey) *ModelInfo) {
 	c.Format = Format
 	c.Alpha = opts.alpha()
+	if opts != nil {
+		c.Margin = opts.Margin
+	}
 	metrics := metric.Select(metric.Rate, metric.Paired)
 	groups := map[groupKey]*groupAcc{}
 	for _, k := range pairKeys(sides) {
@@ -300,7 +306,7 @@ func (c *Comparison) build(sides [2]*side, changed map[string]bool, opts *Option
 		return cmp.Or(cmp.Compare(a.model, b.model), cmp.Compare(a.variant, b.variant))
 	}) {
 		ga := groups[g]
-		ga.finish(c.Alpha, func(i int) *ModelInfo { return info(i, g) })
+		ga.finish(c.Alpha, c.Margin, func(i int) *ModelInfo { return info(i, g) })
 		c.Groups = append(c.Groups, ga.g)
 		if ga.g.Pairs == 0 {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: no trial is on both sides: nothing to compare", groupLabel(&ga.g)))
@@ -421,6 +427,13 @@ func (ga *groupAcc) addPair(k pairKey, pair [2]*slim, sides [2]*side) {
 			ra.ck[i] += k
 			ra.cn[i] += n
 		}
+		if a.Defined && b.Defined && a.OK == b.OK {
+			if a.OK {
+				ra.both++
+			} else {
+				ra.neither++
+			}
+		}
 		if a.Defined && b.Defined && a.OK != b.OK {
 			// OK means "met" for every metric; for one where lower is
 			// better (round_limit: hitting the limit) meeting it is the
@@ -479,19 +492,24 @@ func newRate(k, n int) stats.Rate {
 	return stats.Rate{K: k, N: n}
 }
 
-func (ga *groupAcc) finish(alpha float64, info func(int) *ModelInfo) {
+// finish turns the tallies into the group's rows; a margin above 0 judges
+// each rate's non-inferiority too.
+func (ga *groupAcc) finish(alpha, margin float64, info func(int) *ModelInfo) {
 	g := &ga.g
 	for mi, ra := range ga.rates {
 		m := &ga.metrics[mi]
 		row := RateRow{Metric: m.Name, LowerIsBetter: m.LowerIsBetter,
 			Rate:  SidePair[stats.Rate]{newRate(ra.k[0], ra.n[0]), newRate(ra.k[1], ra.n[1])},
-			Worse: ra.worse, Better: ra.better}
+			Worse: ra.worse, Better: ra.better, both: ra.both, neither: ra.neither}
 		row.Delta = row.Rate.Current.Value() - row.Rate.Base.Value()
 		row.P = stats.McNemar(ra.worse, ra.better)
 		row.TooFew = stats.McNemar(ra.worse+ra.better, 0) >= alpha
 		row.Verdict = verdict(row.P, alpha, ra.better > ra.worse)
 		if ra.ck != ra.k || ra.cn != ra.n {
 			row.ByCall = &SidePair[stats.Rate]{newRate(ra.ck[0], ra.cn[0]), newRate(ra.ck[1], ra.cn[1])}
+		}
+		if margin > 0 {
+			row.NonInferiority = row.JudgeNonInferiority(margin)
 		}
 		g.Rates = append(g.Rates, row)
 	}

@@ -102,6 +102,13 @@ func Check(s *summary.Summary, gates []expr.Gate, on On) []Result {
 	}
 	var out []Result
 	for _, g := range gates {
+		if g.NonInferior() {
+			// A run alone has one side: NonInferior judges it on a
+			// comparison.
+			out = append(out, Result{Gate: g, Model: g.Model, Variant: g.Variant,
+				Msg: "nothing to judge: noninferior judges two sides: give it to toolgrade compare --gate"})
+			continue
+		}
 		if g.Point != "" {
 			// A sweep point is a variant: the gate judges that variant's
 			// rows.

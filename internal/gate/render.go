@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -39,6 +40,11 @@ func (r Result) String() string {
 		name += "@" + r.Gate.Point
 	}
 	b.WriteString(name)
+	if r.Gate.NonInferior() {
+		// Its own words: the interval and the verdict, no comparison.
+		fmt.Fprintf(&b, " within %s: %s", stats.Points(r.Gate.Margin), cmp.Or(r.Msg, r.Note))
+		return b.String()
+	}
 	if r.Msg != "" {
 		fmt.Fprintf(&b, " %s %s: %s", r.Gate.Op, r.threshold(), r.Msg)
 		return b.String()

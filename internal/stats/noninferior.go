@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 )
@@ -67,6 +68,25 @@ func Points(d float64) string {
 		unit = " pt"
 	}
 	return strconv.FormatFloat(p, 'f', -1, 64) + unit
+}
+
+// PointsInterval renders a difference of rates and its interval in points
+// to one decimal, the interval rounded outwards as Interval rounds one:
+// "-3.1 pts [-7.9, +1.2]". An end that would round onto ±margin gets a
+// second decimal, so that it never reads as on the line when the verdict
+// says it is not.
+func PointsInterval(d, lo, hi, margin float64) string {
+	return fmt.Sprintf("%+.1f pts [%s, %s]", 100*d, outward(lo, math.Floor, margin), outward(hi, math.Ceil, margin))
+}
+
+// outward renders x in points rounded by round (Floor or Ceil) to one
+// decimal, or to two when one would land on ±margin.
+func outward(x float64, round func(float64) float64, margin float64) string {
+	v := round(1000*x) / 10
+	if math.Abs(math.Abs(v)-100*margin) < 1e-9 {
+		return fmt.Sprintf("%+.2f", round(10000*x)/100)
+	}
+	return fmt.Sprintf("%+.1f", v)
 }
 
 // SmallestMargin is the smallest margin at which the paired counts show A

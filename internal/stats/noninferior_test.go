@@ -128,3 +128,19 @@ func TestPairsForNonInferiorityPower(t *testing.T) {
 		}
 	}
 }
+
+func TestPointsInterval(t *testing.T) {
+	for _, tt := range []struct {
+		d, lo, hi, margin float64
+		want              string
+	}{
+		{-0.031, -0.0791, 0.0112, 0.05, "-3.1 pts [-8.0, +1.2]"},
+		{0, -0.0496, 0.03, 0.05, "+0.0 pts [-4.96, +3.0]"}, // -5.0 would read as on the line
+		{0.02, 0.001, 0.0496, 0.05, "+2.0 pts [+0.1, +4.96]"},
+		{0.02, 0.001, 0.0501, 0.05, "+2.0 pts [+0.1, +5.1]"},
+	} {
+		if got := PointsInterval(tt.d, tt.lo, tt.hi, tt.margin); got != tt.want {
+			t.Errorf("PointsInterval(%v, %v, %v, %v) = %q, want %q", tt.d, tt.lo, tt.hi, tt.margin, got, tt.want)
+		}
+	}
+}

@@ -14,6 +14,10 @@
 // that many decoys (selection@60>=0.8; @0 is the base), AXIS=VALUE pairs
 // joined by + name others (pass@think=true, @decoys=10+think=true); axes
 // left out are held at the base's values.
+//
+// A comparison's gate is [MODEL[@VARIANT]:]noninferior(METRIC, MARGIN): it
+// holds when the current side is shown not worse than the base by more than
+// MARGIN (5pts, 5% or 0.05) on that rate (see ParseMargin).
 package expr
 
 import (
@@ -86,7 +90,16 @@ type Gate struct {
 	// Threshold is a fraction in [0, 1] for a rate, seconds for a latency,
 	// and a count of cases for the regressions gates.
 	Threshold float64
+	// Margin is set (above 0) on a non-inferiority gate,
+	// noninferior(METRIC, MARGIN), which judges a comparison rather than a
+	// run: it holds when the current side is shown not worse than the base
+	// on Metric by more than Margin. Op and Threshold are unset on it.
+	Margin float64
 }
+
+// NonInferior reports whether g is a non-inferiority gate, which judges a
+// comparison (see Margin).
+func (g Gate) NonInferior() bool { return g.Margin > 0 }
 
 // SyntaxError is an expression that does not parse. Offset is the byte of
 // the string given to ParseOne where the problem starts, so a suite can point

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -195,4 +196,67 @@ func offsetOf(se *SyntaxError) int {
 		return -1
 	}
 	return se.Offset
+}
+
+func TestParseNonInferior(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want Gate
+	}{
+		{"noninferior(pass, 5pts)", Gate{Metric: metric.Pass, Margin: 0.05}},
+		{" noninferior (selection,2.5%) ", Gate{Metric: metric.ToolSelection, Margin: 0.025}},
+		{"noninferior(round_limit, 0.1)", Gate{Metric: metric.RoundLimit, Margin: 0.1}},
+		{"qwen3:1.7b:noninferior(pass, 5 pts)", Gate{Model: "qwen3:1.7b", Metric: metric.Pass, Margin: 0.05}},
+		{"m@terse:noninferior(pass, 1pt)", Gate{Model: "m", Variant: "terse", Metric: metric.Pass, Margin: 0.01}},
+	} {
+		got, err := ParseOne(tt.in)
+		if err != nil {
+			t.Errorf("ParseOne(%q): %v", tt.in, err)
+			continue
+		}
+		tt.want.Expr = strings.TrimSpace(tt.in)
+		if got != tt.want || !got.NonInferior() {
+			t.Errorf("ParseOne(%q) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		in     string
+		offset int
+		msg    string
+	}{
+		{"noninferior(pass, 5)", 18, `margin "5": a fraction is below 1; for points write 5pts or 5%`},
+		{"noninferior(pass, 0pts)", 18, "must be more than 0 and less than 100 points"},
+		{"noninferior(pass, lots)", 18, `margin "lots": give a difference of rates in points (5pts)`},
+		{"noninferior(pass)", 16, "no margin: a non-inferiority gate is"},
+		{"noninferior(pass, 5pts", 22, "no closing parenthesis"},
+		{"noninferior(pas, 5pts)", 12, `unknown rate "pas" (did you mean "pass"?)`},
+		{"noninferior( p95, 5pts)", 13, "p95 is a latency: noninferior judges a rate"},
+		{"noninferior(, 5pts)", 12, "no metric"},
+		{"noninferior(pass, 5pts) >= 0.9", 24, `">= 0.9" after the closing parenthesis`},
+		{":noninferior(pass, 5pts)", 0, `nothing before ":"`},
+	} {
+		_, err := ParseOne(tt.in)
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("ParseOne(%q) = %v, want a *SyntaxError", tt.in, err)
+			continue
+		}
+		if !strings.Contains(se.Msg, tt.msg) || se.Offset != tt.offset {
+			t.Errorf("ParseOne(%q): offset %d, %q\nwant offset %d, %q", tt.in, se.Offset, se.Msg, tt.offset, tt.msg)
+		}
+	}
+}
+
+func TestParseMargin(t *testing.T) {
+	for in, want := range map[string]float64{"5pts": 0.05, "5 pts": 0.05, "1pt": 0.01, "5%": 0.05, "0.05": 0.05, " 2.5PTS ": 0.025, "99%": 0.99} {
+		if got, err := ParseMargin(in); err != nil || math.Abs(got-want) > 1e-12 {
+			t.Errorf("ParseMargin(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for in, msg := range map[string]string{"5": "a fraction is below 1", "0": "more than 0", "100pts": "less than 100 points",
+		"-5pts": "more than 0", "": "give a difference", "5 points": "give a difference", "NaN": "give a difference"} {
+		if _, err := ParseMargin(in); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("ParseMargin(%q) = %v, want an error saying %q", in, err, msg)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"errors"
+	"fmt"
 	"go/ast"
 	goparser "go/parser"
 	"go/token"
@@ -126,6 +127,10 @@ func format(g Gate) string {
 		}
 		b.WriteString(":")
 	}
+	if g.NonInferior() {
+		fmt.Fprintf(&b, "noninferior(%s, %s)", g.Metric, strconv.FormatFloat(g.Margin, 'g', -1, 64))
+		return b.String()
+	}
 	b.WriteString(string(g.Metric))
 	if g.Point != "" {
 		b.WriteString("@" + g.Point)
@@ -145,7 +150,7 @@ func format(g Gate) string {
 // precision.
 func sameThreshold(a, b Gate) bool {
 	if a.Metric.Kind() != metric.Latency {
-		return a.Threshold == b.Threshold
+		return a.Threshold == b.Threshold && a.Margin == b.Margin
 	}
 	return math.Abs(a.Threshold-b.Threshold) <= 1e-15*math.Max(1, math.Abs(a.Threshold))
 }

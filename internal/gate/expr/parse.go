@@ -25,6 +25,12 @@ func ParseOne(expr string) (Gate, error) {
 	if p.text == "" {
 		return Gate{}, p.fail(0, "empty; %s", grammar)
 	}
+	if ok, err := p.nonInferior(); ok {
+		if err != nil {
+			return Gate{}, err
+		}
+		return p.g, nil
+	}
 	at, end, err := p.comparison()
 	if err != nil {
 		return Gate{}, err

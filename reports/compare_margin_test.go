@@ -1,0 +1,34 @@
+package reports
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/toolgrade/toolgrade/internal/compare"
+	"github.com/toolgrade/toolgrade/internal/store"
+)
+
+// TestCompareMarginGolden: with a margin, each group gains its
+// non-inferiority table beside the rates, the JSON each rate's verdict, and
+// the page a line per rate; without one, nothing changes (the goldens of
+// TestCompareGolden).
+func TestCompareMarginGolden(t *testing.T) {
+	base, err := store.Open(compareFixture + "base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := compare.Models(base, "m", "n", &compare.Options{Margin: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteCompareTerminal(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "compare-models-margin.golden", b.Bytes())
+	b.Reset()
+	if err := WriteCompareJSON(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "compare-models-margin.golden.json", b.Bytes())
+}
