@@ -264,6 +264,9 @@ type htmlData struct {
 	// BFCL is the BFCL section of a run of an imported BFCL suite; nil
 	// when no case is tagged bfcl_category:.
 	BFCL *htmlBFCL `json:"bfcl,omitempty"`
+	// Choose is the page of `toolgrade choose --format html`; nil on every
+	// other page.
+	Choose *htmlChoose `json:"choose,omitempty"`
 	// Skipped says, per server that failed to connect, what it cost the
 	// run, worded as every report words it (skippedServerText); the page
 	// puts it first among the warnings.

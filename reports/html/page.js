@@ -128,6 +128,40 @@
     return sec;
   }
 
+  // chooseSection is the page of `toolgrade choose --format html`: the
+  // recommendation, every model's rates with their intervals beside its cost
+  // (cells rendered by the Go report, as the terminal table has them), the
+  // frontier, the verdict against the reference, and the chart drawn by the
+  // Go report (reports/choose_svg.go), imported as a node.
+  function chooseSection() {
+    var C = D.choose;
+    if (!C) return null;
+    var c = C.choice, rec = c.recommendation;
+    var sec = section("Choosing a model", "choose", C.how);
+    sec.appendChild(h("p", { class: "recommendation", "data-kind": rec.kind }, h("b", null, "Recommendation: "), rec.text));
+    var rates = c.models.length ? c.models[0].rates : [];
+    var head = h("tr", null, ["Model", "Frontier"].concat(rates.map(function (r) { return r.label; }), C.head).map(function (x) { return h("th", null, x); }));
+    var body = h("tbody");
+    c.models.forEach(function (m, i) {
+      body.appendChild(h("tr", { "data-row": m.model, class: m.frontier ? "frontier" : "dominated" },
+        h("th", { class: "name" }, m.model,
+          m.reference ? h("span", { class: "badge role-ref" }, "reference") : null,
+          m.candidate ? h("span", { class: "badge role-cand" }, "candidate") : null,
+          m.parameter_size ? h("div", { class: "variant" }, [m.parameter_size, m.quantization].filter(Boolean).join(" ")) : null),
+        h("td", { "data-col": "frontier" }, m.frontier ? "yes" : h("span", { class: "kn" }, "no: " + m.dominated_by + " is as good for less")),
+        m.rates.map(function (r) { return rateCell(r.rate, r.metric); }),
+        C.cells[i].map(function (x, j) { return h("td", { class: j < 4 ? "num" : null, "data-col": C.head[j] }, x); })));
+    });
+    sec.appendChild(h("div", { class: "scroll" }, h("table", { class: "models choose" }, h("thead", null, head), body)));
+    var doc = new DOMParser().parseFromString(C.svg, "image/svg+xml");
+    var fig = h("figure", { class: "choose-fig" }, h("h3", null, c.metric + " against cost"));
+    if (doc.documentElement && doc.documentElement.nodeName === "svg") fig.appendChild(document.importNode(doc.documentElement, true));
+    sec.appendChild(fig);
+    C.notes.forEach(function (n) { sec.appendChild(h("p", { class: "note" }, n)); });
+    (c.warnings || []).forEach(function (w) { sec.appendChild(h("p", { class: "note warn" }, "warning: " + w)); });
+    return sec;
+  }
+
   // coerced notes validity once arguments are coerced as a lenient client
   // would, when that differs from validity as sent.
   function coerced(m) {
@@ -549,7 +583,7 @@
         kpi(scored ? pct(passed / scored) : "–", "pass overall"),
         kpi(String(new Set([].concat.apply([], S.models.map(function (m) { return m.cases.map(function (c) { return c.id; }); }))).size), "cases")));
       add(app, [warningsCard(), modelTable(), sweepCharts(), bfclSection(), comparisons(), heatmap(), outcomeBars(), failures(), confusionTables(), roundsHist(), latencyHist(), tokens()]);
-    } else add(app, comparisons());
+    } else add(app, [chooseSection(), comparisons()]);
     return app;
   }
   function kpi(v, l) { return h("div", { class: "kpi" }, h("b", null, v), h("span", null, l)); }

@@ -1,0 +1,176 @@
+package choose
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/toolgrade/toolgrade/internal/compare"
+	"github.com/toolgrade/toolgrade/internal/cost"
+	"github.com/toolgrade/toolgrade/internal/metric"
+	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/srcpos"
+	"github.com/toolgrade/toolgrade/internal/store"
+	"github.com/toolgrade/toolgrade/internal/summary"
+)
+
+// Options tune a choice; the zero value judges pass at DefaultMargin
+// against the best model, on the base catalog.
+type Options struct {
+	// Reference is the model the others are judged against; "": the best
+	// on the metric.
+	Reference string
+	// Margin is the margin of the non-inferiority verdict (0.05 for 5
+	// points); 0: DefaultMargin.
+	Margin float64
+	// KeepTruncated counts the trials whose prompt reached num_ctx, as
+	// compare --keep-truncated does; false judges as the run recorded.
+	KeepTruncated bool
+}
+
+// InputError is a choice the run cannot make as asked: a reference that is
+// not one of its models, or no model with trials.
+type InputError struct{ Msg string }
+
+func (e *InputError) Error() string { return e.Msg }
+
+// Choose reads the run of r and makes the choice: the table (one pass over
+// the trials), then each model paired with the reference (compare.Models).
+// Bad lines of the trials file are returned as warnings.
+func Choose(r *store.Reader, opts Options) (*Choice, []*record.SyntaxError, error) {
+	margin := opts.Margin
+	if margin == 0 {
+		margin = DefaultMargin
+	}
+	c := &Choice{Format: Format, Dir: r.Dir, Suite: r.Run.Suite.Name, Metric: metric.Pass, Margin: margin, Level: compare.NILevel}
+	warnings, err := c.table(r, opts.KeepTruncated)
+	if err != nil {
+		return nil, warnings, err
+	}
+	if len(c.Models) == 0 {
+		return nil, warnings, &InputError{fmt.Sprintf("%s: no model has trials of the base catalog", r.Dir)}
+	}
+	c.CostBy = costBy(c.Models)
+	c.markFrontier()
+	if c.Reference = opts.Reference; c.Reference != "" {
+		if c.Row(c.Reference) == nil {
+			return nil, warnings, &InputError{"--reference: " + srcpos.Unknown("model", c.Reference, c.names())}
+		}
+		c.ReferenceGiven = true
+	} else {
+		c.Reference = c.bestModel()
+	}
+	if ref := c.Row(c.Reference); ref != nil {
+		ref.Reference = true
+	}
+	if err := c.versus(r, opts); err != nil {
+		return nil, warnings, err
+	}
+	c.Recommendation = c.recommend(r.Run.Repeat)
+	if cand := c.Row(c.Candidate); cand != nil {
+		cand.Candidate = true
+	}
+	if c.CostBy == CostP50 {
+		c.Warnings = append(c.Warnings, "run.json does not say how much memory every model took (a run recorded before toolgrade measured it): cost is ordered by p50 latency alone")
+	}
+	return c, warnings, nil
+}
+
+// table fills the rows: each model's rates (the summary's, judged as the
+// run recorded or keepTruncated) and cost, in run order, from the trials
+// of the base catalog.
+func (c *Choice) table(r *store.Reader, keepTruncated bool) ([]*record.SyntaxError, error) {
+	judge := record.JudgeOptionsOf(r.Run)
+	judge.KeepTruncated = judge.KeepTruncated || keepTruncated
+	sum := summary.NewSummarizer(r.Run.Suite.Name, r.Run.Models)
+	sum.Judge = judge
+	costs := cost.NewRun()
+	variants := map[string]bool{}
+	warnings, err := r.Trials(func(t *record.Trial) {
+		variants[t.Variant] = true
+		if t.Variant != c.Variant {
+			return
+		}
+		sum.Add(t)
+		costs.Add(t)
+	})
+	if err != nil {
+		return warnings, err
+	}
+	if len(variants) > 1 {
+		c.Warnings = append(c.Warnings, "the run has variants: models are compared on the base catalog's trials")
+	}
+	models := map[string]*record.Model{}
+	for i := range r.Run.Models {
+		models[r.Run.Models[i].Name] = &r.Run.Models[i]
+	}
+	for _, ms := range sum.Summary().Models {
+		if ms.Variant != c.Variant {
+			continue
+		}
+		if ms.Trials == 0 {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s has no trials: left out", ms.Model))
+			continue
+		}
+		c.Models = append(c.Models, row(&ms, models[ms.Model], costs.Model(ms.Model)))
+	}
+	return warnings, nil
+}
+
+// row is one model's row: its rates from the summary, its cost from the
+// trials measured and, for its memory and load time, from run.json.
+func row(ms *summary.ModelSummary, m *record.Model, measured *record.Cost) Row {
+	out := Row{Model: ms.Model, Trials: ms.Trials, Scored: ms.Scored}
+	for _, mt := range metric.Select(metric.Rate, metric.Column) {
+		out.Rates = append(out.Rates, Rate{Metric: mt.Name, Label: mt.Label, LowerIsBetter: mt.LowerIsBetter, Rate: ms.Rate(mt.Name)})
+	}
+	if measured != nil {
+		out.Cost = Cost{P50: measured.P50.Seconds(), P95: measured.P95.Seconds(),
+			PromptTokensPerSecond: measured.PromptTokensPerSecond, EvalTokensPerSecond: measured.EvalTokensPerSecond,
+			TruncatedShare: measured.TruncatedShare()}
+	}
+	if m == nil {
+		return out
+	}
+	out.ParameterSize, out.Quantization = m.ParameterSize, m.Quantization
+	out.Cost.LoadSeconds = m.Load.Seconds()
+	if m.Cost != nil && m.Cost.Loaded != nil {
+		out.Cost.Size, out.Cost.SizeVRAM = m.Cost.Loaded.Size, m.Cost.Loaded.SizeVRAM
+	}
+	return out
+}
+
+// versus judges every model but the reference against it on the metric,
+// pairing their trials of the base catalog by case and repeat.
+func (c *Choice) versus(r *store.Reader, opts Options) error {
+	for i := range c.Models {
+		m := &c.Models[i]
+		if m.Model == c.Reference {
+			continue
+		}
+		cmp, _, err := compare.Models(r, c.Reference, m.Model, &compare.Options{Margin: c.Margin, KeepTruncated: opts.KeepTruncated})
+		if err != nil {
+			return err
+		}
+		g := slices.IndexFunc(cmp.Groups, func(g compare.Group) bool { return g.Variant == c.Variant })
+		if g < 0 {
+			continue
+		}
+		rr := cmp.Groups[g].Rate(c.Metric)
+		if rr == nil || rr.NonInferiority == nil {
+			continue
+		}
+		ni := rr.NonInferiority
+		m.Versus = &Versus{Pairs: ni.Pairs, Diff: ni.Diff, Lo: ni.Lo, Hi: ni.Hi, Verdict: ni.Verdict, Words: ni.Words,
+			PairsNeeded: ni.PairsNeeded, SmallestMargin: ni.SmallestMargin, Test: rr.Verdict, P: rr.P}
+	}
+	return nil
+}
+
+// names are the rows' models.
+func (c *Choice) names() []string {
+	out := make([]string, len(c.Models))
+	for i, m := range c.Models {
+		out[i] = m.Model
+	}
+	return out
+}

@@ -1,0 +1,56 @@
+package runs
+
+import (
+	"errors"
+	"io"
+
+	"github.com/toolgrade/toolgrade/internal/choose"
+	"github.com/toolgrade/toolgrade/internal/gate/expr"
+	"github.com/toolgrade/toolgrade/internal/store"
+	"github.com/toolgrade/toolgrade/reports"
+)
+
+// ChooseSpec is `toolgrade choose` as its flags gave it.
+type ChooseSpec struct {
+	// Dirs are the run directory, or the shard directories of one run.
+	Dirs []string
+	// Options are the reference and truncated trials; Margin is written as
+	// the flag takes it (5pts, 5%, 0.05).
+	Options choose.Options
+	Margin  string
+	// Format is one of ChooseFormats; Out the file to write ("": stdout).
+	Format, Out string
+}
+
+// Choose makes the choice of spec (package choose) and writes it. A flag
+// or reference the run cannot take is a UsageError.
+func Choose(spec ChooseSpec, stdout, stderr io.Writer) error {
+	write := map[string]func(io.Writer, *choose.Choice) error{
+		"terminal": reports.WriteChooseTerminal, "markdown": reports.WriteChooseMarkdown,
+		"json": reports.WriteChooseJSON, "html": reports.WriteChooseHTML,
+	}[spec.Format]
+	switch {
+	case len(spec.Dirs) == 0:
+		return Usagef("choose: give a run directory, or the shard directories of one run")
+	case write == nil:
+		return Usagef("choose: --format %q: want one of terminal, markdown, json, html", spec.Format)
+	}
+	o := spec.Options
+	var err error
+	if o.Margin, err = expr.ParseMargin(spec.Margin); err != nil {
+		return Usagef("choose: --%v", err)
+	}
+	run, err := OpenRuns("choose", spec.Dirs, stderr)
+	if err != nil {
+		return err
+	}
+	c, warnings, err := choose.Choose(run, o)
+	store.Warn(stderr, warnings)
+	var ie *choose.InputError
+	if errors.As(err, &ie) {
+		return Usagef("choose: %v", err)
+	} else if err != nil {
+		return err
+	}
+	return WriteOutput(spec.Out, stdout, func(w io.Writer) error { return write(w, c) })
+}
