@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade/internal/choose"
+	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/termtext"
 )
@@ -38,7 +39,7 @@ func WriteChooseMarkdown(w io.Writer, c *choose.Choice) error {
 	var b strings.Builder
 	b.WriteString("## Choosing a model\n\n")
 	fmt.Fprintf(&b, "**Recommendation:** %s\n\n", mdText(c.Recommendation.Text))
-	fmt.Fprintf(&b, "%s, in `%s`.\n\n", mdText(upperFirst(chooseHow(c))), mdCode(c.Dir))
+	fmt.Fprintf(&b, "%s, in %s.\n\n", mdText(upperFirst(chooseHow(c))), mdCode(c.Dir))
 	header, rows := chooseTable(c)
 	mdRow(&b, header)
 	sep := make([]string, len(header))
@@ -89,26 +90,56 @@ func chooseCostWords(c *choose.Choice) string {
 }
 
 // chooseTable is the table of the terminal and Markdown renderings, its
-// cells unescaped: per model its role, its rates with their intervals,
-// its cost, the frontier, and the verdict against the reference.
+// cells unescaped: per model its role, whether it is on the frontier, its
+// rate on the choice's metric, its verdict against the reference, its cost
+// (chooseCostCells), then its other rates, each with its interval.
 func chooseTable(c *choose.Choice) (header []string, rows [][]string) {
-	header = []string{"Model", "Frontier"}
-	if len(c.Models) > 0 {
-		for _, r := range c.Models[0].Rates {
-			header = append(header, r.Label)
-		}
+	header = []string{"Model", "Frontier", chooseMetricLabel(c)}
+	header = append(header, chooseCostHead(c)...)
+	for _, r := range otherRates(c, &c.Models[0]) {
+		header = append(header, r.Label)
 	}
-	header = append(header, "p50", "p95", "tok/s", "Memory", "VRAM", fmt.Sprintf("%s vs %s", c.Metric, c.Reference), fmt.Sprintf("At %s", stats.Points(c.Margin)))
 	for i := range c.Models {
 		m := &c.Models[i]
-		row := []string{chooseModelCell(m), frontierCell(m)}
-		for _, r := range m.Rates {
+		row := []string{chooseModelCell(m), frontierCell(m), m.Rate(c.Metric).Percent()}
+		row = append(row, chooseCostCells(m)...)
+		for _, r := range otherRates(c, m) {
 			row = append(row, r.Rate.Percent())
 		}
-		row = append(row, secs(m.Cost.P50), secs(m.Cost.P95), tokPerSec(m.Cost.EvalTokensPerSecond), choose.Bytes(m.Cost.Size), vram(&m.Cost))
-		rows = append(rows, append(row, versusCells(m)...))
+		rows = append(rows, row)
 	}
 	return header, rows
+}
+
+// chooseMetricLabel is the label of the choice's metric, as its column
+// heads it.
+func chooseMetricLabel(c *choose.Choice) string {
+	if m, ok := metric.Lookup(string(c.Metric)); ok {
+		return m.Label
+	}
+	return string(c.Metric)
+}
+
+// otherRates are the row's rates but the choice's metric.
+func otherRates(c *choose.Choice, m *choose.Row) []choose.Rate {
+	var out []choose.Rate
+	for _, r := range m.Rates {
+		if r.Metric != c.Metric {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// chooseCostHead heads chooseCostCells.
+func chooseCostHead(c *choose.Choice) []string {
+	return []string{fmt.Sprintf("%s vs %s", c.Metric, c.Reference), fmt.Sprintf("At %s", stats.Points(c.Margin)), "p50", "p95", "tok/s", "Memory", "VRAM"}
+}
+
+// chooseCostCells are the row's verdict against the reference and its
+// cost, as every rendering shows them.
+func chooseCostCells(m *choose.Row) []string {
+	return append(versusCells(m), secs(m.Cost.P50), secs(m.Cost.P95), tokPerSec(m.Cost.EvalTokensPerSecond), choose.Bytes(m.Cost.Size), vram(&m.Cost))
 }
 
 // chooseModelCell is the model's name and role.
@@ -126,7 +157,7 @@ func frontierCell(m *choose.Row) string {
 	if m.Frontier {
 		return "yes"
 	}
-	return "no: " + m.DominatedBy + " is as good for less"
+	return "no: " + m.DominatedBy + " is as good, for less"
 }
 
 func tokPerSec(v float64) string {

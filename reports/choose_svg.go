@@ -36,16 +36,21 @@ func chooseSVG(c *choose.Choice) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="choose-chart" viewBox="0 0 %d %d" width="%d" height="%d" role="img" font-family="system-ui, sans-serif" font-size="11">`, chW, chH, chW, chH)
 	fmt.Fprintf(&b, `<title>%s</title>`, esc(fmt.Sprintf("%s against %s, model by model", c.Metric, chooseXName(c))))
-	xMax := niceCeil(maxCost(c) * 1.1)
+	// Six ticks or fewer, a round step apart, past the costliest model.
+	top := maxCost(c) * 1.1
+	step := niceCeil(top / 6)
+	xMax := math.Ceil(top/step) * step
 	yLo := math.Max(0, math.Floor(minLo(c)*10)/10-0.1)
 	x := func(v float64) float64 { return chL + v/xMax*(chR-chL) }
 	y := func(v float64) float64 { return chBottom - (v-yLo)/(1-yLo)*(chBottom-chTop) }
-	chooseAxes(&b, c, xMax, yLo, x, y)
+	chooseAxes(&b, c, xMax, step, yLo, x, y)
 	if ref := c.Row(c.Reference); ref != nil && len(c.Models) > 1 {
 		line := ref.Rate(c.Metric).Value() - c.Margin
 		if line > yLo {
 			fmt.Fprintf(&b, `<line class="margin" x1="%d" x2="%d" y1="%s" y2="%s" stroke="%s" stroke-dasharray="5 4"/>`, chL, chR, f(y(line)), f(y(line)), chRefColor)
-			fmt.Fprintf(&b, `<text x="%d" y="%s" text-anchor="end" fill="%s">%s</text>`, chR-4, f(y(line)-4), chRefColor, esc(fmt.Sprintf("%s − %s", c.Reference, stats.Points(c.Margin))))
+			// At the left: the reference, the costliest model as a rule,
+			// sits at the right.
+			fmt.Fprintf(&b, `<text x="%d" y="%s" fill="%s">%s</text>`, chL+6, f(y(line)-4), chRefColor, esc(fmt.Sprintf("%s − %s", c.Reference, stats.Points(c.Margin))))
 		}
 	}
 	chooseFrontierLine(&b, c, x, y)
@@ -57,14 +62,13 @@ func chooseSVG(c *choose.Choice) string {
 }
 
 // chooseAxes draws the grid, the scales and the axes' names.
-func chooseAxes(b *strings.Builder, c *choose.Choice, xMax, yLo float64, x, y func(float64) float64) {
+func chooseAxes(b *strings.Builder, c *choose.Choice, xMax, step, yLo float64, x, y func(float64) float64) {
 	fmt.Fprintf(b, `<rect class="plot" x="%d" y="%d" width="%d" height="%d" fill="none" stroke="%s"/>`, chL, chTop, chR-chL, chBottom-chTop, chGridColor)
 	for v := math.Ceil(yLo*10) / 10; v <= 1.0001; v += 0.1 {
 		fmt.Fprintf(b, `<line x1="%d" x2="%d" y1="%s" y2="%s" stroke="%s"/>`, chL, chR, f(y(v)), f(y(v)), chGridColor)
 		fmt.Fprintf(b, `<text x="%d" y="%s" text-anchor="end" fill="%s">%.0f%%</text>`, chL-6, f(y(v)+4), chMutedColor, 100*v)
 	}
-	step := xMax / 5
-	for i := 0; i <= 5; i++ {
+	for i := 0; float64(i)*step <= xMax*1.0001; i++ {
 		v := float64(i) * step
 		fmt.Fprintf(b, `<line x1="%s" x2="%s" y1="%d" y2="%d" stroke="%s"/>`, f(x(v)), f(x(v)), chTop, chBottom, chGridColor)
 		fmt.Fprintf(b, `<text x="%s" y="%d" text-anchor="middle" fill="%s">%s</text>`, f(x(v)), chBottom+16, chMutedColor, esc(costTick(c, v)))

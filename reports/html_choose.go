@@ -1,11 +1,9 @@
 package reports
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/toolgrade/toolgrade/internal/choose"
-	"github.com/toolgrade/toolgrade/internal/stats"
 )
 
 // htmlChoose is the page of `toolgrade choose --format html`: the choice,
@@ -17,11 +15,13 @@ type htmlChoose struct {
 	How    string         `json:"how"`
 	Notes  []string       `json:"notes"`
 	SVG    string         `json:"svg"`
-	// Head names the columns after the rates: the cost and the verdict
-	// against the reference.
+	// Metric heads the column of the choice's metric, which comes first.
+	Metric string `json:"metric"`
+	// Head names the columns after it: the verdict against the reference
+	// and the cost; the other rates follow.
 	Head []string `json:"head"`
-	// Cells are each model's cells after its rates, rendered as the
-	// terminal table renders them, in Head's order.
+	// Cells are each model's cells under Head, rendered as the terminal
+	// table renders them.
 	Cells [][]string `json:"cells"`
 }
 
@@ -31,14 +31,10 @@ type htmlChoose struct {
 func WriteChooseHTML(w io.Writer, c *choose.Choice) error {
 	data := &htmlData{Title: "toolgrade choose: " + c.Dir, Choose: &htmlChoose{
 		Choice: c, How: upperFirst(chooseHow(c)), Notes: chooseNotes(c), SVG: chooseSVG(c),
-		Head: []string{"p50 / p95", "tok/s prompt / eval", "Memory", "VRAM", fmt.Sprintf("%s vs %s", c.Metric, c.Reference), "At " + stats.Points(c.Margin)},
+		Head: chooseCostHead(c), Metric: chooseMetricLabel(c),
 	}}
 	for i := range c.Models {
-		m := &c.Models[i]
-		cells := []string{secs(m.Cost.P50) + " / " + secs(m.Cost.P95),
-			tokPerSec(m.Cost.PromptTokensPerSecond) + " / " + tokPerSec(m.Cost.EvalTokensPerSecond),
-			choose.Bytes(m.Cost.Size), vram(&m.Cost)}
-		data.Choose.Cells = append(data.Choose.Cells, append(cells, versusCells(m)...))
+		data.Choose.Cells = append(data.Choose.Cells, chooseCostCells(&c.Models[i]))
 	}
 	return writePage(w, data, func(io.Writer) error { return nil })
 }

@@ -139,8 +139,10 @@
     var c = C.choice, rec = c.recommendation;
     var sec = section("Choosing a model", "choose", C.how);
     sec.appendChild(h("p", { class: "recommendation", "data-kind": rec.kind }, h("b", null, "Recommendation: "), rec.text));
-    var rates = c.models.length ? c.models[0].rates : [];
-    var head = h("tr", null, ["Model", "Frontier"].concat(rates.map(function (r) { return r.label; }), C.head).map(function (x) { return h("th", null, x); }));
+    var others = function (m) { return m.rates.filter(function (r) { return r.metric !== c.metric; }); };
+    var first = function (m) { return m.rates.filter(function (r) { return r.metric === c.metric; })[0]; };
+    var head = h("tr", null, ["Model", "Frontier", C.metric].concat(C.head, others(c.models[0]).map(function (r) { return r.label; }))
+      .map(function (x) { return h("th", null, x); }));
     var body = h("tbody");
     c.models.forEach(function (m, i) {
       body.appendChild(h("tr", { "data-row": m.model, class: m.frontier ? "frontier" : "dominated" },
@@ -148,9 +150,10 @@
           m.reference ? h("span", { class: "badge role-ref" }, "reference") : null,
           m.candidate ? h("span", { class: "badge role-cand" }, "candidate") : null,
           m.parameter_size ? h("div", { class: "variant" }, [m.parameter_size, m.quantization].filter(Boolean).join(" ")) : null),
-        h("td", { "data-col": "frontier" }, m.frontier ? "yes" : h("span", { class: "kn" }, "no: " + m.dominated_by + " is as good for less")),
-        m.rates.map(function (r) { return rateCell(r.rate, r.metric); }),
-        C.cells[i].map(function (x, j) { return h("td", { class: j < 4 ? "num" : null, "data-col": C.head[j] }, x); })));
+        h("td", { "data-col": "frontier" }, m.frontier ? "yes" : ["no", h("div", { class: "ci-text" }, m.dominated_by + " is as good, for less")]),
+        rateCell(first(m).rate, first(m).metric, h("div", null, whisker(first(m).rate, 120))),
+        C.cells[i].map(function (x, j) { return h("td", { class: j < 2 ? "verdict" : "num", "data-col": C.head[j] }, x); }),
+        others(m).map(function (r) { return rateCell(r.rate, r.metric); })));
     });
     sec.appendChild(h("div", { class: "scroll" }, h("table", { class: "models choose" }, h("thead", null, head), body)));
     var doc = new DOMParser().parseFromString(C.svg, "image/svg+xml");
