@@ -32,3 +32,28 @@ func TestCompareMarginGolden(t *testing.T) {
 	}
 	golden(t, "compare-models-margin.golden.json", b.Bytes())
 }
+
+// TestPlanGolden: a plan from the recorded pilot and one from stated rates,
+// as the terminal shows them, and the pilot's as JSON.
+func TestPlanGolden(t *testing.T) {
+	pilot, err := compare.NewPlan(&compare.PlanSpec{Dirs: []string{compareFixture + "base"}, Models: "m,n", Margin: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stated, err := compare.NewPlan(&compare.PlanSpec{Rates: "0.92,0.9", Discordance: "0.1", Margin: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	for _, p := range []*compare.Plan{pilot, stated} {
+		if err := WritePlanTerminal(&b, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	golden(t, "plan.golden", b.Bytes())
+	b.Reset()
+	if err := WritePlanJSON(&b, pilot); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "plan.golden.json", b.Bytes())
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/curve"
 	"github.com/toolgrade/toolgrade/internal/gate"
+	"github.com/toolgrade/toolgrade/internal/gate/expr"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/store"
@@ -21,7 +22,7 @@ import (
 type compareFlags struct {
 	format, outPath            string
 	models, variants, sweep    string
-	threshold, alpha           float64
+	threshold, alpha, margin   float64
 	keepTruncated              bool
 	gates                      gateFlags
 	gateOn                     gate.On
@@ -71,7 +72,8 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 			return err
 		}
 	}
-	return f.gates.judge(sum, nil, regressionCounts(c), f.gateOn, stderr)
+	f.gates.compared = c
+	return f.gates.judge(sum, nil, gate.RegressionCounts(c), f.gateOn, stderr)
 }
 
 // parseCompareFlags parses compare's flags and checks those that stand
@@ -87,6 +89,7 @@ func parseCompareFlags(args []string, stderr io.Writer) (*compareFlags, []string
 	fs.StringVar(&f.sweep, "sweep", "", "compare the points of a sweep run along `AXIS` (decoys for a tool-count sweep), each paired with its line's first point, and say where each model's selection falls below --threshold")
 	fs.Float64Var(&f.threshold, "threshold", curve.DefaultThreshold, "with --sweep, the selection rate each model's curve is judged against: the first point below it, and the first whose 95% interval is wholly below it")
 	fs.Float64Var(&f.alpha, "alpha", compare.DefaultAlpha, "significance level of the McNemar and Mann-Whitney tests; a difference with p >= alpha is ~")
+	fs.Func("margin", "judge each rate's non-inferiority at `MARGIN` (5pts, 5% or 0.05): is the current side (b) not worse than the base (a) by more than it? Default: the suite's margin:", func(s string) (err error) { f.margin, err = expr.ParseMargin(s); return err })
 	fs.BoolVar(&f.keepTruncated, "keep-truncated", false, keepTruncatedUsage)
 	f.gates.register(fs)
 	f.gates.registerRegressions(fs, false)
@@ -120,7 +123,7 @@ func parseCompareFlags(args []string, stderr io.Writer) (*compareFlags, []string
 // the flags say; runs are the runs read, the current side's last, with
 // --keep-truncated applied.
 func comparePair(pos []string, f *compareFlags) (*compare.Comparison, []*store.Reader, []*record.SyntaxError, error) {
-	opts := &compare.Options{Alpha: f.alpha}
+	opts := &compare.Options{Alpha: f.alpha, Margin: f.margin}
 	if f.models == "" && f.variants == "" {
 		if len(pos) != 2 {
 			return nil, nil, nil, usageErrorf("compare: give two run directories (BASE CURRENT), or one with --models a,b or --variants a,b")

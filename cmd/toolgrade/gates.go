@@ -11,7 +11,6 @@ import (
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/gate"
 	"github.com/toolgrade/toolgrade/internal/gate/expr"
-	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/store"
@@ -36,12 +35,14 @@ type gateFlags struct {
 	maxRegressions  int
 	significantOnly bool
 	fs              *flag.FlagSet
+	// compared is the comparison compare judges noninferior gates on.
+	compared *compare.Comparison
 }
 
 // register adds --gate and --gate-on to fs.
 func (g *gateFlags) register(fs *flag.FlagSet) {
 	g.fs, g.maxRegressions = fs, -1
-	fs.Var(&g.gates, "gate", "CI gate `EXPR`, [MODEL[@VARIANT]:]METRIC[@POINT] OP VALUE such as pass>=0.9, p95<=2s or selection@60>=0.8 (a sweep point: 60 decoys) (for run, added to the suite's gates); complete results that fail one exit 4; repeatable")
+	fs.Var(&g.gates, "gate", "CI gate `EXPR`, [MODEL[@VARIANT]:]METRIC[@POINT] OP VALUE such as pass>=0.9, p95<=2s or selection@60>=0.8 (a sweep point: 60 decoys) (for run, added to the suite's gates); compare also takes noninferior(METRIC, MARGIN); complete results that fail one exit 4; repeatable")
 	fs.StringVar(&g.on, "gate-on", "point", "rate gates judge the `point|lower`: point, the observed rate, or lower, the pessimistic end of its 95% interval (the lower bound for >=, the upper for <=)")
 }
 
@@ -65,6 +66,11 @@ func (g *gateFlags) check() (gate.On, error) {
 	on, err := gate.ParseOn(g.on)
 	if err != nil {
 		return on, usageErrorf("--gate-on %v", err)
+	}
+	for _, gt := range g.gates {
+		if gt.NonInferior() && g.fs.Name() != "compare" {
+			return on, usageErrorf("--gate %s: noninferior judges two sides: give it to toolgrade compare", gt.Expr)
+		}
 	}
 	if !g.regressions {
 		return on, nil
@@ -113,7 +119,7 @@ func (g *gateFlags) judge(sum *summary.Summary, suiteGates []expr.Gate, regs []g
 	if len(gates) == 0 && g.maxRegressions < 0 {
 		return nil
 	}
-	rs := gate.Check(sum, gates, on)
+	rs := gate.CheckCompared(sum, g.compared, gates, on)
 	if g.maxRegressions >= 0 {
 		rs = append(rs, gate.Regressions(regs, g.maxRegressions, g.significantOnly)...)
 	}
@@ -148,26 +154,7 @@ func countRegressions(_ context.Context, baseline, current string, alpha float64
 	if err != nil {
 		return nil, err
 	}
-	return regressionCounts(c), nil
-}
-
-// regressionCounts are a comparison's regressions per group, for the
-// regressions gate. A regression is significant when its group's pass rate is
-// judged worse by the exact McNemar test at the comparison's alpha.
-func regressionCounts(c *compare.Comparison) []gate.RegressionCount {
-	var counts []gate.RegressionCount
-	for i := range c.Groups {
-		g := &c.Groups[i]
-		rc := gate.RegressionCount{Model: g.Model, Variant: g.Variant, Paired: g.Pairs, Regressed: g.Regressions, P: 1}
-		if pass := g.Rate(metric.Pass); pass != nil {
-			rc.P = pass.P
-			if pass.Verdict == compare.Worse {
-				rc.Significant = g.Regressions
-			}
-		}
-		counts = append(counts, rc)
-	}
-	return counts
+	return gate.RegressionCounts(c), nil
 }
 
 // judgeRun judges the gates of a run that completed: the suite's and

@@ -75,6 +75,7 @@ func commands() []command {
 		{"rescore", "judge a run's recorded transcripts again against an edited suite, offline", runRescore},
 		{"compare", "compare two runs, or two models or variants of one run, case by case with paired verdicts", runCompare},
 		{"choose", "choose a model: every model of a run with its quality beside its cost, the Pareto frontier, and whether a cheaper one is not worse by more than a margin", runChoose},
+		{"plan", "how many paired trials would show a model not worse than another by more than a margin, from a pilot run", runPlan},
 		{"import", "write a suite from another benchmark's files: import bfcl, the Berkeley Function-Calling Leaderboard's questions and possible answers", runImport},
 		{"fake-ollama", "serve a scripted fake Ollama (for demos and tests)", runFakeOllama},
 		{"fake-mcp", "serve a fake MCP server over stdio (docs, faulty)", runFakeMCP},

@@ -44,7 +44,8 @@ type Options struct {
 	KeepTruncated bool
 	// Margin, above 0, judges every rate's non-inferiority at that margin
 	// (0.05 for 5 points): is the current side not worse than the base by
-	// more than it? See RateRow.NonInferiority.
+	// more than it? See RateRow.NonInferiority. 0 takes the margin the
+	// suite set (run.json's; the current run's in ModeRuns), if any.
 	Margin float64
 }
 

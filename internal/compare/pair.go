@@ -83,7 +83,8 @@ func (s *side) add(k pairKey, t *record.Trial, opts record.JudgeOptions) {
 // Runs compares two run directories, pairing trials by model, variant, case
 // and repeat. Bad lines of either trials file are returned as warnings.
 func Runs(base, current *store.Reader, opts *Options) (*Comparison, []*record.SyntaxError, error) {
-	c := &Comparison{Mode: ModeRuns, Base: base.Dir, Current: current.Dir, Dirs: []string{base.Dir, current.Dir}}
+	c := &Comparison{Mode: ModeRuns, Base: base.Dir, Current: current.Dir, Dirs: []string{base.Dir, current.Dir},
+		Margin: cmp.Or(current.Run.Margin, base.Run.Margin)}
 	c.Drift, c.Catalog = runDrift(base.Run, current.Run)
 	for _, r := range []*store.Reader{base, current} {
 		if len(r.Run.Catalogs) == 0 {
@@ -122,7 +123,7 @@ func Runs(base, current *store.Reader, opts *Options) (*Comparison, []*record.Sy
 // Models compares models a and b of one run, pairing their trials by
 // variant, case and repeat: the model-choice view.
 func Models(r *store.Reader, a, b string, opts *Options) (*Comparison, []*record.SyntaxError, error) {
-	c := &Comparison{Mode: ModeModels, Base: a, Current: b, Dirs: []string{r.Dir}}
+	c := &Comparison{Mode: ModeModels, Base: a, Current: b, Dirs: []string{r.Dir}, Margin: r.Run.Margin}
 	sides := [2]*side{newSide(), newSide()}
 	judge := opts.judge(r.Run)
 	w, err := r.Trials(func(t *record.Trial) {
@@ -152,7 +153,7 @@ func Models(r *store.Reader, a, b string, opts *Options) (*Comparison, []*record
 // servers' own catalog), pairing their trials by model, case and repeat.
 func Variants(r *store.Reader, a, b string, opts *Options) (*Comparison, []*record.SyntaxError, error) {
 	va, vb := variantName(a), variantName(b)
-	c := &Comparison{Mode: ModeVariants, Base: VariantLabel(va), Current: VariantLabel(vb), Dirs: []string{r.Dir}}
+	c := &Comparison{Mode: ModeVariants, Base: VariantLabel(va), Current: VariantLabel(vb), Dirs: []string{r.Dir}, Margin: r.Run.Margin}
 	c.Catalog = variantDiff(r.Run, va, vb)
 	sides := [2]*side{newSide(), newSide()}
 	judge := opts.judge(r.Run)
@@ -289,7 +290,8 @@ func newGroupAcc(g groupKey, metrics []metric.Metric) *groupAcc {
 func (c *Comparison) build(sides [2]*side, changed map[string]bool, opts *Options, info func(side int, g groupKey) *ModelInfo) {
 	c.Format = Format
 	c.Alpha = opts.alpha()
-	if opts != nil {
+	if opts != nil && opts.Margin > 0 {
+		// --margin over the suite's margin: (run.json's).
 		c.Margin = opts.Margin
 	}
 	metrics := metric.Select(metric.Rate, metric.Paired)

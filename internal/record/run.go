@@ -62,6 +62,10 @@ type Run struct {
 	// order ("" first: the servers' own descriptions), each exactly as sent,
 	// so a comparison can show what changed and a report needs no server.
 	Catalogs []RunCatalog `json:"catalogs,omitempty"`
+	// Margin is the suite's margin: (0.05 for 5 points), the
+	// non-inferiority margin compare judges the run at unless --margin is
+	// given; 0 (absent) when the suite sets none.
+	Margin float64 `json:"margin,omitempty"`
 	// Cases maps each case id to a hash of what the case asks and expects,
 	// so a comparison can tell a case edited under the same id.
 	Cases map[string]string `json:"cases,omitempty"`

@@ -64,6 +64,7 @@ func (m *Meta) New() *record.Run {
 		Overrides: m.Overrides,
 		Catalogs:  m.Catalogs,
 		Cases:     s.CaseHashes(),
+		Margin:    s.Margin,
 		Shard:     m.Shard.Record(),
 	}
 	if r.Start.IsZero() {

@@ -76,3 +76,27 @@ func TestParseGateErrors(t *testing.T) {
 		}
 	}
 }
+
+// margin: is read as --margin is (5pts, 5% or 0.05), its errors at its
+// value; a noninferior gate in gates: is refused at its string, since a run
+// has one side.
+func TestParseMargin(t *testing.T) {
+	const cases = "cases:\n  - {id: a, ask: q, expect: {no_tool: true}}\n"
+	for src, want := range map[string]float64{"margin: 5pts\n": 0.05, "margin: 0.05\n": 0.05, "margin: '2.5%'\n": 0.025, "": 0} {
+		s, err := Parse([]byte(src+cases), "s.yaml")
+		if err != nil || s.Margin != want {
+			t.Errorf("%q: margin %v, %v; want %v", src, s.Margin, err, want)
+		}
+	}
+	for _, tt := range []struct{ src, want string }{
+		{"margin: 5\n", `s.yaml:1:9: margin: "5": a fraction is below 1; for points write 5pts or 5%`},
+		{"margin: 0pts\n", `s.yaml:1:9: margin: "0pts": must be more than 0 and less than 100 points`},
+		{"margin: [5pts]\n", `s.yaml:1:9: margin: must be a margin such as 5pts, 5% or 0.05, not`},
+		{"gates: [pass>=0.9, 'noninferior(pass, 5pts)']\n", "s.yaml:1:20: gates[1]: noninferior judges two sides, and a run is one: give it to `toolgrade compare --gate`"},
+	} {
+		_, err := Parse([]byte(tt.src+cases), "s.yaml")
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%q: %v\nwant %s", tt.src, err, tt.want)
+		}
+	}
+}

@@ -17,7 +17,7 @@ import (
 
 // The keys each mapping of the format knows, in the order messages list them.
 var (
-	suiteKeys    = []string{"name", "servers", "models", "defaults", "decoys", "decoy_seed", "variants", "sweep", "gates", "cases"}
+	suiteKeys    = []string{"name", "servers", "models", "defaults", "decoys", "decoy_seed", "variants", "sweep", "gates", "margin", "cases"}
 	defaultsKeys = []string{"system", "max_rounds", "think", "keep_alive", "normalize_strings", "strict_args", "execute", "allow_tools", "deny_tools", "options", "schema_hints"}
 	caseKeys     = []string{"id", "ask", "tags", "tools", "expect", "max_rounds", "execute", "review"}
 	messageKeys  = []string{"role", "content"}
@@ -64,6 +64,8 @@ func (p *parser) suite(n *yaml.Node, s *Suite) {
 			defaults = v
 		case "gates":
 			s.Gates = p.gates(v, k)
+		case "margin":
+			s.Margin = p.margin(v, k)
 		case "variants":
 			variants = v
 		case "decoys":
@@ -117,9 +119,29 @@ func (p *parser) gates(n *yaml.Node, field string) []expr.Gate {
 			p.errorAt(p.scalarPos(c, se.Offset), ip, "%s", se.Msg)
 			continue
 		}
+		if g.NonInferior() {
+			p.errorf(c, ip, "noninferior judges two sides, and a run is one: give it to `toolgrade compare --gate`; margin: sets compare's margin")
+			continue
+		}
 		out = append(out, g)
 	}
 	return out
+}
+
+// margin reads margin:, the non-inferiority margin compare judges this
+// suite's runs at unless --margin says otherwise: 5pts, 5% or 0.05.
+func (p *parser) margin(n *yaml.Node, field string) float64 {
+	if n.Kind != yaml.ScalarNode || !slices.Contains([]string{"!!str", "!!float", "!!int"}, n.ShortTag()) {
+		p.errorf(n, field, "must be a margin such as 5pts, 5%% or 0.05, not %s", kindName(n))
+		return 0
+	}
+	text := n.Value
+	m, err := expr.ParseMargin(text)
+	if err != nil {
+		p.errorf(n, field, "%q: %s", text, err)
+		return 0
+	}
+	return m
 }
 
 // scalarPos is the position of byte off of a string scalar's value, when

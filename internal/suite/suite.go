@@ -12,6 +12,7 @@
 //	defaults: {system: "...", max_rounds: 5, think: false, options: {seed: 42},
 //	           execute: true, allow_tools: [write_*], deny_tools: [fs.delete_*]}
 //	gates: [pass>=0.9, "qwen3:8b:p95<=2s"]  # CI: a finished run failing one exits 4
+//	margin: 5pts                     # compare's non-inferiority margin for this suite's runs
 //	variants:                        # optional: the same cases, other descriptions
 //	  - name: terse
 //	    system: "..."                  # replaces defaults.system
@@ -95,6 +96,10 @@ type Suite struct {
 	// Gates are the suite's CI gates (gates:), in file order, each already
 	// parsed; nil when none. A finished run that fails one exits 4.
 	Gates []expr.Gate
+	// Margin is margin:, the non-inferiority margin (0.05 for 5 points)
+	// compare judges the suite's runs at unless --margin is given; run.json
+	// records it. 0 when unset.
+	Margin float64
 	// Variants are the suite's variants in file order (see Variant); nil
 	// when none: every case then runs with the servers' own catalog only.
 	Variants []Variant
