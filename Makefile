@@ -61,6 +61,8 @@ demo: build deps
 	toolgrade run cases/docs.yaml --out $(DEMO_DIR)/run; \
 	echo; echo '$$ toolgrade compare demo-out/run --models scripted-good,scripted-weak'; \
 	toolgrade compare $(DEMO_DIR)/run --models scripted-good,scripted-weak; \
+	echo; echo '$$ toolgrade choose demo-out/run'; \
+	toolgrade choose $(DEMO_DIR)/run; \
 	echo; echo '$$ toolgrade tools --suite cases/docs-variants.yaml --variant explicit-get'; \
 	toolgrade tools --suite cases/docs-variants.yaml --variant explicit-get | grep -v '^warning:'; \
 	echo; echo '$$ toolgrade run cases/docs-variants.yaml --repeat 3 --out demo-out/variants'; \

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/toolgrade/toolgrade/internal/choose"
+	"github.com/toolgrade/toolgrade/internal/gate/expr"
 	"github.com/toolgrade/toolgrade/internal/runs"
 )
 
@@ -13,7 +14,8 @@ func runChoose(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 	fs := newFlags("choose", "DIR | SHARD_DIR...", stderr)
 	var s runs.ChooseSpec
 	fs.StringVar(&s.Options.Reference, "reference", "", "judge the other models against this `MODEL` (default: the best on pass, the costliest of those tied)")
-	fs.StringVar(&s.Margin, "margin", "5pts", "the non-inferiority `MARGIN`: how much worse on pass a cheaper model may be, as 5pts, 5% or 0.05")
+	fs.Func("margin", "the non-inferiority `MARGIN`: how much worse on pass a cheaper model may be, as 5pts, 5% or 0.05 (default: the suite's margin:, else 5pts)",
+		func(v string) (err error) { s.Options.Margin, err = expr.ParseMargin(v); return err })
 	fs.StringVar(&s.Format, "format", "terminal", "the choice's `FORMAT`: terminal, markdown, json (schema "+choose.Format+") or html (a page with the quality-vs-cost chart)")
 	fs.StringVar(&s.Out, "o", "", "write the choice to `FILE` (replaced atomically) instead of stdout")
 	fs.BoolVar(&s.Options.KeepTruncated, "keep-truncated", false, keepTruncatedUsage)

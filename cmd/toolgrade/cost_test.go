@@ -68,3 +68,44 @@ func modelCost(t *testing.T, dir string) *record.Cost {
 	}
 	return meta.Models[0].Cost
 }
+
+// TestChooseAfterARun: `toolgrade choose` on a run of the demo's two
+// models on the fake Ollama keeps scripted-good (scripted-weak is worse by
+// far more than 5 points) and names the memory /api/ps listed; every format
+// says the same; a margin, a format or a reference it cannot take is a
+// usage error, exit 2.
+func TestChooseAfterARun(t *testing.T) {
+	_, url := fakeOllama(t, nil)
+	dir := filepath.Join(t.TempDir(), "run")
+	if r := runCLI(t, context.Background(), "run", docsSuite(t), "--out", dir, "--ollama", url, "--repeat", "2"); r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	const rec = "scripted-good: keep it; scripted-weak is worse by more than 5 pts on pass (interval −"
+	r := runCLI(t, context.Background(), "choose", dir)
+	if r.err != nil || !strings.Contains(r.stdout, "Recommendation: "+rec) || !strings.Contains(r.stdout, "6.0 GB") || !strings.Contains(r.stdout, "1.3 GB") {
+		t.Errorf("choose: %v\n%s%s", r.err, r.stdout, r.stderr)
+	}
+	for _, f := range []string{"markdown", "json", "html"} {
+		out := filepath.Join(t.TempDir(), "choice."+f)
+		if r := runCLI(t, context.Background(), "choose", dir, "--format", f, "-o", out, "--margin", "5%"); r.err != nil || r.stdout != "" {
+			t.Errorf("--format %s: %v %q", f, r.err, r.stdout)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil || !strings.Contains(string(b), "keep it; scripted-weak is worse by more than 5 pts") {
+			t.Errorf("--format %s wrote %d bytes without the recommendation (%v)", f, len(b), err)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--margin", "5"}, `choose: --margin "5": a fraction is below 1`},
+		{[]string{"--format", "pdf"}, `choose: --format "pdf": want one of terminal, markdown, json, html`},
+		{[]string{"--reference", "scripted-god"}, `choose: --reference: unknown model "scripted-god"`},
+	} {
+		r := runCLI(t, context.Background(), append([]string{"choose", dir}, tc.args...)...)
+		if r.code != exitUsage || r.err == nil || !strings.Contains(r.err.Error(), tc.want) {
+			t.Errorf("%v: exit %d: %v; want %q", tc.args, r.code, r.err, tc.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package choose
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -20,7 +21,7 @@ type Options struct {
 	// on the metric.
 	Reference string
 	// Margin is the margin of the non-inferiority verdict (0.05 for 5
-	// points); 0: DefaultMargin.
+	// points); 0: the suite's margin: (run.json), else DefaultMargin.
 	Margin float64
 	// KeepTruncated counts the trials whose prompt reached num_ctx, as
 	// compare --keep-truncated does; false judges as the run recorded.
@@ -37,10 +38,7 @@ func (e *InputError) Error() string { return e.Msg }
 // the trials), then each model paired with the reference (compare.Models).
 // Bad lines of the trials file are returned as warnings.
 func Choose(r *store.Reader, opts Options) (*Choice, []*record.SyntaxError, error) {
-	margin := opts.Margin
-	if margin == 0 {
-		margin = DefaultMargin
-	}
+	margin := cmp.Or(opts.Margin, r.Run.Margin, DefaultMargin)
 	c := &Choice{Format: Format, Dir: r.Dir, Suite: r.Run.Suite.Name, Metric: metric.Pass, Margin: margin, Level: compare.NILevel}
 	warnings, err := c.table(r, opts.KeepTruncated)
 	if err != nil {
@@ -147,15 +145,15 @@ func (c *Choice) versus(r *store.Reader, opts Options) error {
 		if m.Model == c.Reference {
 			continue
 		}
-		cmp, _, err := compare.Models(r, c.Reference, m.Model, &compare.Options{Margin: c.Margin, KeepTruncated: opts.KeepTruncated})
+		cmpr, _, err := compare.Models(r, c.Reference, m.Model, &compare.Options{Margin: c.Margin, KeepTruncated: opts.KeepTruncated})
 		if err != nil {
 			return err
 		}
-		g := slices.IndexFunc(cmp.Groups, func(g compare.Group) bool { return g.Variant == c.Variant })
+		g := slices.IndexFunc(cmpr.Groups, func(g compare.Group) bool { return g.Variant == c.Variant })
 		if g < 0 {
 			continue
 		}
-		rr := cmp.Groups[g].Rate(c.Metric)
+		rr := cmpr.Groups[g].Rate(c.Metric)
 		if rr == nil || rr.NonInferiority == nil {
 			continue
 		}

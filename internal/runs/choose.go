@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/toolgrade/toolgrade/internal/choose"
-	"github.com/toolgrade/toolgrade/internal/gate/expr"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/reports"
 )
@@ -14,10 +13,9 @@ import (
 type ChooseSpec struct {
 	// Dirs are the run directory, or the shard directories of one run.
 	Dirs []string
-	// Options are the reference and truncated trials; Margin is written as
-	// the flag takes it (5pts, 5%, 0.05).
+	// Options are the reference, the margin (0: the run's own) and
+	// truncated trials.
 	Options choose.Options
-	Margin  string
 	// Format is one of ChooseFormats; Out the file to write ("": stdout).
 	Format, Out string
 }
@@ -35,16 +33,11 @@ func Choose(spec ChooseSpec, stdout, stderr io.Writer) error {
 	case write == nil:
 		return Usagef("choose: --format %q: want one of terminal, markdown, json, html", spec.Format)
 	}
-	o := spec.Options
-	var err error
-	if o.Margin, err = expr.ParseMargin(spec.Margin); err != nil {
-		return Usagef("choose: --%v", err)
-	}
 	run, err := OpenRuns("choose", spec.Dirs, stderr)
 	if err != nil {
 		return err
 	}
-	c, warnings, err := choose.Choose(run, o)
+	c, warnings, err := choose.Choose(run, spec.Options)
 	store.Warn(stderr, warnings)
 	var ie *choose.InputError
 	if errors.As(err, &ie) {
