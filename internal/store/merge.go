@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolgrade/toolgrade/internal/cost"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/shard"
 )
@@ -195,10 +196,15 @@ func join(dirs []string, opts MergeOptions) (*record.Run, []*record.Trial, []*re
 	}
 
 	ordered := make([]*record.Trial, len(keys))
+	costs := cost.NewRun()
 	for i, k := range keys {
 		ordered[i] = trials[k]
+		costs.Add(ordered[i])
 	}
-	return mergeRuns(runs), ordered, warnings, nil
+	merged := mergeRuns(runs)
+	// Each shard measured its own trials: the whole run measures them all.
+	costs.Record(merged)
+	return merged, ordered, warnings, nil
 }
 
 // matrix is every trial a run's run.json describes.

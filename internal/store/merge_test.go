@@ -40,7 +40,9 @@ func shardRuns(t *testing.T, root string, n int, by string) []string {
 		}
 		var lines []*record.Trial
 		for k := range s.Filter(m) {
-			lines = append(lines, &record.Trial{Model: k.Model, CaseID: k.CaseID, Repeat: k.Repeat, Score: record.Score{Outcome: record.OutcomePass}})
+			// Case a's prompt was cut: a third of each model's trials.
+			lines = append(lines, &record.Trial{Model: k.Model, CaseID: k.CaseID, Repeat: k.Repeat,
+				Score: record.Score{Outcome: record.OutcomePass, Truncated: k.CaseID == "a"}, Transcript: &record.Transcript{Wall: time.Second}})
 		}
 		writeTrials(t, dir, lines...)
 		dirs = append(dirs, dir)
@@ -83,6 +85,21 @@ func TestMergeJoinsShardsInKeyOrder(t *testing.T) {
 		want := "m1/base/a#0 m1/base/b#0 m1/base/c#0 m1/base/a#1 m1/base/b#1 m1/base/c#1 m2/base/a#0 m2/base/b#0 m2/base/c#0 m2/base/a#1 m2/base/b#1 m2/base/c#1"
 		if strings.Join(got, " ") != want {
 			t.Errorf("by %s: merged trials\n%s\nwant\n%s", by, strings.Join(got, " "), want)
+		}
+	}
+}
+
+// TestMergeMeasuresEveryShardsTrials: each shard's run.json measured its
+// own trials; the merged run's cost is measured on all of them.
+func TestMergeMeasuresEveryShardsTrials(t *testing.T) {
+	root := t.TempDir()
+	dirs := shardRuns(t, root, 3, shard.ByTrial)
+	if _, _, err := Merge(filepath.Join(root, "out"), dirs, MergeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range readRun(t, filepath.Join(root, "out")).Models {
+		if c := m.Cost; c == nil || c.Trials != 6 || c.Truncated != 2 || c.P50 != time.Second {
+			t.Errorf("%s: cost %+v", m.Name, c)
 		}
 	}
 }
