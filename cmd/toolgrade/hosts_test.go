@@ -43,9 +43,15 @@ func TestRunSpreadsOverSeveralOllamas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(meta.Models) != 2 || len(meta.Models[0].Hosts) != 2 || len(meta.Models[1].Hosts) != 1 ||
-		meta.Models[1].Hosts[0] != (record.ModelHost{Host: h1, Version: fakeollama.DefaultVersion, Digest: meta.Models[1].Digest}) {
-		t.Errorf("run.json models: %+v", meta.Models)
+	if len(meta.Models) != 2 || len(meta.Models[0].Hosts) != 2 || len(meta.Models[1].Hosts) != 1 {
+		t.Fatalf("run.json models: %+v", meta.Models)
+	}
+	// Each host with what it runs, its load time and the cost of its own
+	// trials (scripted-weak's 50 all ran on h1).
+	weak := meta.Models[1].Hosts[0]
+	if (record.ModelHost{Host: weak.Host, Version: weak.Version, Digest: weak.Digest}) != (record.ModelHost{Host: h1, Version: fakeollama.DefaultVersion, Digest: meta.Models[1].Digest}) ||
+		weak.Load <= 0 || weak.Cost == nil || weak.Cost.Loaded == nil || weak.Cost.Trials != 50 {
+		t.Errorf("scripted-weak's host: %+v (cost %+v)", weak, weak.Cost)
 	}
 	by := map[string]int{}
 	if err := readTrials(dir, os.Stderr, func(tr *record.Trial) { by[tr.Model+" "+tr.Host]++ }); err != nil {
