@@ -118,3 +118,32 @@ func TestMarginVerdictsEndToEnd(t *testing.T) {
 		t.Errorf("plan row %+v (margin %v)", row, p.Margin)
 	}
 }
+
+// --margin judges every rate of every group in all three modes, two runs
+// included; a bad value is one line, exit 2; a run's --gate refuses a
+// noninferior gate before anything runs.
+func TestMarginInEveryMode(t *testing.T) {
+	base, cur := compareRuns+"base", compareRuns+"current"
+	for _, args := range [][]string{{base, cur}, {base, "--models", "m,n"}, {base, "--variants", "base,terse"}} {
+		c := compareJSON(t, append(args, "--margin", "0.1")...)
+		if c.Margin != 0.1 {
+			t.Errorf("%v: margin %v", args, c.Margin)
+		}
+		for _, g := range c.Groups {
+			if ni := g.Rate(metric.Pass).NonInferiority; ni == nil || ni.Margin != 0.1 || ni.Pairs != g.Rate(metric.Pass).Rate.Base.N {
+				t.Errorf("%v, %s/%s: pass %+v", args, g.Model, g.Variant, ni)
+			}
+		}
+	}
+	for _, tt := range []struct{ args []string }{
+		{[]string{"compare", base, "--models", "m,n", "--margin", "5"}},
+		{[]string{"compare", base, "--models", "m,n", "--gate", "noninferior(pass, 5)"}},
+		{[]string{"report", base, "--gate", "noninferior(pass, 5pts)"}},
+		{[]string{"plan", base, "--models", "m,n", "--margin", "5pts", "--power", "2"}},
+	} {
+		r := runCLI(t, context.Background(), tt.args...)
+		if r.code != 2 || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+			t.Errorf("%v: exit %d, want 2 and one line:\n%s", tt.args, r.code, r.stderr)
+		}
+	}
+}
