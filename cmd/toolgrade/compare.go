@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/curve"
@@ -123,45 +122,20 @@ func parseCompareFlags(args []string, stderr io.Writer) (*compareFlags, []string
 // the flags say; runs are the runs read, the current side's last, with
 // --keep-truncated applied.
 func comparePair(pos []string, f *compareFlags) (*compare.Comparison, []*store.Reader, []*record.SyntaxError, error) {
-	opts := &compare.Options{Alpha: f.alpha, Margin: f.margin}
-	if f.models == "" && f.variants == "" {
-		if len(pos) != 2 {
-			return nil, nil, nil, usageErrorf("compare: give two run directories (BASE CURRENT), or one with --models a,b or --variants a,b")
-		}
-		rds, err := openCompared(pos, f.keepTruncated)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		c, warnings, err := compare.Runs(rds[0], rds[1], opts)
-		if err != nil {
-			return nil, nil, warnings, fmt.Errorf("compare: %w", err)
-		}
-		return c, rds, warnings, nil
-	}
-	flagName, list := "--models", f.models
-	switch {
-	case f.models != "" && f.variants != "":
-		return nil, nil, nil, usageErrorf("compare: give --models or --variants, not both")
-	case len(pos) != 1:
-		return nil, nil, nil, usageErrorf("compare: with --models or --variants, give one run directory")
-	case f.variants != "":
-		flagName, list = "--variants", f.variants
-	}
-	a, b, ok := strings.Cut(list, ",")
-	if !ok || a == "" || b == "" || strings.Contains(b, ",") || a == b {
-		return nil, nil, nil, usageErrorf("compare: %s %q: want two different names, a,b", flagName, list)
+	sides, err := compare.ParseSides(len(pos), f.models, f.variants)
+	if err != nil {
+		return nil, nil, nil, asUsage(fmt.Errorf("compare: %w", err))
 	}
 	rds, err := openCompared(pos, f.keepTruncated)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	pair := compare.Models
-	if flagName == "--variants" {
-		pair = compare.Variants
+	c, warnings, err := sides.Compare(rds, &compare.Options{Alpha: f.alpha, Margin: f.margin})
+	if err != nil && sides.Mode != compare.ModeRuns {
+		err = asUsage(err) // a model or variant the run does not have
 	}
-	c, warnings, err := pair(rds[0], a, b, opts)
 	if err != nil {
-		return nil, nil, warnings, asUsage(fmt.Errorf("compare: %w", err))
+		return nil, nil, warnings, fmt.Errorf("compare: %w", err)
 	}
 	return c, rds, warnings, nil
 }

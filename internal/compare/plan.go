@@ -130,10 +130,11 @@ func (p *Plan) fromPilot(s *PlanSpec) error {
 	if err != nil {
 		return err
 	}
-	a, b, ok := strings.Cut(s.Models, ",")
-	if !ok || a == "" || b == "" || a == b || strings.Contains(b, ",") {
-		return fmt.Errorf("--models %q: want two different models, a,b (a the base, b the candidate)", s.Models)
+	sides, err := ParseSides(1, s.Models, "")
+	if err != nil {
+		return err
 	}
+	a, b := sides.A, sides.B
 	if p.Margin == 0 {
 		p.Margin = r.Run.Margin
 	}

@@ -37,7 +37,7 @@ func TestPlanErrors(t *testing.T) {
 		{PlanSpec{Rates: "0.9,0.9", Discordance: "0.1", Margin: 0.05, Power: 1.5}, "--power 1.5: must be between 0 and 1"},
 		{PlanSpec{Rates: "0.9,0.9", Discordance: "0.1", Margin: 0.05, Dirs: []string{"testdata/base"}}, "not both"},
 		{PlanSpec{Dirs: []string{"testdata/base"}, Models: "m,n"}, "--margin is needed (the pilot's suite sets no margin:)"},
-		{PlanSpec{Dirs: []string{"testdata/base"}, Models: "m,m", Margin: 0.05}, `--models "m,m": want two different models`},
+		{PlanSpec{Dirs: []string{"testdata/base"}, Models: "m,m", Margin: 0.05}, `--models "m,m": want two different names, a,b`},
 		{PlanSpec{Dirs: []string{"testdata/base"}, Models: "m,zz", Margin: 0.05}, `model "zz" has no trials`},
 	} {
 		_, err := NewPlan(&tt.spec)

@@ -523,12 +523,27 @@
       "by call: " + rateText(b.base) + " → " + rateText(b.current) + " (" + b.current.k + "/" + plural(b.current.n, "call") + ")");
   }
 
+  // marginLine is a rate's non-inferiority verdict under its McNemar one:
+  // the difference's interval in points and the verdict in the same words
+  // as the terminal, marked by verdict, with the pairs an undecided one
+  // needs. Nothing without a margin.
+  function marginLine(ni) {
+    if (!ni) return null;
+    var p = function (v) { return (v >= 0 ? "+" : "") + (v * 100).toFixed(1); };
+    var words = ni.words;
+    if (ni.verdict === "undecided") words += ni.pairs_needed ? " (~" + ni.pairs_needed + " pairs)" : " (the observed loss exceeds the margin)";
+    return h("div", { class: "ni ni-" + ni.verdict, title: "Tango's 95% interval of the paired difference, over " + plural(ni.pairs, "pair") + "; the smallest margin these pairs decide: " + (ni.smallest_margin * 100).toFixed(1) + " pts" },
+      "[" + p(Math.floor(ni.lo * 1000) / 1000) + ", " + p(Math.ceil(ni.hi * 1000) / 1000) + "] · " + words);
+  }
+
   function comparisons() {
     if (!D.comparisons || !D.comparisons.length) return null;
     var sec = section("Paired comparisons", "paired", "Trials paired by case and repeat: each cell is base → current, coloured only where the paired test (McNemar) supports a difference. Regressed cases first, then fixes.");
     D.comparisons.forEach(function (c) {
       var metrics = shownMetrics(c);
       sec.appendChild(h("h3", null, c.base + " → " + c.current));
+      if (c.margin) sec.appendChild(h("p", { class: "note" }, "Margin " + +(c.margin * 100).toFixed(1) + " pts: under each rate, Tango's 95% interval of " + c.current + " − " + c.base + " and whether " + c.current +
+        " is not worse by more than the margin. It is another question than the colour's (McNemar: any detectable difference): worse there and \"not worse by more than the margin\" here is a real loss smaller than the margin."));
       var body = h("tbody");
       var changes = [];
       (c.groups || []).forEach(function (g) {
@@ -545,7 +560,7 @@
             return h("td", { class: "pc " + cls, title: r.too_few ? "too few discordant pairs for a verdict" : "p = " + r.p.toFixed(3) },
               rateText(r.rate.base) + " → " + rateText(r.rate.current),
               h("div", { class: "ci-text" }, d + " pts · " + (r.too_few ? "too few pairs" : r.verdict === "~" ? "no detectable difference" : r.verdict)),
-              byCall(r));
+              byCall(r), marginLine(r.noninferiority));
           }),
           h("td", { class: "num" }, h("span", { class: "tag" + (g.regressions ? " regression" : "") }, g.regressions + " regressed"), " ", h("span", { class: "tag" + (g.fixes ? " fix" : "") }, g.fixes + " fixed"))));
         (g.cases || []).forEach(function (cc) { changes.push({ g: g, cc: cc }); });
