@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolgrade/toolgrade/internal/compare"
+
 	"github.com/chromedp/chromedp"
 	"github.com/toolgrade/toolgrade/internal/choose"
 	"github.com/toolgrade/toolgrade/internal/metric"
@@ -40,8 +42,8 @@ func fixtureChoice() *choose.Choice {
 		Reference: "qwen3:8b", Candidate: "qwen3:4b", Tested: []string{"qwen3:4b", "qwen3:0.6b"}, CostBy: choose.CostMemory,
 		Models: []choose.Row{
 			choiceRow("qwen3:8b", 100, 5_200_000_000, 3, nil),
-			choiceRow("qwen3:4b", 100, 3_000_000_000, 2, &choose.Versus{Pairs: 110, Lo: -0.034, Hi: 0.034, Verdict: "not_worse", Words: "not worse by more than 5 pts", Test: "~", P: 1}),
-			choiceRow("qwen3:0.6b", 70, 600_000_000, 0.5, &choose.Versus{Pairs: 110, Diff: -30.0 / 110, Lo: -0.359, Hi: -0.192, Verdict: "worse", Words: "worse by more than 5 pts", SmallestMargin: 0.359, Test: "worse", P: 1e-9}),
+			choiceRow("qwen3:4b", 100, 3_000_000_000, 2, &choose.Versus{NonInferiority: compare.NonInferiority{Margin: 0.05, Pairs: 110, Lo: -0.034, Hi: 0.034, Verdict: "not_worse", Words: "not worse by more than 5 pts"}, Test: "~", P: 1}),
+			choiceRow("qwen3:0.6b", 70, 600_000_000, 0.5, &choose.Versus{NonInferiority: compare.NonInferiority{Margin: 0.05, Pairs: 110, Diff: -30.0 / 110, Lo: -0.359, Hi: -0.192, Verdict: "worse", Words: "worse by more than 5 pts", SmallestMargin: 0.359}, Test: "worse", P: 1e-9}),
 		},
 		Recommendation: choose.Recommendation{Model: "qwen3:4b", Kind: choose.KindCandidate,
 			Text: "qwen3:4b: not worse than qwen3:8b by more than 5 pts on pass (interval −3.4 to +3.4, 110 paired trials), 1.5× faster at p50, 3.0 GB vs 5.2 GB; qwen3:0.6b, cheaper still, is worse by more than 5 pts on pass (interval −35.9 to −19.2, 110 paired trials)"},

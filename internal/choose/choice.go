@@ -11,6 +11,7 @@
 package choose
 
 import (
+	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/stats"
 )
@@ -119,25 +120,11 @@ type Cost struct {
 }
 
 // Versus is a model judged against the reference on the choice's metric,
-// over their paired trials (same case and repeat).
+// over their paired trials (same case and repeat): compare's judgement at
+// the margin, the model being the current side, and the difference test
+// beside it.
 type Versus struct {
-	Pairs int `json:"pairs"`
-	// Diff is model − reference over the pairs, in the rate's own sense,
-	// with its interval Lo–Hi (Tango's score interval at the choice's
-	// level).
-	Diff float64 `json:"diff"`
-	Lo   float64 `json:"lo"`
-	Hi   float64 `json:"hi"`
-	// Verdict is not_worse, worse or undecided at the margin; Words the
-	// same in words ("not worse by more than 5 pts").
-	Verdict string `json:"verdict"`
-	Words   string `json:"words"`
-	// PairsNeeded is, when undecided, the paired trials that would decide
-	// with 80% power if the rates stayed as observed; 0 when no number
-	// would.
-	PairsNeeded int `json:"pairs_needed,omitempty"`
-	// SmallestMargin is the smallest margin these pairs decide.
-	SmallestMargin float64 `json:"smallest_margin"`
+	compare.NonInferiority
 	// Test and P are the difference test's verdict (McNemar: better,
 	// worse or ~) and its p-value, a question apart.
 	Test string  `json:"test"`

@@ -157,9 +157,7 @@ func (c *Choice) versus(r *store.Reader, opts Options) error {
 		if rr == nil || rr.NonInferiority == nil {
 			continue
 		}
-		ni := rr.NonInferiority
-		m.Versus = &Versus{Pairs: ni.Pairs, Diff: ni.Diff, Lo: ni.Lo, Hi: ni.Hi, Verdict: ni.Verdict, Words: ni.Words,
-			PairsNeeded: ni.PairsNeeded, SmallestMargin: ni.SmallestMargin, Test: rr.Verdict, P: rr.P}
+		m.Versus = &Versus{NonInferiority: *rr.NonInferiority, Test: rr.Verdict, P: rr.P}
 	}
 	return nil
 }
