@@ -67,6 +67,10 @@ func TestSkippedServerInEveryReport(t *testing.T) {
 	if strings.Contains(r.stdout, "wrong_tool") || strings.Contains(r.stdout, "no_call") {
 		t.Errorf("a skipped server's case counts as the model's mistake:\n%s", r.stdout)
 	}
+	// They were never tried, so the summary's warning does not say "after retries".
+	if !strings.Contains(r.stdout, "2 trials not run: their cases expect a tool of a server that failed to connect") || strings.Contains(r.stdout, "after retries") {
+		t.Errorf("the warnings do not say the trials were not run:\n%s", r.stdout)
+	}
 	var run record.Run
 	if err := json.Unmarshal([]byte(read(filepath.Join(out, record.RunFile))), &run); err != nil {
 		t.Fatal(err)

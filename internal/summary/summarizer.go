@@ -142,6 +142,9 @@ func (s *Summarizer) Add(t *record.Trial) {
 	m.s.Outcomes[sc.Outcome]++
 	if j.Infra {
 		m.s.Infra++
+		if tr := t.Transcript; tr != nil && tr.Failure != nil && tr.Failure.Kind == record.FailureServerSkipped {
+			m.s.NotRun++
+		}
 		m.addExample(t)
 		m.addBFCL(t, nil)
 		return

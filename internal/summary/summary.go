@@ -113,6 +113,10 @@ type ModelSummary struct {
 	Trials int `json:"trials"`
 	Scored int `json:"scored"`
 	Infra  int `json:"infra_errors"`
+	// NotRun counts the infrastructure errors that never ran: their case
+	// expects a tool of a server that failed to connect
+	// (record.FailureServerSkipped), so no retry was tried.
+	NotRun int `json:"not_run,omitempty"`
 	// Excluded counts the trials whose prompt reached num_ctx, kept out
 	// of every rate (the model may never have seen its tools); 0 with
 	// --keep-truncated, which counts them like any other.

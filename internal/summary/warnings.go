@@ -14,9 +14,14 @@ import (
 // row's name, which rowWarnings puts before it.
 func warnings(m *ModelSummary) []string {
 	var out []string
-	if n := m.Infra; n > 0 {
+	if n := m.Infra - m.NotRun; n > 0 {
 		out = append(out, fmt.Sprintf("%s hit %s (Ollama or MCP failures, after retries); %s kept out of every rate",
 			termtext.Count(n, "trial"), termtext.Plural(n, "an infrastructure error", "infrastructure errors"), termtext.Plural(n, "it is", "they are")))
+	}
+	if n := m.NotRun; n > 0 {
+		out = append(out, fmt.Sprintf("%s not run: %s a tool of a server that failed to connect; %s kept out of every rate as %s",
+			termtext.Count(n, "trial"), termtext.Plural(n, "its case expects", "their cases expect"), termtext.Plural(n, "it is", "they are"),
+			termtext.Plural(n, "an infrastructure error", "infrastructure errors")))
 	}
 	switch {
 	case m.Excluded > 0:
