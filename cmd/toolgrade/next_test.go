@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -60,4 +61,25 @@ func shellSplit(cmd string) ([]string, error) {
 		return nil, err
 	}
 	return strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00"), nil
+}
+
+// TestAModelOfTheSuiteNotPulledSaysWhereItIsWritten: a misspelled name in
+// the suite's models: is reported at its place in the suite, with the name
+// meant; one given with --models is the flag's, with no place.
+func TestAModelOfTheSuiteNotPulledSaysWhereItIsWritten(t *testing.T) {
+	_, url := fakeOllama(t, nil)
+	text := "name: typo\nservers: " + serversFile(t, "docs") + "\nmodels:\n  - scripted-good\n  - scripted-goood\ncases:\n  - {id: a, ask: hi, expect: {no_tool: true}}\n"
+	suite := filepath.Join(t.TempDir(), "typo.yaml")
+	if err := os.WriteFile(suite, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, context.Background(), "run", suite, "--ollama", url, "--out", filepath.Join(t.TempDir(), "r"))
+	want := suite + `:5:5: models: model "scripted-goood" is not pulled on Ollama at `
+	if r.err == nil || !strings.Contains(r.err.Error(), want) || !strings.Contains(r.err.Error(), `did you mean "scripted-good"?`) {
+		t.Errorf("err %v\nwant it to hold %s", r.err, want)
+	}
+	r = runCLI(t, context.Background(), "run", suite, "--ollama", url, "--models", "scripted-goood", "--out", filepath.Join(t.TempDir(), "r"))
+	if r.err == nil || strings.Contains(r.err.Error(), suite) {
+		t.Errorf("--models: err %v", r.err)
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/llm"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/shard"
@@ -189,6 +190,20 @@ func (r *session) fresh() error {
 	return nil
 }
 
+// whereModel is err with, when it is about a model the suite names (not
+// one --models gave), the place in the suite where the name is written,
+// so the editor opens at the name to correct.
+func (r *session) whereModel(err error) error {
+	var np *llm.NotPulledError
+	if !errors.As(err, &np) || len(r.spec.Models) > 0 {
+		return err
+	}
+	if pos, ok := r.s.ModelPos[np.Model]; ok {
+		return fmt.Errorf("%s: models: %w", pos, err)
+	}
+	return err
+}
+
 // freeDir is dir, or dir-2, dir-3, ... when it is taken: two runs of a
 // suite started within one second each get a folder of their own. A
 // folder it cannot look at is returned for CheckFresh to report.
@@ -215,7 +230,7 @@ func (r *session) connect(ctx context.Context) error {
 		return err
 	}
 	if r.ol, err = connectOllamas(ctx, hosts, r.spec.Timeouts, r.models, &r.parallel, r.stderr); err != nil {
-		return err
+		return r.whereModel(err)
 	}
 	if r.old != nil {
 		if err := checkResume(r.dir, r.old, store.Current{Models: r.ol.models}); err != nil {

@@ -60,6 +60,10 @@ func (p *parser) suite(n *yaml.Node, s *Suite) {
 				continue
 			}
 			s.Models, _ = p.strList(v, k, "model names")
+			s.ModelPos = map[string]Pos{}
+			for _, c := range v.Content {
+				s.ModelPos[deref(c).Value] = p.pos(deref(c))
+			}
 		case "defaults":
 			defaults = v
 		case "gates":

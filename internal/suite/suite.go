@@ -91,6 +91,9 @@ type Suite struct {
 	// Models is the default model list, in order; nil when the file gives
 	// none (the caller's --models then decides).
 	Models []string
+	// ModelPos is where each of Models is written, for what is found wrong
+	// with a model only later (not pulled on the Ollama the run reaches).
+	ModelPos map[string]Pos
 	// Defaults apply to every case.
 	Defaults Defaults
 	// Gates are the suite's CI gates (gates:), in file order, each already
