@@ -43,6 +43,7 @@ func TestLoadExample(t *testing.T) {
 		Hash:        hex.EncodeToString(sum[:]),
 		ServersPath: filepath.Join(dir, "servers.json"),
 		Models:      []string{"qwen3:1.7b", "qwen3:8b"},
+		ModelPos:    map[string]Pos{"qwen3:1.7b": {File: path, Line: 4, Col: 10}, "qwen3:8b": {File: path, Line: 4, Col: 22}},
 		Defaults: Defaults{
 			System:    "You answer questions about our restaurant.",
 			MaxRounds: 5,
