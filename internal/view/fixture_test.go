@@ -126,7 +126,7 @@ func testRuns(t *testing.T) (string, *store.Writer) {
 	for i, k := range [][2]int{{5, 7}, {6, 8}, {8, 9}} {
 		fakeRun{name: fmt.Sprintf("weather-%d", i), suite: "weather", start: day.Add(time.Duration(i) * 24 * time.Hour),
 			models: []string{"qwen3:4b", "llama3.2:3b"}, passes: [][]bool{passes(k[0], 10), passes(k[1]-3, 10)},
-			commit: fmt.Sprintf("%040x", 0xabc0+i), report: i == 0, result: "sunny"}.write(t, root)
+			commit: fmt.Sprintf("%x%032x", 0xc0ffee10+i, i), report: i == 0, result: "sunny"}.write(t, root)
 	}
 	fakeRun{name: "docs-0", suite: "docs", start: day.Add(36 * time.Hour), models: []string{"qwen3:4b"}, passes: [][]bool{passes(3, 4)}, result: "ok"}.write(t, root)
 	fakeRun{name: "hostile", suite: hostileText, start: day.Add(80 * time.Hour), models: []string{"m" + hostileText}, passes: [][]bool{passes(1, 2)},

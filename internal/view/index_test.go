@@ -44,7 +44,7 @@ func TestScan(t *testing.T) {
 		t.Errorf("first entry %+v: want the live run, newest, running, 6 trials planned, no summary yet", got[0])
 	}
 	w := byDir["0/weather-2"]
-	if w.Suite != "weather" || w.Commit != "00000000000000000000000000000000000abc2"[:12] || len(w.Rows) != 2 || w.Rows[0].Pass.K != 8 || w.Rows[0].Pass.N != 10 {
+	if w.Suite != "weather" || w.Commit != "c0ffee120000" || len(w.Rows) != 2 || w.Rows[0].Pass.K != 8 || w.Rows[0].Pass.N != 10 {
 		t.Errorf("weather-2: %+v", w)
 	}
 	for id, want := range map[string]string{"0/not-a-run": "no run.json", "0/broken": "run.json", "1/.": "no such file"} {

@@ -59,9 +59,10 @@ function render() {
 }
 
 function row(r) {
-  const open = el('a', { href: 'run?id=' + encodeURIComponent(r.id), class: 'open' }, r.dir);
+  const name = r.dir.split(/[\\/]/).filter(Boolean).pop() || r.dir;
+  const open = el('a', { href: 'run?id=' + encodeURIComponent(r.id), class: 'open', title: r.dir }, name);
   if (r.error) {
-    const tr = el('tr', { class: 'error', 'data-id': r.id }, el('td'), el('td', { colspan: 7, class: 'err' }, r.error), el('td', {}, r.dir));
+    const tr = el('tr', { class: 'error', 'data-id': r.id }, el('td'), el('td', { colspan: 7, class: 'err' }, r.error), el('td', { title: r.dir }, name));
     return tr;
   }
   const box = el('input', { type: 'checkbox', class: 'pick', 'aria-label': 'pick ' + r.dir });
@@ -147,8 +148,9 @@ function seriesOf(rs, model) {
 }
 
 function chart(title, rs, series, key) {
-  const W = 420, H = 160, L = 40, R = 10, T = 18, B = 30;
-  const x = i => L + (rs.length === 1 ? (W - L - R) / 2 : i * (W - L - R) / (rs.length - 1));
+  const W = 420, H = 160, L = 40, R = 10, T = 18, B = 30, PAD = 30;
+  // Points sit PAD inside the axes, so the first and last labels fit.
+  const x = i => L + PAD + (rs.length === 1 ? (W - L - R - 2 * PAD) / 2 : i * (W - L - R - 2 * PAD) / (rs.length - 1));
   const y = v => T + (1 - v) * (H - T - B);
   const svg = el('svg:svg', { width: W, height: H, viewBox: `0 0 ${W} ${H}`, class: 'chart chart-' + key, role: 'img', 'aria-label': title });
   svg.append(el('svg:text', { x: L, y: 12, 'font-size': 12, 'font-weight': 600 }, title));
