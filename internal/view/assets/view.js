@@ -160,7 +160,7 @@ function chart(title, rs, series, key) {
   }
   rs.forEach((r, i) => svg.append(el('svg:text', { x: x(i), y: H - 10, 'font-size': 9, 'text-anchor': 'middle', fill: '#555e6e' }, r.commit ? r.commit.slice(0, 7) : new Date(r.start).toLocaleDateString())));
   for (const s of series) {
-    const pts = s.points.filter(p => p[key] !== null && p.row[key] && p.row[key].n);
+    const pts = s.points.filter(p => p.row[key] && p.row[key].n);
     svg.append(el('svg:polyline', { points: pts.map(p => `${x(p.i)},${y(p.row[key].value)}`).join(' '), fill: 'none', stroke: s.color, 'stroke-width': 2 }));
     for (const p of pts) {
       const r = p.row[key];
