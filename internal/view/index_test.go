@@ -4,8 +4,12 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolgrade/toolgrade/internal/record"
 )
 
 func getJSON(t *testing.T, url string, v any) {
@@ -29,6 +33,14 @@ func getJSON(t *testing.T, url string, v any) {
 // listed with their errors.
 func TestScan(t *testing.T) {
 	root, _ := testRuns(t)
+	// The index never reads the trials: weather-1's cannot be read at all.
+	trials := filepath.Join(root, "weather-1", record.TrialsFile)
+	if err := os.Remove(trials); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(trials, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	missing := root + "/nowhere"
 	s := server(t, root, missing)
 	var got []Entry
@@ -46,6 +58,9 @@ func TestScan(t *testing.T) {
 	w := byDir["0/weather-2"]
 	if w.Suite != "weather" || w.Commit != "c0ffee120000" || len(w.Rows) != 2 || w.Rows[0].Pass.K != 8 || w.Rows[0].Pass.N != 10 {
 		t.Errorf("weather-2: %+v", w)
+	}
+	if e := byDir["0/weather-1"]; e.Error != "" || len(e.Rows) != 2 {
+		t.Errorf("weather-1, its trials unreadable: %+v, want its summary's rows and no error", e)
 	}
 	for id, want := range map[string]string{"0/not-a-run": "no run.json", "0/broken": "run.json", "1/.": "no such file"} {
 		if e := byDir[id]; !strings.Contains(e.Error, want) {
