@@ -71,6 +71,7 @@ func commands() []command {
 		{"merge", "join the shard directories of a run (run --shard) into one run directory", runMerge},
 		{"show", "print the transcripts of a run's trials, filtered by model, variant, case, repeat or outcome", runShow},
 		{"serve", "serve an Ollama-compatible proxy that adds the MCP tools to every /api/chat and runs their calls", runServe},
+		{"view", "serve a local page of every run in folders of runs (default runs/): trends, reports, comparisons, live progress", runView},
 		{"cases", "draft a suite from recorded conversations (serve --record) or a run's transcripts: cases from DIR...", runCases},
 		{"rescore", "judge a run's recorded transcripts again against an edited suite, offline", runRescore},
 		{"compare", "compare two runs, or two models or variants of one run, case by case with paired verdicts", runCompare},

@@ -190,3 +190,18 @@ func localPort(r *http.Request) string {
 	}
 	return port
 }
+
+// Guard is serve's origin and host rules (see guard) around another of
+// toolgrade's loopback servers (view): a request from a foreign Origin, or
+// to a Host that is no loopback name nor one of hosts, gets 403 with the
+// reason and never reaches h. It allows no origin beyond serve's defaults.
+func Guard(h http.Handler, hosts []string) http.Handler {
+	g, _ := newGuard(nil, hosts) // no origins: nothing to refuse
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if v := g.check(r); v.refused != "" {
+			http.Error(w, v.refused, http.StatusForbidden)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}

@@ -80,6 +80,37 @@ type Run struct {
 	// Shard is the part of the trials this run holds (run --shard); nil:
 	// all of them. `toolgrade merge` removes it.
 	Shard *RunShard `json:"shard,omitempty"`
+	// Commit is the commit the suite's repository was at when the run
+	// began, so a trend over runs can be read against the suite's history;
+	// nil when the suite is in no repository (and in runs recorded before
+	// toolgrade looked).
+	Commit *RunCommit `json:"commit,omitempty"`
+}
+
+// RunCommit is the revision of the repository holding a run's suite.
+type RunCommit struct {
+	// SHA is the full commit hash.
+	SHA string `json:"sha"`
+	// Dirty is true when the work tree had changes not in SHA (git status
+	// showed any), so the suite run may not be the committed one; always
+	// false when Source is an environment variable, which cannot tell.
+	Dirty bool `json:"dirty,omitempty"`
+	// Source is where SHA came from: "git", or the CI variable read
+	// (GITHUB_SHA, CI_COMMIT_SHA, ...) when git could not say.
+	Source string `json:"source"`
+}
+
+// Short is the commit's first 12 hex digits, with "+dirty" when the tree had
+// changes; "" for a nil commit.
+func (c *RunCommit) Short() string {
+	if c == nil {
+		return ""
+	}
+	s := c.SHA[:min(12, len(c.SHA))]
+	if c.Dirty {
+		s += "+dirty"
+	}
+	return s
 }
 
 // RunStopEarly is the rule of `run --stop-early`: Wald's sequential test of

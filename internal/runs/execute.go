@@ -3,6 +3,7 @@ package runs
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/toolgrade/toolgrade/internal/record"
@@ -14,7 +15,7 @@ import (
 
 // create writes run.json: a fresh run's whole, or what this session of a
 // resumed run changes; then it says what is about to run.
-func (r *session) create() error {
+func (r *session) create(ctx context.Context) error {
 	sp := r.spec
 	meta := &Meta{
 		Suite: r.s, Servers: r.cat, Harness: r.o.Harness,
@@ -29,6 +30,7 @@ func (r *session) create() error {
 		meta.StopEarly = &rule
 	}
 	if r.w == nil {
+		meta.Commit = SuiteCommit(ctx, r.s.Path, os.Getenv)
 		w, err := store.Create(r.dir, meta.New())
 		if err != nil {
 			return DirError(r.dir, err)

@@ -47,6 +47,8 @@ type Meta struct {
 	// JUnit is the file the JUnit report goes to; "": the run's own, if
 	// any (a resume rewrites the file the run was started with).
 	JUnit string
+	// Commit is the suite's repository's commit (SuiteCommit); nil: none.
+	Commit *record.RunCommit
 }
 
 // New is a fresh run's run.json.
@@ -66,6 +68,7 @@ func (m *Meta) New() *record.Run {
 		Cases:     s.CaseHashes(),
 		Margin:    s.Margin,
 		Shard:     m.Shard.Record(),
+		Commit:    m.Commit,
 	}
 	if r.Start.IsZero() {
 		r.Start = time.Now()

@@ -86,7 +86,7 @@ func Run(ctx context.Context, spec *Spec, o *Options) error {
 	if err := r.connect(ctx); err != nil {
 		return err
 	}
-	if err := r.create(); err != nil {
+	if err := r.create(ctx); err != nil {
 		return err
 	}
 	r.warn()
