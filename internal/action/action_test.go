@@ -1,0 +1,288 @@
+package action
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// root is the repository's root: the action's own tree, GITHUB_ACTION_PATH.
+var root, _ = filepath.Abs("../..")
+
+// script is the action's script, run as action.yml's steps run it.
+var script = filepath.Join(root, "action", "toolgrade-action.sh")
+
+// binDir holds the toolgrade the script's install step built, once for all
+// tests (TestMain), as the action installs it before every other step.
+var binDir string
+
+func TestMain(m *testing.M) {
+	tmp, err := os.MkdirTemp("", "toolgrade-action-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := func() int {
+		if err := install(tmp); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return m.Run()
+	}()
+	os.RemoveAll(tmp)
+	os.Exit(code)
+}
+
+// install runs the script's install step and checks what it tells the
+// runner: the bin directory on GITHUB_PATH and the binary as an output.
+func install(tmp string) error {
+	pathFile, outFile := filepath.Join(tmp, "path"), filepath.Join(tmp, "output")
+	cmd := exec.Command("bash", script, "install")
+	cmd.Env = append(os.Environ(), "GITHUB_ACTION_PATH="+root, "RUNNER_TEMP="+tmp,
+		"GITHUB_PATH="+pathFile, "GITHUB_OUTPUT="+outFile)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("install: %v\n%s", err, out)
+	}
+	binDir = filepath.Join(tmp, "toolgrade-bin")
+	if got, _ := os.ReadFile(pathFile); string(got) != binDir+"\n" {
+		return fmt.Errorf("install: GITHUB_PATH = %q, want %q", got, binDir+"\n")
+	}
+	if got, _ := os.ReadFile(outFile); string(got) != "toolgrade="+binDir+"/toolgrade\n" {
+		return fmt.Errorf("install: GITHUB_OUTPUT = %q", got)
+	}
+	return nil
+}
+
+// runner is one job's environment: the files GitHub gives a step and the
+// variables naming them.
+type runner struct {
+	t                      *testing.T
+	temp, summary, outputs string
+	env                    []string
+}
+
+func newRunner(t *testing.T) *runner {
+	t.Helper()
+	temp := t.TempDir()
+	r := &runner{t: t, temp: temp,
+		summary: filepath.Join(temp, "step_summary.md"), outputs: filepath.Join(temp, "output")}
+	r.env = append(os.Environ(),
+		"PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"GITHUB_ACTIONS=true",
+		"GITHUB_WORKSPACE="+root,
+		"GITHUB_ACTION_PATH="+root,
+		"GITHUB_REPOSITORY=octo/tools",
+		"GITHUB_STEP_SUMMARY="+r.summary,
+		"GITHUB_OUTPUT="+r.outputs,
+		"RUNNER_TEMP="+temp,
+		"TOOLGRADE_ACTION_POLL=0.05",
+		"OLLAMA_HOST=", // only the action's input names Ollama
+	)
+	return r
+}
+
+// command is the script's step with the step's env (INPUT_*) added.
+func (r *runner) command(step string, env ...string) *exec.Cmd {
+	cmd := exec.Command("bash", script, step)
+	cmd.Env = append(append([]string{}, r.env...), env...)
+	return cmd
+}
+
+// step runs the script's step to its end: what it printed and its exit code.
+func (r *runner) step(step string, env ...string) (string, int) {
+	r.t.Helper()
+	out, err := r.command(step, env...).CombinedOutput()
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); ok {
+			return string(out), ee.ExitCode()
+		}
+		r.t.Fatalf("%s: %v", step, err)
+	}
+	return string(out), 0
+}
+
+// output is the step output name as GITHUB_OUTPUT holds it ("" when unset).
+func (r *runner) output(name string) string {
+	b, _ := os.ReadFile(r.outputs)
+	val := ""
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, name+"="); ok {
+			val = v
+		}
+	}
+	return val
+}
+
+func (r *runner) stepSummary() string {
+	b, _ := os.ReadFile(r.summary)
+	return string(b)
+}
+
+// fakeOllama starts `toolgrade fake-ollama` on addr (127.0.0.1:0 for any
+// port) and returns its URL; the test's end stops it.
+func fakeOllama(t *testing.T, addr string) string {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(binDir, "toolgrade"), "fake-ollama", "--listen", addr)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	// Its first line says where it listens, once it does.
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	url, ok := strings.CutPrefix(strings.TrimSpace(line), "fake Ollama listening on ")
+	if !ok {
+		t.Fatalf("fake-ollama: %q %v", line, err)
+	}
+	go io.Copy(io.Discard, stderr)
+	return url
+}
+
+func TestRunHoldsItsGates(t *testing.T) {
+	r := newRunner(t)
+	url := fakeOllama(t, "127.0.0.1:0")
+	in := []string{"INPUT_OLLAMA=" + url, "INPUT_SUITE=cases/docs.yaml", "INPUT_MODELS=scripted-good"}
+	for _, step := range []string{"wait", "pull"} {
+		if out, code := r.step(step, in...); code != 0 {
+			t.Fatalf("%s: exit %d\n%s", step, code, out)
+		}
+	}
+	dir := filepath.Join(r.temp, "run")
+	out, code := r.step("run", append(in, "INPUT_OUT="+dir, "INPUT_GATES=pass>=0.9\n  selection>=0.9\n")...)
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, out)
+	}
+	if strings.Contains(out, "::error") {
+		t.Errorf("a run whose gates held annotated an error:\n%s", out)
+	}
+	for name, want := range map[string]string{"run-dir": dir, "report": dir + "/report.html", "exit-code": "0"} {
+		if got := r.output(name); got != want {
+			t.Errorf("output %s = %q, want %q", name, got, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "report.html")); err != nil {
+		t.Error(err)
+	}
+	sum := r.stepSummary()
+	for _, want := range []string{"## toolgrade report: docs", "| scripted-good | 25 | 100%", "### Gates",
+		":white_check_mark: held: scripted-good pass 100%", ":white_check_mark: held: scripted-good tool_selection 100%"} {
+		if !strings.Contains(sum, want) {
+			t.Errorf("step summary lacks %q:\n%s", want, sum)
+		}
+	}
+}
+
+func TestFailingGateExits4WithAnAnnotation(t *testing.T) {
+	r := newRunner(t)
+	url := fakeOllama(t, "127.0.0.1:0")
+	dir := filepath.Join(r.temp, "run")
+	out, code := r.step("run", "INPUT_OLLAMA="+url, "INPUT_SUITE=cases/docs.yaml",
+		"INPUT_MODELS=scripted-good, scripted-weak", "INPUT_GATES=pass>=0.9", "INPUT_OUT="+dir)
+	if code != 4 {
+		t.Fatalf("run: exit %d, want 4\n%s", code, out)
+	}
+	var errs []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "::error") {
+			errs = append(errs, l)
+		}
+	}
+	// % is escaped as %25: GitHub decodes the message back to the gate's line.
+	want := "::error title=toolgrade gate::gate failed: scripted-weak pass 44%25 [26–63] < 90%25"
+	if len(errs) != 1 || errs[0] != want {
+		t.Errorf("annotations %q, want just %q", errs, want)
+	}
+	if got := r.output("exit-code"); got != "4" {
+		t.Errorf("output exit-code = %q, want 4", got)
+	}
+	if got := r.output("report"); got != dir+"/report.html" {
+		t.Errorf("output report = %q: a failed gate still leaves the report to upload", got)
+	}
+	sum := r.stepSummary()
+	for _, want := range []string{":x: failed: scripted-weak pass 44%", ":white_check_mark: held: scripted-good pass 100%"} {
+		if !strings.Contains(sum, want) {
+			t.Errorf("step summary lacks %q:\n%s", want, sum)
+		}
+	}
+}
+
+// TestWaitForALateOllama starts the wait step before Ollama listens, and
+// Ollama only once the step has said it is waiting.
+func TestWaitForALateOllama(t *testing.T) {
+	r := newRunner(t)
+	addr := freeAddr(t)
+	cmd := r.command("wait", "INPUT_OLLAMA="+addr, "INPUT_OLLAMA_WAIT=600")
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	lines := bufio.NewScanner(stderr)
+	if !lines.Scan() || lines.Text() != "waiting for Ollama at http://"+addr+" ..." {
+		t.Fatalf("wait's first line: %q", lines.Text())
+	}
+	fakeOllama(t, addr)
+	go io.Copy(io.Discard, stderr)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("wait: %v\n%s", err, stdout.String())
+	}
+	if want := "Ollama at http://" + addr + `: {"version":`; !strings.HasPrefix(stdout.String(), want) {
+		t.Errorf("wait said %q, want it to start %q", stdout.String(), want)
+	}
+}
+
+func TestWaitGivesUp(t *testing.T) {
+	r := newRunner(t)
+	addr := freeAddr(t)
+	out, code := r.step("wait", "INPUT_OLLAMA=http://"+addr+"/", "INPUT_OLLAMA_WAIT=0")
+	want := "::error title=toolgrade::Ollama at http://" + addr + " did not answer /api/version within 0s"
+	if code != 2 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, output:\n%s\nwant exit 2 and %q", code, out, want)
+	}
+}
+
+// freeAddr is a loopback address nothing listens on (a port the kernel gave
+// and took back).
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+func TestPullTheSuitesModels(t *testing.T) {
+	r := newRunner(t)
+	url := fakeOllama(t, "127.0.0.1:0")
+	block := filepath.Join(r.temp, "suite.yaml")
+	os.WriteFile(block, []byte("name: x\nmodels:   # the two\n  - scripted-good\n  - \"scripted-weak\"  # weak\ncases: []\n"), 0o644)
+	for _, suite := range []string{"cases/docs.yaml", block} {
+		out, code := r.step("pull", "INPUT_OLLAMA="+url, "INPUT_SUITE="+suite)
+		want := "pulling scripted-good from " + url + "\npulling scripted-weak from " + url + "\n"
+		if code != 0 || out != want {
+			t.Errorf("%s: exit %d, output %q, want %q", suite, code, out, want)
+		}
+	}
+	out, code := r.step("pull", "INPUT_OLLAMA="+url, "INPUT_SUITE="+block, "INPUT_MODELS=no-such-model")
+	if code != 2 || !strings.Contains(out, "::error title=toolgrade::pulling no-such-model from "+url+" failed") {
+		t.Errorf("pulling a model the fake does not have: exit %d\n%s", code, out)
+	}
+}
