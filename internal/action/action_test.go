@@ -286,3 +286,103 @@ func TestPullTheSuitesModels(t *testing.T) {
 		t.Errorf("pulling a model the fake does not have: exit %d\n%s", code, out)
 	}
 }
+
+// fakeGH is a gh on PATH that logs its arguments, answers the artifacts API
+// with artifacts.json through the real jq (so the action's filter is what
+// picks the run) and "downloads" an artifact by copying the directory in
+// FAKE_GH_ARTIFACT.
+const fakeGH = `#!/usr/bin/env bash
+echo "$*" >>"$FAKE_GH_LOG"
+case $1 in
+api) jq -r "$4" "$FAKE_GH_API" ;;
+run)
+	while [ $# -gt 0 ]; do [ "$1" = --dir ] && dir=$2; shift; done
+	mkdir -p "$dir" && cp -R "$FAKE_GH_ARTIFACT"/. "$dir" ;;
+esac
+`
+
+// artifacts is the artifacts API's answer, newest first: a fork's main, an
+// expired one, a pull request's branch, then the one to take.
+const artifacts = `{"artifacts": [
+ {"id": 1, "expired": false, "workflow_run": {"id": 9001, "head_branch": "main", "head_repository_id": 7, "repository_id": 1}},
+ {"id": 2, "expired": true, "workflow_run": {"id": 9002, "head_branch": "main", "head_repository_id": 1, "repository_id": 1}},
+ {"id": 3, "expired": false, "workflow_run": {"id": 9003, "head_branch": "feature", "head_repository_id": 1, "repository_id": 1}},
+ {"id": 4, "expired": false, "workflow_run": {"id": 4242, "head_branch": "main", "head_repository_id": 1, "repository_id": 1}}
+]}`
+
+func TestBaselineFromTheDefaultBranch(t *testing.T) {
+	if _, err := exec.LookPath("jq"); err != nil {
+		t.Fatal("the fake gh needs jq (apt-get install jq)")
+	}
+	url := fakeOllama(t, "127.0.0.1:0")
+	in := []string{"INPUT_OLLAMA=" + url, "INPUT_SUITE=cases/docs.yaml", "INPUT_MODELS=scripted-good"}
+	first := newRunner(t)
+	base := filepath.Join(first.temp, "main-run")
+	if out, code := first.step("run", append(in, "INPUT_OUT="+base)...); code != 0 {
+		t.Fatalf("the default branch's run: exit %d\n%s", code, out)
+	}
+
+	r := newRunner(t)
+	ghDir := t.TempDir()
+	os.WriteFile(filepath.Join(ghDir, "gh"), []byte(fakeGH), 0o755)
+	os.WriteFile(filepath.Join(ghDir, "artifacts.json"), []byte(artifacts), 0o644)
+	log := filepath.Join(ghDir, "log")
+	r.env = append(r.env, "PATH="+ghDir+string(os.PathListSeparator)+binDir+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"FAKE_GH_LOG="+log, "FAKE_GH_API="+filepath.Join(ghDir, "artifacts.json"), "FAKE_GH_ARTIFACT="+base)
+	out, code := r.step("baseline", "INPUT_BASELINE=default-branch", "INPUT_DEFAULT_BRANCH=main", "INPUT_ARTIFACT_NAME=evals")
+	if code != 0 {
+		t.Fatalf("baseline: exit %d\n%s", code, out)
+	}
+	calls, _ := os.ReadFile(log)
+	if got, want := strings.Split(string(calls), "\n")[1], "run download 4242 --repo octo/tools --name evals --dir "+r.temp+"/toolgrade-baseline"; got != want {
+		t.Errorf("gh %s, want gh %s (all calls:\n%s)", got, want, calls)
+	}
+	if !strings.HasPrefix(string(calls), "api repos/octo/tools/actions/artifacts?name=evals&per_page=100 --jq ") {
+		t.Errorf("gh calls:\n%s", calls)
+	}
+	baseDir := r.output("baseline-dir")
+	if baseDir != r.temp+"/toolgrade-baseline" || r.output("baseline-run-id") != "4242" {
+		t.Fatalf("outputs baseline-dir %q, baseline-run-id %q", baseDir, r.output("baseline-run-id"))
+	}
+
+	cur := filepath.Join(r.temp, "pr-run")
+	out, code = r.step("run", append(in, "INPUT_OUT="+cur, "INPUT_BASELINE_DIR="+baseDir)...)
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, out)
+	}
+	if !strings.Contains(out, " --baseline "+baseDir+" --max-regressions 0") {
+		t.Errorf("the run was not given the baseline:\n%s", out)
+	}
+	sum := r.stepSummary()
+	for _, want := range []string{"### Compared with the baseline", "toolgrade compare BASELINE CURRENT",
+		":white_check_mark: held: scripted-good regressions 0 <= 0"} {
+		if !strings.Contains(sum, want) {
+			t.Errorf("step summary lacks %q:\n%s", want, sum)
+		}
+	}
+	if page := r.output("compare-report"); page != cur+"-compare.html" {
+		t.Errorf("output compare-report = %q", page)
+	} else if b, err := os.ReadFile(page); err != nil || !bytes.Contains(b, []byte("<html")) {
+		t.Errorf("the comparison page: %v", err)
+	}
+}
+
+func TestNoBaselineYet(t *testing.T) {
+	r := newRunner(t)
+	ghDir := t.TempDir()
+	os.WriteFile(filepath.Join(ghDir, "gh"), []byte(fakeGH), 0o755)
+	os.WriteFile(filepath.Join(ghDir, "artifacts.json"), []byte(artifacts), 0o644)
+	r.env = append(r.env, "PATH="+ghDir+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"FAKE_GH_LOG="+filepath.Join(ghDir, "log"), "FAKE_GH_API="+filepath.Join(ghDir, "artifacts.json"))
+	out, code := r.step("baseline", "INPUT_BASELINE=default-branch", "INPUT_DEFAULT_BRANCH=trunk")
+	if code != 0 || !strings.Contains(out, "::notice title=toolgrade::no artifact toolgrade-run from trunk yet") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	out, code = r.step("baseline", "INPUT_BASELINE="+r.temp)
+	if code != 0 || !strings.Contains(out, "::warning title=toolgrade::baseline "+r.temp+" holds no run") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	if got := r.output("baseline-dir"); got != "" {
+		t.Errorf("output baseline-dir = %q with no baseline", got)
+	}
+}
