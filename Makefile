@@ -5,7 +5,7 @@ BIN := bin/toolgrade
 SERVERS := cases/servers
 DEMO_DIR := $(CURDIR)/demo-out
 
-.PHONY: all build deps nodedeps sysdeps demo test fmt-check vet bench fuzz clean
+.PHONY: all build deps nodedeps sysdeps demo test fmt-check vet actionlint bench fuzz clean
 
 all: build
 
@@ -98,6 +98,12 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
+
+# actionlint (go.mod's tool) over action.yml's steps and the example
+# workflows docs/ci.md shows; a test of internal/action, so `make test` runs
+# it too.
+actionlint:
+	$(GO) test -count=1 -run Actionlint ./internal/action
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -386,3 +386,50 @@ func TestNoBaselineYet(t *testing.T) {
 		t.Errorf("output baseline-dir = %q with no baseline", got)
 	}
 }
+
+// TestAShardsGateWarns: a shard judges the gates on its own trials, so a
+// failed one is a warning and the merge's gate decides.
+func TestAShardsGateWarns(t *testing.T) {
+	r := newRunner(t)
+	url := fakeOllama(t, "127.0.0.1:0")
+	out, code := r.step("run", "INPUT_OLLAMA="+url, "INPUT_SUITE=cases/docs.yaml", "INPUT_SHARD=1/2",
+		"INPUT_GATES=pass>=0.9", "INPUT_OUT="+filepath.Join(r.temp, "shard-1"))
+	if code != 0 {
+		t.Fatalf("shard: exit %d, want 0\n%s", code, out)
+	}
+	if strings.Contains(out, "::error") || !strings.Contains(out, "::warning title=toolgrade gate::gate failed: scripted-weak pass") {
+		t.Errorf("want the failed gate as a warning:\n%s", out)
+	}
+	if got := r.output("exit-code"); got != "4" {
+		t.Errorf("output exit-code = %q, want toolgrade's 4", got)
+	}
+}
+
+func TestCacheDir(t *testing.T) {
+	r := newRunner(t)
+	home := t.TempDir()
+	r.env = append(r.env, "HOME="+home)
+	if out, code := r.step("cache-dir", "INPUT_MODELS_CACHE=~/.ollama/models"); code != 0 || out != "" {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	if fi, err := os.Stat(filepath.Join(home, ".ollama", "models")); err != nil || !fi.IsDir() {
+		t.Fatalf("the models directory: %v", err)
+	}
+
+	// A directory the runner cannot make (here: a file in its way, as a
+	// root-owned mount would be) is made and handed over with sudo.
+	home = t.TempDir()
+	os.WriteFile(filepath.Join(home, ".ollama"), nil, 0o644)
+	sudoDir := t.TempDir()
+	log := filepath.Join(sudoDir, "log")
+	os.WriteFile(filepath.Join(sudoDir, "sudo"), []byte("#!/bin/sh\necho \"$*\" >>\"$SUDO_LOG\"\n"), 0o755)
+	r.env = append(r.env, "HOME="+home, "SUDO_LOG="+log, "PATH="+sudoDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if out, code := r.step("cache-dir", "INPUT_MODELS_CACHE=~/.ollama/models"); code != 0 || out != "" {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	got, _ := os.ReadFile(log)
+	want := fmt.Sprintf("-n mkdir -p %[1]s/.ollama/models\n-n chown -R %[2]d:%[3]d %[1]s/.ollama\n", home, os.Getuid(), os.Getgid())
+	if string(got) != want {
+		t.Errorf("sudo ran\n%s\nwant\n%s", got, want)
+	}
+}
