@@ -16,12 +16,13 @@ build:
 deps: $(SERVERS)/node_modules/.package-lock.json
 
 # The system programs the tests drive: node and npm (the reference servers),
-# xmllint (the JUnit report against its XSD) and Debian's chromium (the HTML
-# report in a real browser). Installed with apt-get when missing and root;
+# xmllint (the JUnit report against its XSD), Debian's chromium (the HTML
+# report in a real browser), and jq and shellcheck (the GitHub Action's script:
+# its artifact filter, and shellcheck through actionlint and on its own). Installed with apt-get when missing and root;
 # otherwise named, so `make test` never passes without them. The demo needs
 # only node and npm.
 NODE_PKGS := node:nodejs npm:npm
-TEST_PKGS := $(NODE_PKGS) xmllint:libxml2-utils chromium:chromium
+TEST_PKGS := $(NODE_PKGS) xmllint:libxml2-utils chromium:chromium jq:jq shellcheck:shellcheck
 define install_missing
 	@missing=""; for p in $(1); do command -v "$${p%%:*}" >/dev/null || missing="$$missing $${p#*:}"; done; \
 	if [ -n "$$missing" ]; then \

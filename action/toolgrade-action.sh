@@ -108,7 +108,7 @@ cmd_pull() {
 	local url models m
 	url=$(ollama_url)
 	if [ -n "${INPUT_MODELS:-}" ]; then
-		models=$(tr ', ' '\n\n' <<<"$INPUT_MODELS" | grep -v '^$')
+		models=$(tr -s ', ' '\n' <<<"$INPUT_MODELS" | grep -v '^$')
 	else
 		models=$(suite_models "$(workspace_path "${INPUT_SUITE:?the suite input is empty}")")
 	fi

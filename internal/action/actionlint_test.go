@@ -128,3 +128,14 @@ func TestActionlintReadsTheAction(t *testing.T) {
 		t.Errorf("actionlint passed a workflow with a wrong input: %v\n%s", err, out)
 	}
 }
+
+// TestShellcheck checks the action's script; actionlint runs shellcheck on
+// action.yml's run lines too when it is on PATH.
+func TestShellcheck(t *testing.T) {
+	if _, err := exec.LookPath("shellcheck"); err != nil {
+		t.Fatal("shellcheck is not installed (make sysdeps, or apt-get install shellcheck)")
+	}
+	if out, err := exec.Command("shellcheck", script).CombinedOutput(); err != nil {
+		t.Errorf("shellcheck %s: %v\n%s", script, err, out)
+	}
+}
