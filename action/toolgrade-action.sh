@@ -10,8 +10,9 @@
 #   toolgrade-action.sh pull       pull the models (INPUT_MODELS, else the suite's)
 #   toolgrade-action.sh baseline   find the baseline run (a directory, or the last
 #                                  default-branch run's artifact, with gh)
-#   toolgrade-action.sh run        run the suite, compare with the baseline, write
-#                                  the step summary and outputs; exit 4 on a gate
+#   toolgrade-action.sh run        run the suite (or merge shards: INPUT_MERGE),
+#                                  compare with the baseline, write the step
+#                                  summary and outputs; exit 4 on a gate
 set -uo pipefail
 
 die() {
@@ -110,7 +111,8 @@ cmd_pull() {
 	if [ -n "${INPUT_MODELS:-}" ]; then
 		models=$(tr -s ', ' '\n' <<<"$INPUT_MODELS" | grep -v '^$')
 	else
-		models=$(suite_models "$(workspace_path "${INPUT_SUITE:?the suite input is empty}")")
+		[ -n "${INPUT_SUITE:-}" ] || die "the suite input is empty"
+		models=$(suite_models "$(workspace_path "$INPUT_SUITE")")
 	fi
 	[ -n "$models" ] || die "no models to pull: give the models input or a suite with models:"
 	for m in $models; do
@@ -156,18 +158,54 @@ fetch_baseline() {
 	output baseline-run-id "$id"
 }
 
-# run_args fills the array args with the toolgrade run command line.
-run_args() {
-	args=(run "$(workspace_path "${INPUT_SUITE:?the suite input is empty}")" --out "$out" --ollama "$(ollama_url)")
-	[ -n "${INPUT_MODELS:-}" ] && args+=(--models "$(tr -d ' ' <<<"$INPUT_MODELS")")
-	[ -n "${INPUT_REPEAT:-}" ] && args+=(--repeat "$INPUT_REPEAT")
-	[ -n "${INPUT_SHARD:-}" ] && args+=(--shard "$INPUT_SHARD")
+# gate_args adds to the array args a --gate for each line of INPUT_GATES,
+# and --gate-on.
+gate_args() {
 	[ -n "${INPUT_GATE_ON:-}" ] && args+=(--gate-on "$INPUT_GATE_ON")
 	local g
 	while IFS= read -r g; do
 		g=${g#"${g%%[![:space:]]*}"}
 		[ -n "$g" ] && args+=(--gate "$g")
 	done <<<"${INPUT_GATES:-}"
+	return 0
+}
+
+# merge_and_gate merges the shards' run directories INPUT_MERGE names (globs,
+# separated by white space) into out and judges the gates there, and the
+# regressions against the baseline, as run does on a whole run.
+merge_and_gate() {
+	local dirs=() pat d code c
+	for pat in $INPUT_MERGE; do
+		# Unquoted: the pattern is meant to expand.
+		for d in $(workspace_path "$pat"); do [ -f "$d/run.json" ] && dirs+=("$d"); done
+	done
+	[ ${#dirs[@]} -gt 0 ] || die "merge: no run directory matches $INPUT_MERGE"
+	echo "toolgrade merge $out ${dirs[*]}"
+	toolgrade merge "$out" "${dirs[@]}" 2>&1 | tee "$log"
+	code=${PIPESTATUS[0]}
+	[ "$code" = 0 ] || return "$code"
+	# report appends the merged run's report to the step summary.
+	args=(report "$out")
+	gate_args
+	toolgrade "${args[@]}" 2>&1 | tee -a "$log"
+	code=${PIPESTATUS[0]}
+	if [ -n "$baseline" ]; then
+		toolgrade compare "$baseline" "$out" --max-regressions "${INPUT_MAX_REGRESSIONS:-0}" 2>&1 |
+			grep -E '^(gate (held|failed)|toolgrade): ' | tee -a "$log"
+		c=${PIPESTATUS[0]}
+		[ "$code" = 0 ] && code=$c
+	fi
+	return "$code"
+}
+
+# run_args fills the array args with the toolgrade run command line.
+run_args() {
+	[ -n "${INPUT_SUITE:-}" ] || die "the suite input is empty (give a suite, or merge to merge shards)"
+	args=(run "$(workspace_path "$INPUT_SUITE")" --out "$out" --ollama "$(ollama_url)")
+	[ -n "${INPUT_MODELS:-}" ] && args+=(--models "$(tr -d ' ' <<<"$INPUT_MODELS")")
+	[ -n "${INPUT_REPEAT:-}" ] && args+=(--repeat "$INPUT_REPEAT")
+	[ -n "${INPUT_SHARD:-}" ] && args+=(--shard "$INPUT_SHARD")
+	gate_args
 	if [ -n "$baseline" ]; then
 		args+=(--baseline "$baseline" --max-regressions "${INPUT_MAX_REGRESSIONS:-0}")
 	fi
@@ -181,10 +219,15 @@ cmd_run() {
 	local out baseline=${INPUT_BASELINE_DIR:-} log code line args
 	out=$(workspace_path "${INPUT_OUT:-toolgrade-run}")
 	log=${RUNNER_TEMP:-/tmp}/toolgrade-run.log
-	run_args
-	echo "toolgrade ${args[*]}"
-	toolgrade "${args[@]}" 2>&1 | tee "$log"
-	code=${PIPESTATUS[0]}
+	if [ -n "${INPUT_MERGE:-}" ]; then
+		merge_and_gate
+		code=$?
+	else
+		run_args
+		echo "toolgrade ${args[*]}"
+		toolgrade "${args[@]}" 2>&1 | tee "$log"
+		code=${PIPESTATUS[0]}
+	fi
 	output run-dir "$out"
 	output exit-code "$code"
 	[ -f "$out/report.html" ] && output report "$out/report.html"

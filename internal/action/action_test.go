@@ -433,3 +433,51 @@ func TestCacheDir(t *testing.T) {
 		t.Errorf("sudo ran\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestMergeShards runs two shards through the action, then merges them with
+// it, where the gates (and the baseline) are judged on the whole run.
+func TestMergeShards(t *testing.T) {
+	url := fakeOllama(t, "127.0.0.1:0")
+	shards := t.TempDir()
+	for _, i := range []string{"0", "1"} {
+		r := newRunner(t)
+		if out, code := r.step("run", "INPUT_OLLAMA="+url, "INPUT_SUITE=cases/docs.yaml", "INPUT_SHARD="+i+"/2",
+			"INPUT_OUT="+filepath.Join(shards, "shard-"+i)); code != 0 {
+			t.Fatalf("shard %s: exit %d\n%s", i, code, out)
+		}
+	}
+	r := newRunner(t)
+	merged := filepath.Join(r.temp, "merged")
+	out, code := r.step("run", "INPUT_MERGE="+shards+"/shard-*", "INPUT_OUT="+merged,
+		"INPUT_GATES=pass>=0.9", "INPUT_BASELINE_DIR="+filepath.Join(shards, "shard-0"))
+	if code != 4 {
+		t.Fatalf("merge: exit %d, want 4\n%s", code, out)
+	}
+	for _, want := range []string{
+		"toolgrade merge " + merged + " " + shards + "/shard-0 " + shards + "/shard-1\n",
+		"::error title=toolgrade gate::gate failed: scripted-weak pass 44%25 [26–63] < 90%25",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("merge's output lacks %q:\n%s", want, out)
+		}
+	}
+	if r.output("report") != merged+"/report.html" || r.output("exit-code") != "4" {
+		t.Errorf("outputs report %q, exit-code %q", r.output("report"), r.output("exit-code"))
+	}
+	sum := r.stepSummary()
+	for _, want := range []string{"## toolgrade report: docs", "| scripted-weak | 25 | 44%",
+		":x: failed: scripted-weak pass 44%", "### Compared with the baseline",
+		":white_check_mark: held: scripted-weak regressions 0 <= 0"} {
+		if !strings.Contains(sum, want) {
+			t.Errorf("step summary lacks %q:\n%s", want, sum)
+		}
+	}
+}
+
+func TestRunWithoutASuite(t *testing.T) {
+	r := newRunner(t)
+	out, code := r.step("run", "INPUT_OUT="+filepath.Join(r.temp, "run"))
+	if code != 2 || !strings.HasPrefix(out, "::error title=toolgrade::the suite input is empty") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+}
