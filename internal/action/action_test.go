@@ -323,12 +323,7 @@ func TestBaselineFromTheDefaultBranch(t *testing.T) {
 	}
 
 	r := newRunner(t)
-	ghDir := t.TempDir()
-	os.WriteFile(filepath.Join(ghDir, "gh"), []byte(fakeGH), 0o755)
-	os.WriteFile(filepath.Join(ghDir, "artifacts.json"), []byte(artifacts), 0o644)
-	log := filepath.Join(ghDir, "log")
-	r.env = append(r.env, "PATH="+ghDir+string(os.PathListSeparator)+binDir+string(os.PathListSeparator)+os.Getenv("PATH"),
-		"FAKE_GH_LOG="+log, "FAKE_GH_API="+filepath.Join(ghDir, "artifacts.json"), "FAKE_GH_ARTIFACT="+base)
+	log := withFakeGH(t, r, artifacts, base)
 	out, code := r.step("baseline", "INPUT_BASELINE=default-branch", "INPUT_DEFAULT_BRANCH=main", "INPUT_ARTIFACT_NAME=evals")
 	if code != 0 {
 		t.Fatalf("baseline: exit %d\n%s", code, out)
@@ -369,11 +364,7 @@ func TestBaselineFromTheDefaultBranch(t *testing.T) {
 
 func TestNoBaselineYet(t *testing.T) {
 	r := newRunner(t)
-	ghDir := t.TempDir()
-	os.WriteFile(filepath.Join(ghDir, "gh"), []byte(fakeGH), 0o755)
-	os.WriteFile(filepath.Join(ghDir, "artifacts.json"), []byte(artifacts), 0o644)
-	r.env = append(r.env, "PATH="+ghDir+string(os.PathListSeparator)+os.Getenv("PATH"),
-		"FAKE_GH_LOG="+filepath.Join(ghDir, "log"), "FAKE_GH_API="+filepath.Join(ghDir, "artifacts.json"))
+	withFakeGH(t, r, artifacts, "")
 	out, code := r.step("baseline", "INPUT_BASELINE=default-branch", "INPUT_DEFAULT_BRANCH=trunk")
 	if code != 0 || !strings.Contains(out, "::notice title=toolgrade::no artifact toolgrade-run from trunk yet") {
 		t.Errorf("exit %d\n%s", code, out)
