@@ -472,3 +472,17 @@ func TestRunWithoutASuite(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, out)
 	}
 }
+
+// TestRunWithoutOllama: an exit other than a gate's is an error annotation
+// carrying toolgrade's own lines, and the step fails with toolgrade's code.
+func TestRunWithoutOllama(t *testing.T) {
+	r := newRunner(t)
+	out, code := r.step("run", "INPUT_OLLAMA="+freeAddr(t), "INPUT_SUITE=cases/docs.yaml",
+		"INPUT_OUT="+filepath.Join(r.temp, "run"), "INPUT_ARGS=--ollama-timeout 5s")
+	if code != 3 || !strings.Contains(out, "::error title=toolgrade::toolgrade run exited 3: toolgrade: ") {
+		t.Errorf("exit %d, want 3 with an error annotation\n%s", code, out)
+	}
+	if r.output("exit-code") != "3" || r.output("report") != "" {
+		t.Errorf("outputs exit-code %q, report %q", r.output("exit-code"), r.output("report"))
+	}
+}
