@@ -5,7 +5,7 @@ BIN := bin/toolgrade
 SERVERS := cases/servers
 DEMO_DIR := $(CURDIR)/demo-out
 
-.PHONY: all build deps nodedeps sysdeps demo test fmt-check vet bench fuzz clean
+.PHONY: all build deps nodedeps sysdeps demo test fmt-check vet actionlint bench fuzz clean
 
 all: build
 
@@ -16,12 +16,13 @@ build:
 deps: $(SERVERS)/node_modules/.package-lock.json
 
 # The system programs the tests drive: node and npm (the reference servers),
-# xmllint (the JUnit report against its XSD) and Debian's chromium (the HTML
-# report in a real browser). Installed with apt-get when missing and root;
+# xmllint (the JUnit report against its XSD), Debian's chromium (the HTML
+# report in a real browser), and jq and shellcheck (the GitHub Action's script:
+# its artifact filter, and shellcheck through actionlint and on its own). Installed with apt-get when missing and root;
 # otherwise named, so `make test` never passes without them. The demo needs
 # only node and npm.
 NODE_PKGS := node:nodejs npm:npm
-TEST_PKGS := $(NODE_PKGS) xmllint:libxml2-utils chromium:chromium
+TEST_PKGS := $(NODE_PKGS) xmllint:libxml2-utils chromium:chromium jq:jq shellcheck:shellcheck
 define install_missing
 	@missing=""; for p in $(1); do command -v "$${p%%:*}" >/dev/null || missing="$$missing $${p#*:}"; done; \
 	if [ -n "$$missing" ]; then \
@@ -98,6 +99,12 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
+
+# actionlint (go.mod's tool) over action.yml's steps and the example
+# workflows docs/ci.md shows; a test of internal/action, so `make test` runs
+# it too.
+actionlint:
+	$(GO) test -count=1 -run Actionlint ./internal/action
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -38,8 +38,8 @@ func ciDocBlocks(t *testing.T) [][]map[string]any {
 		}
 		blocks = append(blocks, docs)
 	}
-	if len(blocks) != 2 {
-		t.Fatalf("docs/ci.md has %d YAML blocks, want the workflow and the manifest", len(blocks))
+	if len(blocks) != 3 {
+		t.Fatalf("docs/ci.md has %d YAML blocks, want the two workflows and the manifest", len(blocks))
 	}
 	return blocks
 }
@@ -102,69 +102,20 @@ func shellFields(t *testing.T, line string, env map[string]string) []string {
 	return out
 }
 
-// TestCIDocRunsAgainstTheFake: the workflow and the manifest of docs/ci.md
-// parse, have the shape the engines need, and the toolgrade commands they
-// run, taken from the doc, do the documented thing against the fake Ollama:
-// every shard runs, the merge joins them, the gate judges the merged run
-// (the demo's weak model fails pass>=0.9: exit 4) and report.html is there.
+// TestCIDocRunsAgainstTheFake: the Kubernetes manifest of docs/ci.md parses,
+// has the shape the engine needs, and the toolgrade commands it runs, taken
+// from the doc, do the documented thing against the fake Ollama: every
+// shard runs, the merge joins them, the gate judges the merged run (the
+// demo's weak model fails pass>=0.9: exit 4). The doc's GitHub workflows use
+// the action, whose tests (internal/action) run them.
 func TestCIDocRunsAgainstTheFake(t *testing.T) {
 	blocks := ciDocBlocks(t)
 	_, url := fakeOllama(t, nil)
 	suite := docsSuite(t)
 
-	// GitHub Actions: the matrix, its mapping to TOOLGRADE_SHARD, the
-	// service, then each shard's run step, then the merge job's steps, in a
-	// workspace where the artifacts landed as download-artifact puts them.
-	wf := blocks[0][0]
-	shards := dig(t, wf, "jobs", "shard", "strategy", "matrix", "shard").([]any)
-	if img := dig(t, wf, "jobs", "shard", "services", "ollama", "image"); img != "ollama/ollama:latest" {
-		t.Errorf("the shard job's Ollama service is %v", img)
-	}
-	if needs := dig(t, wf, "jobs", "merge", "needs"); needs != "shard" {
-		t.Errorf("the merge job needs %v", needs)
-	}
-	stepRuns := func(job string) []string {
-		var lines []string
-		for _, s := range dig(t, wf, "jobs", job, "steps").([]any) {
-			if r, ok := s.(map[string]any)["run"].(string); ok {
-				lines = append(lines, toolgradeLines(r)...)
-			}
-		}
-		return lines
-	}
-	sub := func(line, shard string) string {
-		line = strings.ReplaceAll(line, "${{ matrix.shard }}", shard)
-		line = strings.ReplaceAll(line, "cases/docs.yaml", suite)
-		return strings.ReplaceAll(line, "http://localhost:11434", url)
-	}
-	gh := t.TempDir()
-	t.Chdir(gh)
-	runLines := stepRuns("shard")
-	if len(runLines) != 1 {
-		t.Fatalf("the shard job runs %q, want one toolgrade run", runLines)
-	}
-	for _, s := range shards {
-		i := strings.TrimSpace(strings.ReplaceAll(dig(t, wf, "jobs", "shard", "env", "TOOLGRADE_SHARD").(string), "${{ matrix.shard }}", yamlString(s)))
-		t.Setenv("TOOLGRADE_SHARD", i)
-		args := shellFields(t, sub(runLines[0], yamlString(s)), nil)
-		if r := runCLI(t, context.Background(), args[1:]...); r.err != nil {
-			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), r.err, r.stderr)
-		}
-	}
-	os.Unsetenv("TOOLGRADE_SHARD")
-	final := stepRuns("merge")
-	if len(final) != 2 || !strings.HasPrefix(final[0], "toolgrade merge ") || !strings.Contains(final[1], "--gate") {
-		t.Fatalf("the merge job runs %q, want merge then the gate", final)
-	}
-	runDocFlow(t, final, func(l string) string { return sub(l, "") }, nil)
-	if _, err := os.Stat(filepath.Join(gh, "merged", "report.html")); err != nil {
-		t.Errorf("the uploaded report: %v", err)
-	}
-	checkMerged(t, filepath.Join(gh, "merged"), len(shards))
-
 	// Kubernetes: an Indexed Job whose pods run the shard from
 	// JOB_COMPLETION_INDEX, then the merge Job.
-	k := blocks[1]
+	k := blocks[2]
 	if len(k) != 2 || k[0]["kind"] != "Job" || dig(t, k[0], "spec", "completionMode") != "Indexed" {
 		t.Fatalf("the manifest is not an Indexed Job then a Job: %v", k)
 	}
