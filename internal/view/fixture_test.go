@@ -44,7 +44,7 @@ func (f fakeRun) caseID(i int) string {
 
 // write writes f into root/f.name through the store, as a run would, and
 // returns the Writer of a running run (to add trials to).
-func (f fakeRun) write(t *testing.T, root string) *store.Writer {
+func (f fakeRun) write(t testing.TB, root string) *store.Writer {
 	t.Helper()
 	dir := filepath.Join(root, f.name)
 	run := &record.Run{Suite: record.RunSuite{Name: f.suite, Path: "/s/suite.yaml", Hash: "h"}, Start: f.start, Repeat: 1, MaxRounds: 4,
@@ -91,7 +91,7 @@ func (f fakeRun) write(t *testing.T, root string) *store.Writer {
 }
 
 // trial writes model's trial of case i, passing or calling the wrong tool.
-func (f fakeRun) trial(t *testing.T, w *store.Writer, model string, i int, pass bool) {
+func (f fakeRun) trial(t testing.TB, w *store.Writer, model string, i int, pass bool) {
 	t.Helper()
 	sc := record.Score{Outcome: record.OutcomePass, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, CallsToKnownTools: 1, ValidCalls: 1, Rounds: 2}
 	if !pass {
