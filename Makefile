@@ -113,6 +113,9 @@ bench: deps
 # targets are listed afresh (go test -list), so a new one needs no edit
 # here. Go minimizes each new input for up to 60 s by default, most of a
 # short run: FUZZFLAGS bounds it (add -parallel 1 to leave a core free).
+# A run that failed with Go 1.26's bare "context deadline exceeded" and no
+# failing input is not a finding (go.dev/issue/75804, fixed in Go 1.27: a
+# race at the end of -fuzztime); any other failure stops make fuzz.
 FUZZTIME ?= 1m
 FUZZFLAGS ?= -fuzzminimizetime 10s
 fuzz:
@@ -121,7 +124,12 @@ fuzz:
 	while read -r pkg names; do \
 	  for name in $$names; do \
 	    echo "== $$name ($$pkg)"; \
-	    $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $(FUZZFLAGS) $$pkg; \
+	    log=$$(mktemp); \
+	    if ! $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $(FUZZFLAGS) $$pkg 2>&1 | tee "$$log"; then \
+	      if grep -q 'Failing input written' "$$log" || ! grep -qx '    context deadline exceeded' "$$log"; then rm -f "$$log"; exit 1; fi; \
+	      echo "fuzz: $$name stopped with no failing input written: Go 1.26's coordinator race at the end of -fuzztime (go.dev/issue/75804), not a finding"; \
+	    fi; \
+	    rm -f "$$log"; \
 	  done; \
 	done
 
