@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/store"
+	"github.com/toolgrade/toolgrade/internal/summary"
 	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
@@ -45,14 +46,7 @@ func NextSteps(w io.Writer, run *store.Reader) {
 func nextSteps(run *store.Reader) []nextStep {
 	dir := quoteArg(run.Dir)
 	var steps []nextStep
-	judge := JudgeOptions(run)
-	failed := 0
-	_, _ = run.Trials(func(t *record.Trial) {
-		if j := record.JudgeWith(t, judge); j.Counted() && !j.Pass.OK {
-			failed++
-		}
-	})
-	if failed > 0 {
+	if failed := failedTrials(run.Dir); failed > 0 {
 		steps = append(steps, nextStep{"toolgrade show " + dir + " --outcome fail", termtext.Count(failed, "trial") + " failed: each one, round by round"})
 	}
 	var models []string
@@ -70,6 +64,26 @@ func nextSteps(run *store.Reader) []nextStep {
 	}
 	steps = append(steps, nextStep{"toolgrade report " + dir + " --format markdown", "the report again, from the files alone (also html, junit, json)"})
 	return steps
+}
+
+// failedTrials counts the scored trials that did not pass, from the
+// summary.json the reports just wrote (the trials are not read again); 0
+// when there is none.
+func failedTrials(dir string) int {
+	f, err := os.Open(filepath.Join(dir, record.SummaryFile))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sum, err := summary.ReadJSON(f, f.Name())
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, m := range sum.Models {
+		n += m.Pass.N - m.Pass.K
+	}
+	return n
 }
 
 // sweepAxis is the first axis of the run's sweep grid; "" when it has none.
