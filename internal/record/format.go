@@ -30,7 +30,11 @@ import (
 // 1.4 added in run.json each model's cost and each host's (models[].cost,
 // models[].hosts[].cost and load_ns: what /api/ps reported once the model
 // was loaded, and the speed of its trials); older run.json files have none.
-const Format = "1.4"
+//
+// 1.5 added score.bfcl on the trials of cases imported from BFCL: BFCL's
+// own verdict, apart from the outcome, and whether Ollama's round trip of
+// numbers leaves it open; older lines derive the verdict from the outcome.
+const Format = "1.5"
 
 // FormatMajor is the major version of Format: the newest this build reads.
 const FormatMajor = 1

@@ -56,6 +56,10 @@ type Judgements struct {
 	// BFCL is BFCL's valid/invalid verdict for a trial of a case tagged
 	// bfcl_category:CATEGORY (see judgeBFCL); nil for other cases.
 	BFCL *Judgement `json:"bfcl,omitempty"`
+	// BFCLRoundTrip: the BFCL verdict depends on whether integral numbers
+	// were sent as ints or floats, which Ollama's round trip hides
+	// (BFCLVerdict.RoundTrip).
+	BFCLRoundTrip bool `json:"bfcl_round_trip,omitempty"`
 	// Excluded: the trial is Truncated and the options did not keep such
 	// trials, so no rate counts it and no other judgement is defined: the
 	// model may never have seen its tools. Reports count it apart, as they
@@ -135,7 +139,7 @@ func JudgeWith(t *Trial, opts JudgeOptions) Judgements {
 		m.ArgValidityCoerced = Judgement{true, m.ValidCoercedCalls == sc.CallsToKnownTools}
 	}
 	m.RoundLimit = Judgement{true, roundLimit(t)}
-	m.BFCL = judgeBFCL(t)
+	m.BFCL, m.BFCLRoundTrip = judgeBFCL(t)
 	return m
 }
 

@@ -17,33 +17,31 @@ func BFCLCategory(tags []string) string {
 }
 
 // judgeBFCL is BFCL's single valid/invalid figure for a trial of a case
-// tagged with a BFCL category, nil for other trials. Where toolgrade's
-// outcomes are finer, BFCL has one verdict:
+// tagged with a BFCL category, nil for other trials: the scorer's
+// Score.BFCL when the trial has one (format 1.5 on), else, for an older
+// trial, the verdict read from its outcome as toolgrade gave it then:
 //
-//   - irrelevance categories: valid when the model made no call
-//     (eval_runner's relevance_file_runner: no function call could be
-//     decoded); unlike toolgrade's irrelevance rate, a call written in the
-//     text (call_in_text) is valid, since BFCL's function-calling handlers
-//     decode only the structured calls;
-//   - relevance categories (live_relevance): valid when the model made a
-//     call, to any tool with any arguments: the any_tool case passes, or
-//     the call named a tool not offered (hallucinated_tool), which BFCL
-//     decodes as a call all the same;
-//   - every other category: valid when the case passes (BFCL's
-//     ast_checker valid; invalid_args, wrong_args, wrong_tool,
-//     missing_call, extra_call and the no-call outcomes are all invalid).
-func judgeBFCL(t *Trial) *Judgement {
+//   - irrelevance categories: valid when the model made no call;
+//   - relevance categories: valid when the model made a call;
+//   - every other category: valid when the case passes.
+//
+// roundTrip reports whether the verdict is open because of Ollama's round
+// trip of numbers (BFCLVerdict.RoundTrip).
+func judgeBFCL(t *Trial) (j *Judgement, roundTrip bool) {
 	cat := BFCLCategory(t.Tags)
 	if cat == "" {
-		return nil
+		return nil, false
+	}
+	if v := t.Score.BFCL; v != nil {
+		return &Judgement{Defined: true, OK: v.Valid}, v.RoundTrip
 	}
 	o := t.Score.Outcome
 	switch {
 	case strings.Contains(cat, "irrelevance"):
-		return &Judgement{Defined: true, OK: o != OutcomeUnexpectedCall}
+		return &Judgement{Defined: true, OK: o != OutcomeUnexpectedCall}, false
 	case strings.Contains(cat, "relevance"):
-		return &Judgement{Defined: true, OK: o == OutcomePass || o == OutcomeHallucinatedTool}
+		return &Judgement{Defined: true, OK: o == OutcomePass || o == OutcomeHallucinatedTool}, false
 	default:
-		return &Judgement{Defined: true, OK: o == OutcomePass}
+		return &Judgement{Defined: true, OK: o == OutcomePass}, false
 	}
 }

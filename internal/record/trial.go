@@ -95,6 +95,31 @@ type Score struct {
 	// still have been cut). Nil in trials written before format 1.1, for
 	// which Judge derives it from Outcome and the transcript.
 	RoundLimit *bool `json:"round_limit,omitempty"`
+	// BFCL is BFCL's own verdict, for a case imported from BFCL (one the
+	// suite tags bfcl_category:CATEGORY): BFCL's rules alone, in BFCL's
+	// order, beside toolgrade's finer Outcome. Nil for other cases, for
+	// infrastructure errors, and in trials written before format 1.5, for
+	// which Judge derives the verdict from Outcome.
+	BFCL *BFCLVerdict `json:"bfcl,omitempty"`
+}
+
+// BFCLVerdict is the verdict BFCL's AST checker
+// (bfcl_eval/eval_checker/ast_eval/ast_checker.py) gives a trial's calls.
+type BFCLVerdict struct {
+	// Valid is BFCL's verdict on the calls as the record holds them: each
+	// integral number read as an int, as Ollama sent it.
+	Valid bool `json:"valid"`
+	// Error is BFCL's error_type for an invalid trial
+	// (simple_function_checker:unexpected_param, type_error:simple,
+	// value_error:string, ...), Detail says which call and parameter.
+	Error  string `json:"error,omitempty"`
+	Detail string `json:"detail,omitempty"`
+	// RoundTrip is set when the verdict depends on whether integral numbers
+	// in the arguments were sent as ints or as floats: Ollama decodes a
+	// model's arguments and encodes them again, so 5.0 arrives as 5 and
+	// which the model wrote cannot be known. Some reading of them as floats
+	// then gives the other verdict.
+	RoundTrip bool `json:"round_trip,omitempty"`
 }
 
 // Outcomes: every trial gets exactly one.

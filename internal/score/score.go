@@ -121,6 +121,9 @@ func Score(t *record.Transcript, e *suite.Expect, opts Options) record.Score {
 			ok := len(calls) == 0 && !CallInText(t.Answer)
 			s.IrrelevanceOK = &ok
 		}
+		if e.BFCL {
+			s.BFCL = bfclVerdict(e, calls)
+		}
 	}
 	return s
 }

@@ -75,29 +75,34 @@ func BFCLTypeKnown(lang, t string) bool {
 // match is simple_function_checker's check of one parameter, from the type
 // conversion to the comparison with the accepted values.
 func (b *BFCLSpec) match(v any, present bool) (bool, string) {
-	optional := slices.ContainsFunc(b.Accepted, isEmptyString)
+	errType, why := b.Check(v, present)
+	return errType == "", why
+}
+
+// Check is match with BFCL's error_type for a value it refuses
+// (simple_function_checker:missing_required, type_error:simple,
+// value_error:string, ...); "" when the value is accepted.
+func (b *BFCLSpec) Check(v any, present bool) (errType, why string) {
 	if !present {
 		switch {
 		case b.Required:
-			return false, "missing required parameter"
-		case !optional:
-			return false, `missing, and not marked optional ("" not accepted)`
+			return "simple_function_checker:missing_required", "missing required parameter"
+		case !slices.ContainsFunc(b.Accepted, isEmptyString):
+			return "simple_function_checker:missing_optional", `missing, and not marked optional ("" not accepted)`
 		}
-		return true, ""
+		return "", ""
 	}
 	lang := b.Lang
 	if lang == "" {
 		lang = BFCLPython
 	}
-	want := b.Type
-	if want == "" {
-		want = inferBFCLType(b.Accepted)
-	}
+	want := b.typeName()
 	expected := bfclTypes[lang][want]
 	if lang != BFCLPython {
 		s, ok := v.(string)
 		if !ok {
-			return false, fmt.Sprintf("got %s, want a %s in string representation (BFCL type_error:%s)", Flow(v), want, lang)
+			return "type_error:" + map[string]string{BFCLJava: "java", BFCLJavaScript: "js"}[lang],
+				fmt.Sprintf("got %s, want a %s in string representation (BFCL type_error:%s)", Flow(v), want, lang)
 		}
 		v = convertBFCL(lang, want, s)
 	}
@@ -108,24 +113,50 @@ func (b *BFCLSpec) match(v any, present bool) (bool, string) {
 	}
 	isVariable, ok, why := b.typeCheck(v, expected)
 	if !ok {
-		return false, why
+		if strings.Contains(why, "type_error:nested") {
+			return "type_error:nested", why
+		}
+		return "type_error:simple", why
 	}
 	if !isVariable {
-		switch {
-		case expected == "dict":
-			return dictChecker(v.(map[string]any), b.Accepted)
-		case expected == "list" && bfclTypes[BFCLPython][b.Items] == "dict":
-			return listDictChecker(v.([]any), b.Accepted)
-		case expected == "str":
-			return stringChecker(v.(string), b.Accepted)
-		case expected == "list":
-			return listChecker(v.([]any), b.Accepted)
+		if errType, why, done := b.checkKind(v, expected); done {
+			return errType, why
 		}
 	}
 	if !slices.ContainsFunc(b.Accepted, func(w any) bool { return pyEqual(v, w) }) {
-		return false, fmt.Sprintf("got %s, want one of %s", Flow(v), Flow(b.Accepted))
+		return "value_error:others", fmt.Sprintf("got %s, want one of %s", Flow(v), Flow(b.Accepted))
 	}
-	return true, ""
+	return "", ""
+}
+
+// checkKind is the comparison BFCL makes for a dict, a list of dicts, a
+// string or a list that is not a variable; done is false for the other
+// types, which are compared as values.
+func (b *BFCLSpec) checkKind(v any, expected string) (errType, why string, done bool) {
+	var ok bool
+	switch {
+	case expected == "dict":
+		ok, why = dictChecker(v.(map[string]any), b.Accepted)
+		errType = "value_error:dict_value"
+		if strings.Contains(why, "dict_key") {
+			errType = "value_error:dict_key"
+		}
+	case expected == "list" && bfclTypes[BFCLPython][b.Items] == "dict":
+		ok, why = listDictChecker(v.([]any), b.Accepted)
+		errType = "value_error:list_dict"
+	case expected == "str":
+		ok, why = stringChecker(v.(string), b.Accepted)
+		errType = "value_error:string"
+	case expected == "list":
+		ok, why = listChecker(v.([]any), b.Accepted)
+		errType = "value_error:list/tuple"
+	default:
+		return "", "", false
+	}
+	if ok {
+		return "", "", true
+	}
+	return errType, why, true
 }
 
 // typeCheck is BFCL's type_checker: the value has the parameter's type, or
@@ -133,7 +164,7 @@ func (b *BFCLSpec) match(v any, present bool) (bool, string) {
 // another type than the parameter's, compared as is). For an array with an
 // element type, every element must have it (one level deep, as BFCL).
 func (b *BFCLSpec) typeCheck(v any, expected string) (isVariable, ok bool, why string) {
-	acceptedType := pyType(firstNonEmpty(b.Accepted))
+	acceptedType := answerType(b.Accepted)
 	if acceptedType != "" && acceptedType != expected {
 		isVariable = true
 	}
@@ -150,7 +181,7 @@ func (b *BFCLSpec) typeCheck(v any, expected string) (isVariable, ok bool, why s
 				// nested check.
 				return isVariable, true, ""
 			}
-			elemType := pyType(firstNonEmpty(wl))
+			elemType := answerType(wl)
 			fits := true
 			for _, e := range v.([]any) {
 				if t := pyType(e); t != nested && t != elemType {
@@ -322,7 +353,7 @@ func StandardizeString(s string) string {
 func pyType(v any) string {
 	switch x := v.(type) {
 	case nil:
-		return ""
+		return "NoneType"
 	case string:
 		return "str"
 	case bool:
@@ -348,7 +379,7 @@ func pyType(v any) string {
 // inferBFCLType names the BFCL type of the first accepted value other than
 // "", for a spec written without type.
 func inferBFCLType(accepted []any) string {
-	switch pyType(firstNonEmpty(accepted)) {
+	switch answerType(accepted) {
 	case "int":
 		return "integer"
 	case "float":
@@ -363,13 +394,16 @@ func inferBFCLType(accepted []any) string {
 	return "string"
 }
 
-func firstNonEmpty(accepted []any) any {
+// answerType is BFCL's get_possible_answer_type: the Python type of the
+// first accepted value other than "" (None's is NoneType), or "" when every
+// accepted value is "".
+func answerType(accepted []any) string {
 	for _, w := range accepted {
 		if !isEmptyString(w) {
-			return w
+			return pyType(w)
 		}
 	}
-	return nil
+	return ""
 }
 
 func isEmptyString(v any) bool {
@@ -528,4 +562,28 @@ func (b *BFCLSpec) String() string {
 		parts = append(parts, "required: true")
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// CheckBFCL is m's check of one parameter as BFCL's checker makes it, with
+// BFCL's error_type when it fails ("" when it passes): a bfcl matcher by
+// BFCLSpec.Check, an absent one as a parameter the function does not
+// define (simple_function_checker:unexpected_param), any other kind (a case
+// edited by hand) by Match, its failure a value_error:others.
+func (m ArgMatcher) CheckBFCL(v any, present bool) (errType, why string) {
+	switch m.Kind {
+	case MatchBFCL:
+		return m.BFCL.Check(v, present)
+	case MatchAbsent:
+		if present {
+			return "simple_function_checker:unexpected_param", "the function does not define it"
+		}
+		return "", ""
+	}
+	if ok, why := m.Match(v, present, MatchOptions{}); !ok {
+		if !present {
+			return "simple_function_checker:missing_optional", why
+		}
+		return "value_error:others", why
+	}
+	return "", ""
 }

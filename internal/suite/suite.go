@@ -297,7 +297,15 @@ type Expect struct {
 	// score.OptionsFor). With strict args, argument keys the case does not
 	// name must not be present.
 	StrictArgs *bool
+	// BFCL is set for a case tagged bfcl_category:CATEGORY (one toolgrade
+	// import bfcl wrote): the scorer then also gives BFCL's own verdict,
+	// by BFCL's rules alone (score.BFCL).
+	BFCL bool
 }
+
+// BFCLCategoryTag prefixes the tag that names a case's BFCL category; it is
+// record.BFCLCategoryTag, which this package does not import.
+const BFCLCategoryTag = "bfcl_category:"
 
 // ExpectedCall is one tool call a case expects.
 type ExpectedCall struct {
