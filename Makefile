@@ -35,8 +35,14 @@ endef
 nodedeps:
 	$(call install_missing,$(NODE_PKGS))
 
+# PyYAML (python3-yaml) is no command: the BFCL import's YAML 1.1 test asks
+# python3 for it.
 sysdeps:
 	$(call install_missing,$(TEST_PKGS))
+	@python3 -c 'import yaml' 2>/dev/null || /usr/bin/python3 -c 'import yaml' 2>/dev/null || \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing: python3-yaml"; apt-get update -qq && apt-get install -y -qq python3-yaml; \
+	else echo "make needs: python3-yaml (apt-get install python3-yaml)"; exit 1; fi
 
 $(SERVERS)/node_modules/.package-lock.json: $(SERVERS)/package.json $(SERVERS)/package-lock.json | nodedeps
 	cd $(SERVERS) && npm ci --no-audit --no-fund --loglevel=error

@@ -56,7 +56,8 @@ func (im *Import) Suite() (doc *yaml.Node, warnings []string, err error) {
 			continue
 		}
 		seen[q.ID] = q.Pos
-		c, skip, err := im.kase(q)
+		c, skip, notes, err := im.kase(q)
+		warnings = append(warnings, notes...)
 		switch {
 		case err != nil:
 			errs.Add(q.Pos, q.ID, "%v", err)
@@ -78,15 +79,16 @@ func (im *Import) Suite() (doc *yaml.Node, warnings []string, err error) {
 	return &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}, warnings, nil
 }
 
-// kase builds one case; skip says why a question is left out.
-func (im *Import) kase(q *Question) (n *yaml.Node, skip string, err error) {
+// kase builds one case; skip says why a question is left out, notes are
+// warnings about a case imported all the same.
+func (im *Import) kase(q *Question) (n *yaml.Node, skip string, notes []string, err error) {
 	cat := CategoryOf(q.ID)
 	if cat == "" {
-		return nil, "", fmt.Errorf("the id names no known category (%s)", strings.Join(Categories, ", "))
+		return nil, "", nil, fmt.Errorf("the id names no known category (%s)", strings.Join(Categories, ", "))
 	}
 	lang, kind := Language(cat), KindOf(cat)
 	if len(q.Messages) == 0 || q.Messages[len(q.Messages)-1].Role != "user" {
-		return nil, "", fmt.Errorf("the question must end with a user message")
+		return nil, "", nil, fmt.Errorf("the question must end with a user message")
 	}
 	tools := seq()
 	byName := map[string]*Function{}
@@ -95,13 +97,13 @@ func (im *Import) kase(q *Question) (n *yaml.Node, skip string, err error) {
 		f := &q.Functions[i]
 		name := ToolName(f.Name)
 		if other, dup := mapped[name]; dup {
-			return nil, "", fmt.Errorf("functions %q and %q both become tool %q", other, f.Name, name)
+			return nil, "", nil, fmt.Errorf("functions %q and %q both become tool %q", other, f.Name, name)
 		}
 		mapped[name] = f.Name
 		byName[f.Name] = f
 		params, err := Schema(*f, lang)
 		if err != nil {
-			return nil, "", fmt.Errorf("function %s: %v", f.Name, err)
+			return nil, "", nil, fmt.Errorf("function %s: %v", f.Name, err)
 		}
 		nameNode := str(name)
 		if name != f.Name {
@@ -113,46 +115,49 @@ func (im *Import) kase(q *Question) (n *yaml.Node, skip string, err error) {
 			"parameters", schemaNode(params)))
 	}
 	if len(q.Functions) == 0 && kind != Irrelevance {
-		return nil, "", fmt.Errorf("offers no function")
+		return nil, "", nil, fmt.Errorf("offers no function")
 	}
-	expect, skip, err := im.expect(q, cat, lang, kind, byName)
+	expect, skip, notes, err := im.expect(q, cat, lang, kind, byName)
 	if err != nil || skip != "" {
-		return nil, skip, err
+		return nil, skip, nil, err
 	}
 	c := mapping("id", str(q.ID))
 	c.Content = append(c.Content, str("tags"), flowSeq(str("bfcl"), str("bfcl_category:"+cat)))
 	c.Content = append(c.Content, str("ask"), ask(q.Messages))
 	c.Content = append(c.Content, str("tools"), tools)
 	c.Content = append(c.Content, str("expect"), expect)
-	return c, "", nil
+	return c, "", notes, nil
 }
 
-func (im *Import) expect(q *Question, cat, lang string, kind Kind, fns map[string]*Function) (*yaml.Node, string, error) {
+func (im *Import) expect(q *Question, cat, lang string, kind Kind, fns map[string]*Function) (n *yaml.Node, skip string, notes []string, err error) {
 	switch kind {
 	case Irrelevance:
-		return flowMapping("no_tool", boolean(true)), "", nil
+		return flowMapping("no_tool", boolean(true)), "", nil, nil
 	case Relevance:
-		return flowMapping("any_tool", boolean(true)), "", nil
+		return flowMapping("any_tool", boolean(true)), "", nil, nil
 	}
 	a, ok := im.Answers[q.ID]
 	if !ok {
 		if im.Answers == nil {
-			return nil, "", fmt.Errorf("category %s needs its possible answers: give --answers", cat)
+			return nil, "", nil, fmt.Errorf("category %s needs its possible answers: give --answers", cat)
 		}
-		return nil, "", fmt.Errorf("no possible answer with this id")
+		return nil, "", nil, fmt.Errorf("no possible answer with this id")
 	}
 	if kind == OneCall && len(a.Calls) != 1 {
-		return nil, "", fmt.Errorf("category %s expects one call, but the possible answer at %s has %d", cat, a.Pos, len(a.Calls))
+		return nil, "", nil, fmt.Errorf("category %s expects one call, but the possible answer at %s has %d", cat, a.Pos, len(a.Calls))
 	}
 	calls := seq()
 	for _, call := range a.Calls {
 		f := fns[call.Name]
 		if f == nil {
-			return nil, "", fmt.Errorf("the possible answer at %s calls %q, which the question does not offer", a.Pos, call.Name)
+			return nil, "", nil, fmt.Errorf("the possible answer at %s calls %q, which the question does not offer", a.Pos, call.Name)
 		}
-		args, skip, err := arguments(call, f, lang)
+		args, skip, undefined, err := arguments(call, f, lang)
 		if err != nil || skip != "" {
-			return nil, skip, err
+			return nil, skip, nil, err
+		}
+		for _, p := range undefined {
+			notes = append(notes, fmt.Sprintf("%s: %s: the possible answer lists %s for %s, which does not define it: expected absent, as BFCL's checker fails a call that sends it (unexpected_param)", a.Pos, q.ID, p, call.Name))
 		}
 		calls.Content = append(calls.Content, mapping("tool", str(ToolName(call.Name)), "args", args))
 	}
@@ -161,24 +166,39 @@ func (im *Import) expect(q *Question, cat, lang string, kind Kind, fns map[strin
 		e.Content = append(e.Content, str("any_order"), boolean(true))
 	}
 	e.Content = append(e.Content, str("strict_args"), boolean(true))
-	return e, "", nil
+	return e, "", notes, nil
 }
 
-// arguments writes a call's parameters as bfcl matchers.
-func arguments(call Call, f *Function, lang string) (*yaml.Node, string, error) {
+// arguments writes a call's parameters as bfcl matchers. A parameter the
+// possible answer lists but the function does not define is written
+// {absent: true} and named in undefined: BFCL's simple_function_checker
+// fails a call that sends it (unexpected_param) and lets one leave it out
+// only when "" is accepted, so without "" no answer passes and the
+// question is skipped.
+func arguments(call Call, f *Function, lang string) (args *yaml.Node, skip string, undefined []string, err error) {
 	props, _ := get[Object](f.Parameters, "properties")
 	reqList, _ := get[[]any](f.Parameters, "required")
-	args := mapping()
+	args = mapping()
 	for _, p := range call.Params {
 		po, _ := get[Object](props, p.Name)
+		if _, defined := props.Get(p.Name); !defined {
+			if !slices.ContainsFunc(p.Accepted, func(v any) bool { return v == "" }) {
+				return nil, fmt.Sprintf("the possible answer lists %s for %s, which does not define it, and does not accept leaving it out: BFCL's checker fails every answer", p.Name, call.Name), nil, nil
+			}
+			m := flowMapping("absent", boolean(true))
+			m.LineComment = "BFCL: not a parameter of " + call.Name + "; BFCL fails a call that sends it"
+			args.Content = append(args.Content, str(p.Name), m)
+			undefined = append(undefined, p.Name)
+			continue
+		}
 		t, _ := get[string](po, "type")
 		items, _ := get[Object](po, "items")
 		it, _ := get[string](items, "type")
 		if t != "" && !typeKnown(lang, t) {
 			if lang != "python" && gorillaToOpenAPI[t] != "" {
-				return nil, fmt.Sprintf("parameter %s has %s type %s, which toolgrade does not convert from its string form", p.Name, lang, t), nil
+				return nil, fmt.Sprintf("parameter %s has %s type %s, which toolgrade does not convert from its string form", p.Name, lang, t), nil, nil
 			}
-			return nil, "", fmt.Errorf("parameter %s of %s: unknown type %q", p.Name, call.Name, t)
+			return nil, "", nil, fmt.Errorf("parameter %s of %s: unknown type %q", p.Name, call.Name, t)
 		}
 		if lang == "python" && it != "" && !typeKnown("python", it) {
 			it = "" // an element type BFCL's checker has no Python type for checks nothing
@@ -198,7 +218,7 @@ func arguments(call Call, f *Function, lang string) (*yaml.Node, string, error) 
 		}
 		args.Content = append(args.Content, str(p.Name), m)
 	}
-	return args, "", nil
+	return args, "", undefined, nil
 }
 
 func typeKnown(lang, t string) bool { return suite.BFCLTypeKnown(lang, t) }
@@ -279,8 +299,15 @@ func schemaNode(params Object) *yaml.Node {
 	return n
 }
 
+// str is a string scalar, quoted where a YAML 1.1 parser (PyYAML, which
+// BFCL's own tools use) would read it plain as another type: yaml.v3 quotes
+// only what YAML 1.2 reads otherwise.
 func str(s string) *yaml.Node {
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	if readsOtherwiseIn11(s) {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
 }
 
 func boolean(b bool) *yaml.Node {
