@@ -65,10 +65,10 @@ func TestBFCLSummary(t *testing.T) {
 	}
 	var term, md bytes.Buffer
 	defer func() {
-		if !strings.Contains(term.String(), "│ 75% [30–96]   │ 75% [30–96]   │ pass 3, wrong_args 1, infra_error 1 ") {
+		if !strings.Contains(term.String(), "│ 75% [30–96]   │ -          │ 75% [30–96]   │ pass 3, wrong_args 1, infra_error 1 ") {
 			t.Errorf("terminal row of simple:\n%s", term.String())
 		}
-		if !strings.Contains(md.String(), "| m | irrelevance | 1 | 67% [20–94] | 33% [6–80] | pass 1, call\\_in\\_text 1, unexpected\\_call 1 |") {
+		if !strings.Contains(md.String(), "| m | irrelevance | 1 | 67% [20–94] | - | 33% [6–80] | pass 1, call\\_in\\_text 1, unexpected\\_call 1 |") {
 			t.Errorf("markdown row of irrelevance:\n%s", md.String())
 		}
 	}()
@@ -117,4 +117,47 @@ func sliceIndex(cs []summary.BFCLCategory, name string) int {
 		}
 	}
 	return -1
+}
+
+// TestBFCLRoundTripAndDifferences: trials whose BFCL verdict the round trip
+// leaves open widen the category's accuracy into a range, and the reports
+// count the trials where BFCL's verdict and toolgrade's pass disagree.
+func TestBFCLRoundTripAndDifferences(t *testing.T) {
+	s := summary.NewSummarizer("bfcl", nil)
+	for i, tt := range []struct {
+		outcome          string
+		valid, roundTrip bool
+	}{
+		{record.OutcomePass, true, false},
+		{record.OutcomePass, true, true},         // open: low counts it invalid
+		{record.OutcomeWrongArgs, false, true},   // open: high counts it valid
+		{record.OutcomeInvalidArgs, true, false}, // BFCL never checks the enum
+		{record.OutcomePass, false, false},       // greedy pairing fails it
+		{record.OutcomeWrongArgs, false, false},
+	} {
+		s.Add(&record.Trial{Model: "m", CaseID: "simple_python_0", Repeat: i, Tags: []string{"bfcl", record.BFCLCategoryTag + "simple_python"},
+			Score: record.Score{Outcome: tt.outcome, CallExpected: true, BFCL: &record.BFCLVerdict{Valid: tt.valid, RoundTrip: tt.roundTrip}}})
+	}
+	sum := s.Summary()
+	c := sum.Models[0].BFCL.Categories[0]
+	if c.Accuracy.K != 3 || c.Accuracy.N != 6 || c.RoundTrip != 2 || c.Low == nil || *c.Low != 2.0/6 || *c.High != 4.0/6 || c.ValidNotPass != 1 || c.PassNotValid != 1 {
+		t.Fatalf("category %+v", c)
+	}
+	if rt := sum.Models[0].BFCL.RoundTrip; rt == nil || rt.Trials != 2 {
+		t.Fatalf("round trip %+v", rt)
+	}
+	var term, md bytes.Buffer
+	if err := WriteTerminal(&term, sum); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMarkdown(&md, sum, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{term.String(), md.String()} {
+		for _, want := range []string{"33.3–66.7% (2 open)", "2 trials open", "1 trial BFCL calls valid that toolgrade does not pass", "1 trial toolgrade passes that BFCL calls invalid"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("report lacks %q:\n%s", want, out)
+			}
+		}
+	}
 }

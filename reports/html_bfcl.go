@@ -22,6 +22,10 @@ type htmlBFCLRow struct {
 	Live        *float64           `json:"live"`
 	Irrelevance *float64           `json:"irrelevance"`
 	Relevance   *float64           `json:"relevance"`
+	// RoundTrip says how much of the row Ollama's round trip of numbers
+	// leaves open, Differs where BFCL and toolgrade disagree; "" for none.
+	RoundTrip string `json:"round_trip,omitempty"`
+	Differs   string `json:"differs,omitempty"`
 }
 
 // htmlBFCLCategory is one category of a row: BFCL's accuracy beside
@@ -33,7 +37,9 @@ type htmlBFCLCategory struct {
 	Accuracy stats.Rate    `json:"accuracy"`
 	Pass     stats.Rate    `json:"pass"`
 	Infra    int           `json:"infra_errors,omitempty"`
-	Outcomes []htmlOutcome `json:"outcomes"`
+	// RoundTrip is roundTripCell's text; "" when no trial is open.
+	RoundTrip string        `json:"round_trip,omitempty"`
+	Outcomes  []htmlOutcome `json:"outcomes"`
 }
 
 // htmlOutcome is one outcome's count.
@@ -57,9 +63,15 @@ func htmlBFCLOf(sum *summary.Summary) *htmlBFCL {
 		}
 		pass := bfclPass(m)
 		row := htmlBFCLRow{Label: m.Label(variants), NonLiveAST: m.BFCL.NonLiveAST, Live: m.BFCL.Live,
-			Irrelevance: m.BFCL.Irrelevance, Relevance: m.BFCL.Relevance}
+			Irrelevance: m.BFCL.Irrelevance, Relevance: m.BFCL.Relevance, Differs: bfclDiffers(m.BFCL)}
+		if rt := m.BFCL.RoundTrip; rt != nil {
+			row.RoundTrip = bfclRoundTripText(rt)
+		}
 		for _, c := range m.BFCL.Categories {
 			hc := htmlBFCLCategory{Category: c.Category, Cases: c.Cases, Accuracy: c.Accuracy, Pass: pass[c.Category], Infra: c.Infra, Outcomes: []htmlOutcome{}}
+			if c.RoundTrip > 0 {
+				hc.RoundTrip = roundTripCell(c)
+			}
 			for _, o := range outcomeOrder(c.Outcomes) {
 				hc.Outcomes = append(hc.Outcomes, htmlOutcome{Outcome: o, N: c.Outcomes[o]})
 			}

@@ -40,7 +40,7 @@ func TestHTMLBFCLInChromium(t *testing.T) {
 		t.Fatalf("no BFCL section was drawn: %v", err)
 	}
 	type row struct {
-		Row, Category, Name, Cases, Accuracy, AccuracyKN, Interval, Pass, PassKN string
+		Row, Category, Name, Cases, Accuracy, AccuracyKN, Interval, Pass, PassKN, RoundTrip string
 		Outcomes                                                                 []string
 		Whisker                                                                  bool
 	}
@@ -64,7 +64,7 @@ func TestHTMLBFCLInChromium(t *testing.T) {
 				return {
 					Row: tr.dataset.row, Category: tr.dataset.category, Name: name, Cases: text(tr, 'td[data-metric="cases"]'),
 					Accuracy: text(acc, ".v"), AccuracyKN: text(acc, ".kn"), Interval: text(acc, ".ci-text"), Whisker: !!acc.querySelector("svg.whisker"),
-					Pass: text(pass, ".v"), PassKN: text(pass, ".kn"),
+					Pass: text(pass, ".v"), PassKN: text(pass, ".kn"), RoundTrip: text(tr, 'td[data-metric="round_trip"]'),
 					Outcomes: [...tr.querySelectorAll("td.outcomes .pill")].map(p => p.textContent),
 				};
 			}),
@@ -110,6 +110,10 @@ func TestHTMLBFCLInChromium(t *testing.T) {
 				r.Accuracy != want || r.AccuracyKN != fmt.Sprintf("%d/%d", k, n) || r.Pass != want || r.PassKN != fmt.Sprintf("%d/%d", k, n) ||
 				!r.Whisker || !strings.Contains(r.Interval, "–") {
 				t.Errorf("%s %s: row %+v, want BFCL accuracy and pass %s of %d", m.Model, c.Category, r, want, n)
+			}
+			// An open trial's range is drawn: its count, and both ends.
+			if open := c.RoundTrip > 0; open != strings.HasSuffix(r.RoundTrip, fmt.Sprintf("(%d open)", c.RoundTrip)) || !open && r.RoundTrip != "-" {
+				t.Errorf("%s %s: round trip %q, want %d open", m.Model, c.Category, r.RoundTrip, c.RoundTrip)
 			}
 			// The good model's trials all pass; the perturbed one's all fail,
 			// each with the outcome its perturbation gives.

@@ -16,6 +16,24 @@ import (
 type BFCLSummary struct {
 	// Categories are sorted by name.
 	Categories []BFCLCategory `json:"categories"`
+	// BFCLColumns are the summary columns of the verdicts as received.
+	BFCLColumns
+	// RoundTrip is the summary columns at each end of the range Ollama's
+	// round trip of numbers leaves open; nil when no verdict is open.
+	RoundTrip *BFCLRoundTrip `json:"round_trip,omitempty"`
+}
+
+// BFCLRoundTrip is how much of a row's BFCL figures Ollama's encoding of
+// numbers leaves open: its open trials, and the summary columns with every
+// open trial invalid (Low) and with every one valid (High).
+type BFCLRoundTrip struct {
+	Trials int         `json:"trials"`
+	Low    BFCLColumns `json:"low"`
+	High   BFCLColumns `json:"high"`
+}
+
+// BFCLColumns are the leaderboard's summary columns.
+type BFCLColumns struct {
 	// NonLiveAST is "Non-Live AST Acc": the unweighted mean of simple (the
 	// unweighted mean of simple python, java and javascript), multiple,
 	// parallel and parallel_multiple. Nil when one of them has no scored
@@ -41,11 +59,26 @@ type BFCLCategory struct {
 	Accuracy stats.Rate     `json:"accuracy"`
 	Infra    int            `json:"infra_errors,omitempty"`
 	Outcomes map[string]int `json:"outcomes"`
+	// RoundTrip counts the scored trials whose verdict Ollama's round trip
+	// of numbers leaves open (record.BFCLVerdict.RoundTrip); Low and High
+	// are the accuracy with all of them invalid and all of them valid.
+	RoundTrip int      `json:"round_trip,omitempty"`
+	Low       *float64 `json:"low,omitempty"`
+	High      *float64 `json:"high,omitempty"`
+	// ValidNotPass and PassNotValid count the scored trials BFCL calls
+	// valid that toolgrade does not pass (its schema check, say, refused
+	// an enum BFCL never checks), and the reverse.
+	ValidNotPass int `json:"valid_not_pass,omitempty"`
+	PassNotValid int `json:"pass_not_valid,omitempty"`
 }
 
 // bfclAcc tallies one category of one row.
 type bfclAcc struct {
 	valid, scored, infra int
+	// openValid and openInvalid split the open trials by their verdict as
+	// received; validNotPass and passNotValid count the disagreements.
+	openValid, openInvalid     int
+	validNotPass, passNotValid int
 	outcomes             map[string]int
 	cases                map[string]bool
 }
@@ -72,8 +105,21 @@ func (m *modelAcc) addBFCL(t *record.Trial, j *record.Judgements) {
 		a.infra++
 	default:
 		a.scored++
+		pass := t.Score.Outcome == record.OutcomePass
+		switch {
+		case j.BFCL.OK && !pass:
+			a.validNotPass++
+		case !j.BFCL.OK && pass:
+			a.passNotValid++
+		}
 		if j.BFCL.OK {
 			a.valid++
+		}
+		switch {
+		case j.BFCLRoundTrip && j.BFCL.OK:
+			a.openValid++
+		case j.BFCLRoundTrip:
+			a.openInvalid++
 		}
 	}
 }
@@ -85,13 +131,34 @@ func (m *modelAcc) bfclSummary() *BFCLSummary {
 		return nil
 	}
 	out := &BFCLSummary{}
-	rates := map[string]stats.Rate{}
+	rates, low, high := map[string]stats.Rate{}, map[string]stats.Rate{}, map[string]stats.Rate{}
+	open := 0
 	for _, cat := range slices.Sorted(maps.Keys(m.bfcl)) {
 		a := m.bfcl[cat]
 		r := newRate(a.valid, a.scored)
 		rates[cat] = r
-		out.Categories = append(out.Categories, BFCLCategory{Category: cat, Cases: len(a.cases), Accuracy: r, Infra: a.infra, Outcomes: a.outcomes})
+		low[cat], high[cat] = newRate(a.valid-a.openValid, a.scored), newRate(a.valid+a.openInvalid, a.scored)
+		c := BFCLCategory{Category: cat, Cases: len(a.cases), Accuracy: r, Infra: a.infra, Outcomes: a.outcomes,
+			RoundTrip: a.openValid + a.openInvalid, ValidNotPass: a.validNotPass, PassNotValid: a.passNotValid}
+		if c.RoundTrip > 0 {
+			lo, hi := low[cat].Value(), high[cat].Value()
+			c.Low, c.High = &lo, &hi
+		}
+		open += c.RoundTrip
+		out.Categories = append(out.Categories, c)
 	}
+	out.BFCLColumns = bfclColumns(rates)
+	if open > 0 {
+		lo, hi := bfclColumns(low), bfclColumns(high)
+		out.RoundTrip = &BFCLRoundTrip{Trials: open, Low: lo, High: hi}
+	}
+	return out
+}
+
+// bfclColumns aggregates per-category accuracies into the leaderboard's
+// summary columns, as its generate_leaderboard_csv does.
+func bfclColumns(rates map[string]stats.Rate) BFCLColumns {
+	var out BFCLColumns
 	// BFCL v3 names the simple categories simple, java and javascript; v4
 	// simple_python, simple_java and simple_javascript.
 	get := func(names ...string) (stats.Rate, bool) {

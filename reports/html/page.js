@@ -208,7 +208,7 @@
     var B = D.bfcl;
     if (!B || !B.rows || !B.rows.length) return null;
     var sec = section("BFCL", "bfcl", B.note);
-    var head = h("tr", null, ["Model", "BFCL category", "Cases", "BFCL accuracy", "Pass (toolgrade)", "Outcomes"].map(function (c) { return h("th", null, c); }));
+    var head = h("tr", null, ["Model", "BFCL category", "Cases", "BFCL accuracy", "Round trip", "Pass (toolgrade)", "Outcomes"].map(function (c) { return h("th", null, c); }));
     var body = h("tbody");
     B.rows.forEach(function (r) {
       r.categories.forEach(function (c, i) {
@@ -219,6 +219,7 @@
           h("td", { class: "num", "data-metric": "cases" }, String(c.cases),
             c.infra_errors ? h("span", { class: "badge infra" }, c.infra_errors + " infra") : null),
           lineRate(c.accuracy, "bfcl_accuracy", true),
+          h("td", { class: "num", "data-metric": "round_trip", title: "the accuracy with every open trial invalid, and with every one valid" }, c.round_trip || "-"),
           lineRate(c.pass, "pass", false),
           h("td", { class: "outcomes" }, c.outcomes.map(function (o) {
             return h("span", { class: "pill o-" + o.outcome, "data-outcome": o.outcome }, o.outcome.replace(/_/g, " ") + " " + o.n);
@@ -239,6 +240,10 @@
             h("td", { class: "num", "data-col": c[0] }, pct(v));
         }));
       })))));
+    B.rows.forEach(function (r) {
+      if (r.round_trip) sec.appendChild(h("p", { class: "note", "data-round-trip": r.label }, r.label + ": these figures are BFCL's verdicts as received; " + r.round_trip + "."));
+      if (r.differs) sec.appendChild(h("p", { class: "note", "data-differs": r.label }, r.label + ": " + r.differs + "."));
+    });
     return sec;
   }
 
