@@ -17,9 +17,12 @@ import (
 type agreement struct {
 	total, agree       int
 	roundTrip, rtAgree int // trials whose toolgrade verdict is open
-	missing            int // outputs without a trial or a BFCL verdict
-	byKind             map[string]*[2]int
-	groups             map[string]*agreeGroup
+	// encoded, encAgree: outputs whose BFCL verdict Ollama's encoding
+	// changes (what toolgradeVerdict's open should catch).
+	encoded, encAgree int
+	missing           int // outputs without a trial or a BFCL verdict
+	byKind            map[string]*[2]int
+	groups            map[string]*agreeGroup
 }
 
 // agreeGroup is the disagreements of one kind of output in one category,
@@ -60,6 +63,12 @@ func compareAgreement(outs []bfclfake.Output, trials []*record.Trial, verdicts m
 			m.agree++
 			k[1]++
 		}
+		if v.Valid != v.ValidReceived {
+			m.encoded++
+			if same {
+				m.encAgree++
+			}
+		}
 		if open {
 			m.roundTrip++
 			if same {
@@ -79,6 +88,9 @@ func (m *agreement) disagree(o bfclfake.Output, tr *record.Trial, v bfclVerdict)
 	way := "BFCL valid, toolgrade invalid"
 	if !v.Valid {
 		way = "BFCL invalid, toolgrade valid"
+	}
+	if v.Valid != v.ValidReceived {
+		way += " (Ollama's encoding changes BFCL's verdict)"
 	}
 	key := o.Kind + "\x00" + o.Category + "\x00" + way
 	g := m.groups[key]
@@ -122,10 +134,11 @@ func (m *agreement) summary() string {
 	return fmt.Sprintf("BFCL agreement: %d outputs judged by both (%d without a trial or a verdict)\n"+
 		"  overall:                 %s (%d of %d)\n"+
 		"  outside the round trip:  %s (%d of %d; %d disagree)\n"+
-		"  round trip (open):       %d trials, %d agreeing",
+		"  round trip (open):       %d trials, %d agreeing\n"+
+		"  BFCL's verdict changed by Ollama's encoding: %d outputs, %d agreeing; agreement outside them: %s",
 		m.total, m.missing, pct(m.agree, m.total), m.agree, m.total,
 		pct(m.agree-m.rtAgree, m.total-m.roundTrip), m.agree-m.rtAgree, m.total-m.roundTrip, dis,
-		m.roundTrip, m.rtAgree)
+		m.roundTrip, m.rtAgree, m.encoded, m.encAgree, pct(m.agree-m.encAgree, m.total-m.encoded))
 }
 
 // write writes the summary, the agreement per kind of output, and the

@@ -110,12 +110,14 @@ func bfclAgreeFiles(t *testing.T, src string) (qs, as []string) {
 	return qs, as
 }
 
-// bfclVerdict is BFCL's verdict of one output, from bfcl_agree.py.
+// bfclVerdict is BFCL's verdict of one output, from bfcl_agree.py, and
+// its verdict of the output as Ollama's encoding delivers it.
 type bfclVerdict struct {
-	ID        string `json:"id"`
-	Valid     bool   `json:"valid"`
-	ErrorType string `json:"error_type"`
-	Error     string `json:"error"`
+	ID            string `json:"id"`
+	Valid         bool   `json:"valid"`
+	ErrorType     string `json:"error_type"`
+	Error         string `json:"error"`
+	ValidReceived bool   `json:"valid_received"`
 }
 
 // startBFCLChecker writes the outputs as BFCL's FC handlers store a
@@ -132,7 +134,15 @@ func startBFCLChecker(t *testing.T, src, dir string, outs []bfclfake.Output) fun
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := enc.Encode(map[string]any{"id": o.ID, "question": o.Question, "category": o.Category, "result": res}); err != nil {
+		got, err := o.Received()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := got.BFCLResult()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := enc.Encode(map[string]any{"id": o.ID, "question": o.Question, "category": o.Category, "result": res, "received": rec}); err != nil {
 			t.Fatal(err)
 		}
 	}

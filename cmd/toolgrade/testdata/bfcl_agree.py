@@ -8,10 +8,12 @@ it. Usage:
     bfcl_agree.py BFCL_SRC OUTPUTS.jsonl VERDICTS.jsonl
 
 BFCL_SRC is a checkout of berkeley-function-call-leaderboard (the folder that
-holds bfcl_eval). Each line of OUTPUTS is {id, question, category, result}:
-result is the model's answer as BFCL's function-calling (FC) handlers store
-it, a list of {name: arguments as JSON text}, or the answer's text when the
-model made no call. Each line of VERDICTS is {id, valid, error_type, error}.
+holds bfcl_eval). Each line of OUTPUTS is {id, question, category, result,
+received}: result is the model's answer as BFCL's function-calling (FC)
+handlers store it, a list of {name: arguments as JSON text}, or the answer's
+text when the model made no call; received is the same answer after Ollama's
+encoding (5.0 becomes 5). Each line of VERDICTS is {id, valid, error_type,
+error, valid_received}: BFCL's verdict of result, and of received.
 
 Only bfcl_eval.constants.model_config is replaced (in sys.modules): the real
 one imports every model handler and their SDKs. The stand-in maps one
@@ -106,6 +108,17 @@ def ast_verdict(checker, language, question, answer, category, result):
     return False, r.get("error_type", ""), "; ".join(map(str, r.get("error", [])))
 
 
+def verdict(checker, language, questions, answers, o, result):
+    """BFCL's verdict of one result of output o, as the runner gives it."""
+    cat, qid = o["category"], o["question"]
+    try:
+        if "irrelevance" in cat:
+            return irrelevance_verdict(result)
+        return ast_verdict(checker, language, questions[cat][qid], answers[cat][qid], cat, result)
+    except Exception as e:  # noqa: BLE001 - BFCL's checker itself failed
+        return False, "checker_exception", "%s: %s" % (type(e).__name__, e)
+
+
 def main(src, outputs_path, verdicts_path):
     checker, language = load_checker(src)
     print("ast_checker:", checker.__file__, flush=True)
@@ -119,16 +132,10 @@ def main(src, outputs_path, verdicts_path):
                 answers[cat] = {a["id"]: a for a in read_jsonl(data + "possible_answer/BFCL_v4_%s.json" % cat)}
     with open(verdicts_path, "w", encoding="utf-8") as out:
         for o in read_jsonl(outputs_path):
-            cat, qid = o["category"], o["question"]
-            try:
-                if "irrelevance" in cat:
-                    valid, etype, err = irrelevance_verdict(o["result"])
-                else:
-                    valid, etype, err = ast_verdict(checker, language, questions[cat][qid],
-                                                    answers[cat][qid], cat, o["result"])
-            except Exception as e:  # noqa: BLE001 - BFCL's checker itself failed
-                valid, etype, err = False, "checker_exception", "%s: %s" % (type(e).__name__, e)
-            out.write(json.dumps({"id": o["id"], "valid": bool(valid), "error_type": etype, "error": err}) + "\n")
+            valid, etype, err = verdict(checker, language, questions, answers, o, o["result"])
+            received = verdict(checker, language, questions, answers, o, o["received"])[0]
+            out.write(json.dumps({"id": o["id"], "valid": bool(valid), "error_type": etype, "error": err,
+                                 "valid_received": bool(received)}) + "\n")
 
 
 if __name__ == "__main__":

@@ -92,6 +92,26 @@ func (o Output) Reply() (fakeollama.Reply, error) {
 	return r, nil
 }
 
+// Received is the output as toolgrade receives it from Ollama: the calls'
+// arguments after Reply's decoding (5.0 is 5), still in BFCL's terms, so
+// BFCL's checker can say whether the round trip changes its verdict.
+func (o Output) Received() (Output, error) {
+	r, err := o.Reply()
+	if err != nil {
+		return o, err
+	}
+	out := o
+	out.Calls = nil
+	for _, c := range r.ToolCalls {
+		call := Call{Name: c.Name, Args: bfcl.Object{}}
+		for _, a := range c.Arguments {
+			call.Args = append(call.Args, bfcl.Member{Key: a.Key, Value: a.Value})
+		}
+		out.Calls = append(out.Calls, call)
+	}
+	return out, nil
+}
+
 // Generate makes up to perQuestion outputs for each Python question of im
 // that has a possible answer (irrelevance questions need none): the ground
 // truth first (the first accepted value of each parameter, "" ones left
