@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -31,8 +32,9 @@ const (
 	// empty: a file under the test's temporary folder.
 	bfclAgreeReportEnv = "TOOLGRADE_BFCL_AGREE_REPORT"
 	// agreeOutputs is how many outputs Generate makes per question, and so
-	// how many models the fake serves: 12 × 1,240 questions ≈ 15,000.
-	agreeOutputs = 12
+	// how many models the fake serves: 13 for each of 1,000 questions with
+	// answers, up to 8 for the 240 irrelevance ones: about 15,000.
+	agreeOutputs = 13
 	// agreeSeed is Generate's seed.
 	agreeSeed = 21
 	// agreeWant is the agreement outside the round trip the issue asks for.
@@ -221,10 +223,7 @@ func agreementModel(n int) string { return fmt.Sprintf("bfcl-agree-%02d", n) }
 // `toolgrade run`, and returns the trials.
 func runAgreementModels(t *testing.T, im *bfcl.Import, outs []bfclfake.Output, suitePath, out string) []*record.Trial {
 	t.Helper()
-	text := map[string]string{}
-	for _, q := range im.Questions {
-		text[q.ID] = q.Messages[len(q.Messages)-1].Content
-	}
+	match := questionMatchers(im)
 	s := &fakeollama.Script{Fallback: &fakeollama.Reply{Content: "no output for this question"}}
 	var models []string
 	for n := range agreeOutputs {
@@ -238,7 +237,9 @@ func runAgreementModels(t *testing.T, im *bfcl.Import, outs []bfclfake.Output, s
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.Rules = append(s.Rules, fakeollama.Rule{Model: agreementModel(n), Round: 1, User: &fakeollama.Matcher{Equals: text[o.Question]}, Reply: reply})
+		rule := match[o.Question]
+		rule.Model, rule.Round, rule.Reply = agreementModel(n), 1, reply
+		s.Rules = append(s.Rules, rule)
 	}
 	_, base := rig.Ollama(t, s, &fakeollama.Options{DontRecord: true})
 	r := runCLI(t, context.Background(), "run", suitePath, "--models", strings.Join(models, ","), "--out", out,
@@ -247,6 +248,33 @@ func runAgreementModels(t *testing.T, im *bfcl.Import, outs []bfclfake.Output, s
 		t.Fatalf("run: code %d: %v\n%s", r.code, r.err, r.stderr)
 	}
 	return readTrialsAll(t, out)
+}
+
+// questionMatchers are the rules (less model and reply) that tell each
+// question's requests apart: its last user message, and where another
+// question asks the same (BFCL's files share 99 texts) the number and
+// names of the tools offered too.
+func questionMatchers(im *bfcl.Import) map[string]fakeollama.Rule {
+	text := func(q bfcl.Question) string { return q.Messages[len(q.Messages)-1].Content }
+	asked := map[string]int{}
+	for _, q := range im.Questions {
+		asked[text(q)]++
+	}
+	out := map[string]fakeollama.Rule{}
+	for _, q := range im.Questions {
+		r := fakeollama.Rule{User: &fakeollama.Matcher{Equals: text(q)}}
+		if asked[text(q)] > 1 {
+			n := len(q.Functions)
+			var names []string
+			for _, f := range q.Functions {
+				names = append(names, regexp.QuoteMeta(`"name":"`+bfcl.ToolName(f.Name)+`"`))
+			}
+			r.ToolsCount = &fakeollama.Count{Min: &n, Max: &n}
+			r.Tools = &fakeollama.Matcher{Regex: strings.Join(names, ".*")}
+		}
+		out[q.ID] = r
+	}
+	return out
 }
 
 // toolgradeVerdict is toolgrade's BFCL verdict of a trial, and whether
