@@ -23,6 +23,9 @@ type agreement struct {
 	missing           int // outputs without a trial or a BFCL verdict
 	byKind            map[string]*[2]int
 	groups            map[string]*agreeGroup
+	// all is every disagreement, one JSON object each (written beside the
+	// report, for grouping by cause).
+	all []map[string]any
 }
 
 // agreeGroup is the disagreements of one kind of output in one category,
@@ -99,8 +102,11 @@ func (m *agreement) disagree(o bfclfake.Output, tr *record.Trial, v bfclVerdict)
 		m.groups[key] = g
 	}
 	g.n++
+	res, _ := o.BFCLResult()
+	m.all = append(m.all, map[string]any{"id": o.ID, "kind": o.Kind, "category": o.Category, "detail": o.Detail,
+		"output": res, "bfcl_valid": v.Valid, "bfcl_received_valid": v.ValidReceived, "bfcl_error_type": v.ErrorType,
+		"bfcl_error": v.Error, "outcome": tr.Score.Outcome, "outcome_detail": tr.Score.Detail})
 	if len(g.examples) < 3 {
-		res, _ := o.BFCLResult()
 		bfclErr := v.ErrorType
 		if v.Error != "" {
 			bfclErr += ": " + v.Error

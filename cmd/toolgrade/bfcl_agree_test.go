@@ -87,7 +87,15 @@ func TestBFCLAgreement(t *testing.T) {
 	if err := os.WriteFile(report, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%s\ndisagreements by kind and category, with examples: %s", m.summary(), report)
+	var all bytes.Buffer
+	enc := json.NewEncoder(&all)
+	for _, d := range m.all {
+		enc.Encode(d)
+	}
+	if err := os.WriteFile(report+".jsonl", all.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s\ndisagreements by kind and category, with examples: %s (every one: %[2]s.jsonl)", m.summary(), report)
 	if m.outsideRate() < agreeWant {
 		t.Errorf("agreement outside the round trip %.2f%%, want at least %.1f%%", 100*m.outsideRate(), 100*agreeWant)
 	}
