@@ -5,7 +5,7 @@ BIN := bin/toolgrade
 SERVERS := cases/servers
 DEMO_DIR := $(CURDIR)/demo-out
 
-.PHONY: all build deps nodedeps sysdeps demo test fmt-check vet actionlint bench fuzz clean
+.PHONY: all build deps nodedeps sysdeps demo test fmt-check vet actionlint bench fuzz bfcl-agree clean
 
 all: build
 
@@ -114,6 +114,15 @@ actionlint:
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# toolgrade's BFCL verdicts against BFCL's own checker (docs/bfcl.md,
+# "Measuring agreement with BFCL's checker"): BFCL=PATH names a checkout of
+# berkeley-function-call-leaderboard, which stays out of this repository;
+# BFCL_AGREE_REPORT=FILE keeps the disagreement table.
+bfcl-agree:
+	@test -n "$(BFCL)" || { echo "make bfcl-agree BFCL=/path/to/berkeley-function-call-leaderboard"; exit 2; }
+	TOOLGRADE_BFCL_SRC="$(BFCL)" TOOLGRADE_BFCL_AGREE_REPORT="$(BFCL_AGREE_REPORT)" \
+	  $(GO) test -count=1 -v -timeout 30m -run '^TestBFCLAgreement$$' ./cmd/toolgrade
 
 # Every fuzz target of the module, one after another, FUZZTIME each; the
 # targets are listed afresh (go test -list), so a new one needs no edit
