@@ -21,6 +21,11 @@ type agreement struct {
 	// changes (what toolgradeVerdict's open should catch).
 	encoded, encAgree int
 	missing           int // outputs without a trial or a BFCL verdict
+	// passDiffers counts the trials whose toolgrade outcome (pass or not)
+	// differs from BFCL's verdict; maxMatching those toolgrade passes that
+	// BFCL's greedy pairing of parallel calls fails on the same arguments.
+	passDiffers, maxMatching int
+	maxMatchingExamples      []string
 	byKind            map[string]*[2]int
 	groups            map[string]*agreeGroup
 	// all is every disagreement, one JSON object each (written beside the
@@ -56,6 +61,18 @@ func compareAgreement(outs []bfclfake.Output, trials []*record.Trial, verdicts m
 		valid, open := toolgradeVerdict(tr)
 		same := valid == v.Valid
 		m.total++
+		if pass := tr.Score.Outcome == record.OutcomePass; pass != v.Valid {
+			m.passDiffers++
+			// On the arguments as received, so the round trip plays no
+			// part: the pairing alone differs.
+			if b := tr.Score.BFCL; pass && b != nil && !b.Valid && strings.HasSuffix(b.Error, ":cannot_find_match") {
+				m.maxMatching++
+				if len(m.maxMatchingExamples) < 5 {
+					res, _ := o.BFCLResult()
+					m.maxMatchingExamples = append(m.maxMatchingExamples, fmt.Sprintf("%s (%s): %s", o.ID, o.Detail, clip(asJSON(res), 400)))
+				}
+			}
+		}
 		k := m.byKind[o.Kind]
 		if k == nil {
 			k = &[2]int{}
@@ -141,10 +158,11 @@ func (m *agreement) summary() string {
 		"  overall:                 %s (%d of %d)\n"+
 		"  outside the round trip:  %s (%d of %d; %d disagree)\n"+
 		"  round trip (open):       %d trials, %d agreeing\n"+
-		"  BFCL's verdict changed by Ollama's encoding: %d outputs, %d agreeing; agreement outside them: %s",
+		"  BFCL's verdict changed by Ollama's encoding: %d outputs, %d agreeing; agreement outside them: %s\n"+
+		"  toolgrade's pass differs from BFCL's verdict: %d trials; passed by the maximum matching of parallel calls, failed by BFCL's greedy pairing: %d",
 		m.total, m.missing, pct(m.agree, m.total), m.agree, m.total,
 		pct(m.agree-m.rtAgree, m.total-m.roundTrip), m.agree-m.rtAgree, m.total-m.roundTrip, dis,
-		m.roundTrip, m.rtAgree, m.encoded, m.encAgree, pct(m.agree-m.encAgree, m.total-m.encoded))
+		m.roundTrip, m.rtAgree, m.encoded, m.encAgree, pct(m.agree-m.encAgree, m.total-m.encoded), m.passDiffers, m.maxMatching)
 }
 
 // write writes the summary, the agreement per kind of output, and the
@@ -152,6 +170,9 @@ func (m *agreement) summary() string {
 // first, with examples.
 func (m *agreement) write(w io.Writer) {
 	fmt.Fprintln(w, m.summary())
+	if len(m.maxMatchingExamples) > 0 {
+		fmt.Fprintln(w, "\npassed by the maximum matching, failed by BFCL's greedy pairing, e.g.:\n  "+strings.Join(m.maxMatchingExamples, "\n  "))
+	}
 	fmt.Fprintln(w, "\nby kind of output (outputs, agreeing):")
 	for _, k := range sortedKeys(m.byKind) {
 		fmt.Fprintf(w, "  %-22s %6d %6d\n", k, m.byKind[k][0], m.byKind[k][1])

@@ -286,12 +286,9 @@ func questionMatchers(im *bfcl.Import) map[string]fakeollama.Rule {
 }
 
 // toolgradeVerdict is toolgrade's BFCL verdict of a trial, and whether
-// that verdict is open because Ollama's encoding turned a float into an
-// integral number where BFCL's verdict depends on int vs float (such trials
-// are counted apart as "round trip").
-//
-// TODO(issue 21): open is false until the record carries the flag the
-// lead is adding; read it here then.
+// that verdict is open because an integral number arrived where BFCL's
+// verdict depends on int vs float (record.BFCLVerdict.RoundTrip; such
+// trials are counted apart as "round trip").
 func toolgradeVerdict(tr *record.Trial) (valid, open bool) {
 	j := record.Judge(tr)
 	if j.BFCL == nil {
