@@ -32,11 +32,11 @@ type htmlBFCLRow struct {
 // toolgrade's pass rate of the same trials, and the outcomes in
 // record.Outcomes order (so the page need not know it).
 type htmlBFCLCategory struct {
-	Category string        `json:"category"`
-	Cases    int           `json:"cases"`
-	Accuracy stats.Rate    `json:"accuracy"`
-	Pass     stats.Rate    `json:"pass"`
-	Infra    int           `json:"infra_errors,omitempty"`
+	Category string     `json:"category"`
+	Cases    int        `json:"cases"`
+	Accuracy stats.Rate `json:"accuracy"`
+	Pass     stats.Rate `json:"pass"`
+	Infra    int        `json:"infra_errors,omitempty"`
 	// RoundTrip is roundTripCell's text; "" when no trial is open.
 	RoundTrip string        `json:"round_trip,omitempty"`
 	Outcomes  []htmlOutcome `json:"outcomes"`

@@ -26,8 +26,8 @@ type agreement struct {
 	// BFCL's greedy pairing of parallel calls fails on the same arguments.
 	passDiffers, maxMatching int
 	maxMatchingExamples      []string
-	byKind            map[string]*[2]int
-	groups            map[string]*agreeGroup
+	byKind                   map[string]*[2]int
+	groups                   map[string]*agreeGroup
 	// all is every disagreement, one JSON object each (written beside the
 	// report, for grouping by cause).
 	all []map[string]any

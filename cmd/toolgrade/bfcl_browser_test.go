@@ -41,8 +41,8 @@ func TestHTMLBFCLInChromium(t *testing.T) {
 	}
 	type row struct {
 		Row, Category, Name, Cases, Accuracy, AccuracyKN, Interval, Pass, PassKN, RoundTrip string
-		Outcomes                                                                 []string
-		Whisker                                                                  bool
+		Outcomes                                                                            []string
+		Whisker                                                                             bool
 	}
 	type summaryRow struct {
 		Row, Name string

@@ -79,8 +79,8 @@ type bfclAcc struct {
 	// received; validNotPass and passNotValid count the disagreements.
 	openValid, openInvalid     int
 	validNotPass, passNotValid int
-	outcomes             map[string]int
-	cases                map[string]bool
+	outcomes                   map[string]int
+	cases                      map[string]bool
 }
 
 // addBFCL counts a trial of a BFCL-tagged case; j is its judgement, nil for
