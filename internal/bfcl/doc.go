@@ -44,22 +44,28 @@
 //     the function does not define or the answer does not list is BFCL's
 //     unexpected_param.
 //
-// Where toolgrade differs from BFCL, and why:
+// Two verdicts: every trial of an imported case gets BFCL's own verdict
+// (record.Score.BFCL, made by score from BFCL's rules alone, in BFCL's
+// order: no schema check, BFCL's type_checker with its "variables", and
+// parallel_function_checker_no_order's greedy pairing) beside toolgrade's
+// finer outcome, which checks the tool's schema first (an enum BFCL never
+// checks gives invalid_args) and pairs parallel calls by a maximum
+// matching. Reports say how many trials the two disagree on.
 //
-//   - Ollama decodes a call's arguments into Go values and encodes them
-//     again, so 5.0 reaches toolgrade as 5 (and integers past 2^53 lose
-//     precision). An integral float sent for an integer parameter, which
-//     BFCL refuses, therefore passes; a non-integral one fails as in BFCL.
-//     An int sent for a float passes, as in BFCL. A record holds the
-//     arguments as Ollama sent them, so nothing finer can be observed.
-//   - Parallel calls are paired by a maximum matching, where BFCL pairs
-//     each expected call greedily with the first model call that fits; the
-//     two differ only when a loose expectation could take the call a
-//     stricter one needs, which toolgrade then still passes.
-//   - A Java or JavaScript parameter of a collection type (ArrayList,
-//     HashMap, array, dict, ...) is not converted from its string form: a
-//     question whose ground truth has one is left out, with a warning.
-//   - BFCL's verdict is one valid/invalid figure; toolgrade's outcomes are
-//     finer (invalid_args or wrong_args, call_in_text, ...). Reports give
-//     both per category (record.Judgements.BFCL).
+// A parameter the possible answer lists but the function does not define
+// is written {absent: true}, with a warning at the answer's file:line:
+// simple_function_checker fails a call that sends it (unexpected_param).
+// Strings a YAML 1.1 parser reads as another type are quoted.
+//
+// What cannot be known: Ollama decodes a call's arguments into Go values
+// and encodes them again, so 5.0 reaches toolgrade as 5 (and integers past
+// 2^53 lose precision). Where BFCL's verdict depends on whether an
+// integral number was an int or a float (an integer parameter; the items
+// of a float array, which BFCL's int-to-float conversion never reaches),
+// the trial is marked open (BFCLVerdict.RoundTrip), and reports give
+// BFCL's accuracy as a range over the open trials.
+//
+// A Java or JavaScript parameter of a collection type (ArrayList, HashMap,
+// array, dict, ...) is not converted from its string form: a question
+// whose ground truth has one is left out, with a warning.
 package bfcl
