@@ -317,3 +317,14 @@ func TestWriteByCase(t *testing.T) {
 		t.Errorf("case by case:\n%s\nwhole:\n%s", byCase.String(), whole.String())
 	}
 }
+
+// TestAnswersGivenAsQuestions: a possible-answer file given where questions
+// go is named as such, once, with where to give it.
+func TestAnswersGivenAsQuestions(t *testing.T) {
+	a := "{\"id\": \"simple_0\", \"ground_truth\": [{\"f\": {\"x\": [1]}}]}\n{\"id\": \"simple_1\", \"ground_truth\": [{\"f\": {\"x\": [2]}}]}\n"
+	_, err := ReadQuestions(strings.NewReader(a), "possible_answer/BFCL_v4_simple.json")
+	want := "possible_answer/BFCL_v4_simple.json:1: simple_0: a possible answer (it has ground_truth), not a question: give this file after --answers"
+	if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Count(err.Error(), "\n") > 0 {
+		t.Errorf("error %v; want one line starting %q", err, want)
+	}
+}

@@ -85,16 +85,24 @@ func lines(r io.Reader, fn func(n int, line []byte)) error {
 func ReadQuestions(r io.Reader, file string) ([]Question, error) {
 	var out []Question
 	var errs srcpos.List
+	wrongFile := false
 	err := lines(r, func(n int, line []byte) {
 		pos := srcpos.Pos{File: file, Line: n}
 		obj, ok := entry(line, pos, &errs)
-		if !ok {
+		if !ok || wrongFile {
 			return
 		}
 		q := Question{Pos: pos}
 		q.ID, ok = idOf(obj, pos, &errs)
 		if !ok {
 			return
+		}
+		if _, isAnswer := obj.Get("ground_truth"); isAnswer {
+			if _, isQuestion := obj.Get("question"); !isQuestion {
+				wrongFile = true
+				errs.Add(pos, q.ID, "a possible answer (it has ground_truth), not a question: give this file after --answers (--answers FILE, once per file)")
+				return
+			}
 		}
 		before := len(errs)
 		q.Messages = messages(obj, pos, q.ID, &errs)
