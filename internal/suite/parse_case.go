@@ -26,6 +26,7 @@ func (p *parser) cases(n *yaml.Node, s *Suite) {
 			}
 		}
 		if ok {
+			c.Expect.BFCL = slices.ContainsFunc(c.Tags, func(t string) bool { return strings.HasPrefix(t, BFCLCategoryTag) })
 			s.Cases = append(s.Cases, c)
 		}
 	}
@@ -93,7 +94,6 @@ func (p *parser) kase(n *yaml.Node, path string, d *Defaults) (c Case, idNode *y
 	} else {
 		var expRounds *yaml.Node
 		c.Expect, expRounds = p.expect(expect, join(path, "expect"))
-		c.Expect.BFCL = slices.ContainsFunc(c.Tags, func(t string) bool { return strings.HasPrefix(t, BFCLCategoryTag) })
 		if expRounds != nil {
 			if maxRounds != nil {
 				p.errorf(expRounds, join(path, "expect.max_rounds"), "max_rounds is also set at line %d, column %d; set it once", maxRounds.Line, maxRounds.Column)
