@@ -6,10 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/confusable"
 	"github.com/toolgrade/toolgrade/internal/llm"
 	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/srcpos"
@@ -29,6 +31,7 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	caseID := fs.String("case", "", "show the catalog case `ID` of --suite brings (its tools:) instead of the servers'")
 	var mf measureFlags
 	mf.register(fs)
+	minConfusable := confusableFlag(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -37,6 +40,9 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return usageErrorf("tools: unexpected argument %q", pos[0])
 	}
 	if err := mf.check(); err != nil {
+		return err
+	}
+	if err := checkConfusable("tools", *minConfusable); err != nil {
 		return err
 	}
 	if *caseID != "" && *suitePath == "" {
@@ -75,10 +81,17 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err != nil {
 		return err
 	}
+	pairs := confusable.Rank(confusable.FromOllama(shown.Tools), *minConfusable)
 	if *asJSON {
-		return printToolsJSON(stdout, stderr, toolJSON, size)
+		return printToolsJSON(stdout, stderr, toolJSON, size, pairs)
 	}
-	return printTools(stdout, shown, vt.variant, toolJSON, size)
+	if err := printTools(stdout, shown, vt.variant, toolJSON, size); err != nil {
+		return err
+	}
+	for _, p := range pairs {
+		fmt.Fprintln(stdout, reports.Printable("confusable: "+p.String()))
+	}
+	return nil
 }
 
 // variantTools is what `toolgrade tools` shows: the servers file to connect
@@ -212,26 +225,24 @@ func (mf *measureFlags) measure(ctx context.Context, tools api.Tools, v *suite.V
 	return newPromptSize(mf.model, measured), nil
 }
 
-// printToolsJSON prints the tools exactly as sent, with their measured size
-// when there is one.
-func printToolsJSON(stdout, stderr io.Writer, toolJSON []byte, size *promptSize) error {
-	if size == nil {
-		// Without --model the output stays the tools exactly as sent.
-		_, err := fmt.Fprintf(stdout, "%s\n", toolJSON)
-		return err
+// printToolsJSON prints the tools exactly as sent, the pairs a model may
+// confuse, and their measured size when there is one.
+func printToolsJSON(stdout, stderr io.Writer, toolJSON []byte, size *promptSize, pairs []confusable.Pair) error {
+	if size != nil {
+		for _, w := range size.warnings() {
+			fmt.Fprintf(stderr, "toolgrade: warning: %s\n", w)
+		}
 	}
-	for _, w := range size.warnings() {
-		fmt.Fprintf(stderr, "toolgrade: warning: %s\n", w)
-	}
-	b, err := json.MarshalIndent(struct {
-		Tools  json.RawMessage `json:"tools"`
-		Prompt *promptSize     `json:"prompt"`
-	}{toolJSON, size}, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(stdout, "%s\n", b)
-	return err
+	// Not MarshalIndent: it would escape <, > and & in the tools' JSON,
+	// which is printed as sent.
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(struct {
+		Tools      json.RawMessage   `json:"tools"`
+		Confusable []confusable.Pair `json:"confusable"`
+		Prompt     *promptSize       `json:"prompt,omitempty"`
+	}{toolJSON, append([]confusable.Pair{}, pairs...), size})
 }
 
 // printTools prints the catalog shown as a table, then its size, what the
@@ -406,4 +417,17 @@ func orUnset(s string) string {
 		return "(the suite's)"
 	}
 	return s
+}
+
+// confusableFlag registers --confusable, the score from which `tools` and
+// `cases generate` count two tools as a pair a model may confuse.
+func confusableFlag(fs *flag.FlagSet) *float64 {
+	return fs.Float64("confusable", confusable.DefaultThreshold, "list the pairs of tools scoring at least `S` (0..1) on description and parameter overlap as tools a model may confuse")
+}
+
+func checkConfusable(cmd string, s float64) error {
+	if math.IsNaN(s) || s < 0 || s > 1 {
+		return usageErrorf("%s: --confusable %g: give a score from 0 to 1", cmd, s)
+	}
+	return nil
 }
