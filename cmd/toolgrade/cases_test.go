@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"github.com/toolgrade/toolgrade/internal/draft"
 	"io"
 	"net/http"
 	"os"
@@ -262,9 +263,9 @@ func TestCasesFromServersPath(t *testing.T) {
 		{"cases/servers/docs.json", "", "cases/servers/docs.json"},
 		{abs, "drafts/t.yaml", abs},
 	} {
-		got, err := serversPath(c.servers, c.out)
+		got, err := draft.ServersRef(c.servers, c.out)
 		if err != nil || got != c.want {
-			t.Errorf("serversPath(%q, %q) = %q, %v; want %q", c.servers, c.out, got, err, c.want)
+			t.Errorf("ServersRef(%q, %q) = %q, %v; want %q", c.servers, c.out, got, err, c.want)
 		}
 	}
 }
