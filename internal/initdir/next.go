@@ -2,6 +2,7 @@ package initdir
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
@@ -18,7 +19,8 @@ func Next(serversPath, suitePath, model string, withSecrets []string) string {
 	fmt.Fprintf(&b, "  toolgrade tools --servers %s    # the tools as a model sees them, and the pairs it may confuse\n", serversPath)
 	if model == "" {
 		fmt.Fprintf(&b, "  edit %s    # uncomment a case and write its question: it does not run before\n", suitePath)
-		fmt.Fprintf(&b, "  toolgrade cases generate --servers %s --model MODEL -o drafted.yaml    # or have a local model draft cases\n", serversPath)
+		fmt.Fprintf(&b, "  toolgrade cases generate --servers %s --model MODEL -o %s    # or have a local model draft cases\n",
+			serversPath, filepath.Join(filepath.Dir(suitePath), "drafted.yaml"))
 		model = "MODEL"
 	} else {
 		fmt.Fprintf(&b, "  edit %s    # review each drafted case, then delete its review: true\n", suitePath)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/toolgrade/toolgrade/internal/bridge"
 	"github.com/toolgrade/toolgrade/internal/confusable"
 	"github.com/toolgrade/toolgrade/internal/servers"
 )
@@ -47,6 +48,9 @@ func Starter(tools []servers.Tool, serversRef string, pairs []confusable.Pair) [
 func example(b *strings.Builder, t servers.Tool) {
 	fmt.Fprintf(b, "  # - id: %s\n", strings.ReplaceAll(strings.ToLower(t.Exposed), "_", "-"))
 	fmt.Fprintf(b, "  #   ask:  # a question that needs %s: %s\n", t.Exposed, clip(t.Description, 80))
+	if why := (&bridge.Policy{}).Blocks(t.Info()); why != "" {
+		fmt.Fprintf(b, "  #   # %s may change things: %s\n", t.Exposed, why)
+	}
 	fmt.Fprintf(b, "  #   expect:\n  #     tool: %s\n", t.Exposed)
 	p := t.Ollama.Function.Parameters
 	if p.Properties == nil || p.Properties.Len() == 0 {
@@ -60,7 +64,7 @@ func example(b *strings.Builder, t servers.Tool) {
 	b.WriteString("  #     args:\n")
 	for name, prop := range p.Properties.All() {
 		typ := prop.Type.String()
-		need := "optional: leave it out unless the question sets it"
+		need := "optional"
 		if required[name] {
 			need = "required"
 		}
