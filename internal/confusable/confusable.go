@@ -115,10 +115,11 @@ func FromOllama(tools api.Tools) []Tool {
 // Rank scores every pair of tools and returns those at or above threshold,
 // closest first (ties in catalog order).
 func Rank(tools []Tool, threshold float64) []Pair {
+	stop := stopWords()
 	words := make([]map[string]bool, len(tools))
 	df := map[string]int{}
 	for i, t := range tools {
-		words[i] = wordSet(t.Name + " " + t.Description)
+		words[i] = wordSet(t.Name+" "+t.Description, stop)
 		for w := range words[i] {
 			df[w]++
 		}
@@ -139,7 +140,8 @@ func Rank(tools []Tool, threshold float64) []Pair {
 
 // Score is the closeness of two tools alone (see the package doc).
 func Score(a, b Tool) float64 {
-	wa, wb := wordSet(a.Name+" "+a.Description), wordSet(b.Name+" "+b.Description)
+	stop := stopWords()
+	wa, wb := wordSet(a.Name+" "+a.Description, stop), wordSet(b.Name+" "+b.Description, stop)
 	return compare(a, b, wa, wb, nil, func(string) float64 { return 1 }).Score
 }
 
@@ -212,13 +214,13 @@ func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 // anything not a letter or digit (and at camelCase and snake_case joins, so
 // a tool's name counts as its words), lowercased, a plural "s" dropped,
 // stop words and one-letter words left out.
-func wordSet(text string) map[string]bool {
+func wordSet(text string, stop map[string]bool) map[string]bool {
 	set := map[string]bool{}
 	var b strings.Builder
 	flush := func() {
 		w := stem(b.String())
 		b.Reset()
-		if len(w) > 1 && !stopWords[w] {
+		if len(w) > 1 && !stop[w] {
 			set[w] = true
 		}
 	}

@@ -66,7 +66,7 @@ func TestParameterTypesThatDifferCountHalf(t *testing.T) {
 }
 
 func TestWordsAreNamesSplitSingularAndWithoutStopWords(t *testing.T) {
-	got := wordSet("readFile list_directories: Lists the Files and prefixes of a path.")
+	got := wordSet("readFile list_directories: Lists the Files and prefixes of a path.", stopWords())
 	want := []string{"directory", "file", "list", "path", "prefix", "read"}
 	var keys []string
 	for w := range got {
