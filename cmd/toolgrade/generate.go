@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/toolgrade/toolgrade/internal/author"
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/draft"
 	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/toolbox"
@@ -74,7 +75,7 @@ func (g *genFlags) generate(ctx context.Context, cfg *servers.Config, sf *server
 // runCasesGenerate is `toolgrade cases generate`: an author model drafts a
 // suite for the servers' tools (internal/author).
 func runCasesGenerate(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("cases generate", "", stderr)
+	fs := newFlagsHelp(cli.Help{Command: "cases generate", Summary: "an author model drafts a suite for the servers' tools: questions needing each tool, no_tool questions, questions telling confusable tools apart; each checked, marked review: true, its request logged"}, stderr)
 	var sf serverFlags
 	sf.register(fs)
 	var g genFlags

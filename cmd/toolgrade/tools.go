@@ -218,7 +218,7 @@ func (mf *measureFlags) measure(ctx context.Context, tools api.Tools, v *suite.V
 // confusableFlag registers --confusable, the score from which `tools` and
 // `cases generate` count two tools as a pair a model may confuse.
 func confusableFlag(fs *flag.FlagSet) *float64 {
-	return fs.Float64("confusable", confusable.DefaultThreshold, "list the pairs of tools scoring at least `S` (0..1) on description and parameter overlap as tools a model may confuse")
+	return fs.Float64("confusable", confusable.DefaultThreshold, "the score `S` (0..1) of description and parameter overlap from which two tools count as a pair a model may confuse (tools lists them; cases generate asks for questions telling them apart)")
 }
 
 func checkConfusable(cmd string, s float64) error {
