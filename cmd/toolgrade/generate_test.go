@@ -180,3 +180,20 @@ func TestCasesGenerateUsage(t *testing.T) {
 		}
 	}
 }
+
+// Without -o the draft goes to stdout and no log is kept, which stderr says.
+func TestCasesGenerateToStdout(t *testing.T) {
+	_, url := authorOllama(t)
+	t.Chdir(t.TempDir())
+	r := runCLI(t, context.Background(), "cases", "generate", "--servers", serversFile(t, "docs"), "--model", "scripted-author", "--ollama", url, "--irrelevant", "0")
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "no generation log was kept (it goes beside -o FILE)") || !strings.Contains(r.stdout, "\ncases:\n") ||
+		!strings.Contains(r.stderr, "give -o FILE to keep a generation log that says why") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	}
+	if entries, _ := os.ReadDir("."); len(entries) != 0 {
+		t.Errorf("files written: %v", entries)
+	}
+}

@@ -66,7 +66,7 @@ func runInit(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	if g.model != "" {
 		err = g.generate(ctx, sv.Config, &sf, suitePath, sv.Name, "toolgrade init", stdout, stderr)
 	} else {
-		err = writeStarter(ctx, sv, &sf, suitePath, stderr)
+		err = writeStarter(ctx, sv, &sf, suitePath, *g.confusable, stderr)
 	}
 	if err == nil {
 		fmt.Fprint(stdout, initdir.Next(serversPath, suitePath, g.model, sv.WithSecrets))
@@ -75,7 +75,7 @@ func runInit(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 }
 
 // writeStarter writes the starter suite of commented example cases.
-func writeStarter(ctx context.Context, sv *initdir.Servers, sf *serverFlags, path string, stderr io.Writer) error {
+func writeStarter(ctx context.Context, sv *initdir.Servers, sf *serverFlags, path string, minConfusable float64, stderr io.Writer) error {
 	conn, err := connectOptions(sf, stderr)
 	if err != nil {
 		return err
@@ -85,6 +85,6 @@ func writeStarter(ctx context.Context, sv *initdir.Servers, sf *serverFlags, pat
 		return toolboxErr(err)
 	}
 	defer cat.Close()
-	pairs := confusable.Rank(confusable.FromOllama(cat.OllamaTools()), confusable.DefaultThreshold)
+	pairs := confusable.Rank(confusable.FromOllama(cat.OllamaTools()), minConfusable)
 	return draft.WriteNew(path, initdir.Starter(cat.Tools(), sv.Name, pairs))
 }
