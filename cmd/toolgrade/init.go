@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -45,7 +46,9 @@ func runInit(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 		return err
 	}
 	sv, err := initdir.ReadServers(src, *dir)
-	if err != nil {
+	if *claude && errors.Is(err, os.ErrNotExist) {
+		return usageErrorf("init: no Claude Desktop config at %s: give --servers FILE, an mcpServers file, instead", src)
+	} else if err != nil {
 		return usageErrorf("init: %v", err)
 	}
 	serversPath, suitePath := filepath.Join(*dir, sv.Name), filepath.Join(*dir, initdir.SuiteFile)

@@ -107,7 +107,7 @@ func TestInitFromClaudeDesktop(t *testing.T) {
 	dir := t.TempDir()
 
 	missing := runCLI(t, context.Background(), "init", "--from-claude-desktop", "-o", dir)
-	if missing.code != exitUsage || !strings.Contains(missing.err.Error(), cfgPath) {
+	if missing.code != exitUsage || !strings.Contains(missing.err.Error(), "init: no Claude Desktop config at "+cfgPath+": give --servers FILE, an mcpServers file, instead") {
 		t.Errorf("no Claude config: code %d %v", missing.code, missing.err)
 	}
 	os.MkdirAll(filepath.Dir(cfgPath), 0o755)
