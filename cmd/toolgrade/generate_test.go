@@ -146,19 +146,19 @@ func checkGenLog(t *testing.T, log []author.Entry) {
 	}
 }
 
-// An author that fails over HTTP is an infrastructure error (exit 3), not a
-// draft: the log keeps the failed request, no draft is written.
+// An author that fails over HTTP is retried, then an infrastructure error
+// (exit 3): the log keeps each failed attempt, no draft is written.
 func TestCasesGenerateAuthorDown(t *testing.T) {
 	_, url := authorOllama(t)
 	out := filepath.Join(t.TempDir(), "d.yaml")
 	r := runCLI(t, context.Background(), "cases", "generate", "--servers", serversFile(t, "docs"), "--model", "scripted-author-down", "--ollama", url, "-o", out)
-	if r.code != exitInfra || !strings.Contains(r.err.Error(), "asking scripted-author-down for the tool get_document: 500 Internal Server Error") {
+	if r.code != exitInfra || !strings.Contains(r.err.Error(), "asking scripted-author-down for the tool get_document (3 attempts): 500 Internal Server Error") {
 		t.Fatalf("code %d %v\n%s", r.code, r.err, r.stderr)
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a draft was written")
 	}
-	if log := genLog(t, out+author.LogSuffix); len(log) != 1 || !strings.Contains(log[0].Error, "the request failed") {
+	if log := genLog(t, out+author.LogSuffix); len(log) != author.Attempts || !strings.Contains(log[0].Error, "the request failed") || !strings.Contains(log[2].Error, "the request failed") {
 		t.Errorf("log %+v", log)
 	}
 }

@@ -55,8 +55,9 @@ type Result struct {
 	// Cases are the questions kept, in order, before merging (see
 	// draft.Compose).
 	Cases []*draft.Case
-	// Requests counts the requests sent; Questions the questions read from
-	// the replies, Dropped those that failed a check.
+	// Requests counts the requests sent (the lines of the log, failed
+	// attempts among them); Questions the questions read from the replies,
+	// Dropped those that failed a check.
 	Requests, Questions, Dropped int
 	// Unread are the replies that were not the JSON asked for: which
 	// request, and what came back.
@@ -95,19 +96,39 @@ func Generate(ctx context.Context, s *Spec) (*Result, error) {
 	enc := json.NewEncoder(s.Log)
 	enc.SetEscapeHTML(false)
 	for _, a := range asks {
-		e, err := send(ctx, s.Chat, s, a)
-		res.Requests++
-		if err == nil {
-			res.read(s, a, e, byName)
-		}
-		if werr := enc.Encode(e); werr != nil {
-			return res, fmt.Errorf("writing the generation log: %w", werr)
-		}
-		if err != nil {
-			return res, fmt.Errorf("asking %s for %s: %w", s.Model.Name, a.what(), err)
+		if err := res.ask(ctx, s, a, enc, byName); err != nil {
+			return res, err
 		}
 	}
 	return res, nil
+}
+
+// Attempts is how many times a request that fails (not a reply that cannot
+// be read) is sent before Generate gives up, as a run retries an
+// infrastructure error; each attempt is a line of the log.
+const Attempts = 3
+
+// ask sends one request, again after a failure, and reads its reply.
+func (res *Result) ask(ctx context.Context, s *Spec, a ask, enc *json.Encoder, tools map[string]*servers.Tool) error {
+	var err error
+	for range Attempts {
+		var e *Entry
+		e, err = send(ctx, s.Chat, s, a)
+		res.Requests++
+		if err == nil {
+			res.read(s, a, e, tools)
+		}
+		if werr := enc.Encode(e); werr != nil {
+			return fmt.Errorf("writing the generation log: %w", werr)
+		}
+		if err == nil || ctx.Err() != nil {
+			break
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("asking %s for %s (%d attempts): %w", s.Model.Name, a.what(), Attempts, err)
+	}
+	return nil
 }
 
 // read checks the questions of one reply and keeps those that pass as
