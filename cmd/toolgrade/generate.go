@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -63,7 +64,7 @@ func (g *genFlags) generate(ctx context.Context, cfg *servers.Config, sf *server
 	job := &author.Job{Out: out, Servers: serversRef, Command: cmd, Stdout: stdout, Stderr: stderr, Spec: author.Spec{
 		Model: info, Chat: ol.Chat, Tools: cat.Tools(), PerTool: g.perTool, Irrelevant: g.irrelevant, Seed: g.seed, Confusable: *g.confusable}}
 	d, err := job.Run(ctx)
-	if _, ok := err.(*author.RequestError); ok {
+	if re := (*author.RequestError)(nil); errors.As(err, &re) {
 		return asInfra(err)
 	}
 	if err == nil && out != "" {
