@@ -10,8 +10,9 @@
 //   - Description overlap: the words of the name and the description
 //     (lowercased, split at camelCase and snake_case joins, a plural dropped,
 //     stop words and one-letter words left out) as two sets, each word
-//     weighted by its smoothed inverse document frequency in the catalog,
-//     1 + ln((n+1)/(df+1)), so the boilerplate a server repeats in every
+//     weighted by the square of its smoothed inverse document frequency in
+//     the catalog, 1 + ln((n+1)/(df+1)) (the weight a word has in the
+//     cosine of two tf-idf vectors), so the boilerplate a server repeats in every
 //     description ("Only works within allowed directories") makes no two
 //     tools alike. The overlap is the weight of the shared words over the
 //     weight of the smaller set (the overlap coefficient), not over the union
@@ -124,12 +125,20 @@ func Rank(tools []Tool, threshold float64) []Pair {
 			df[w]++
 		}
 	}
-	idf := idfOf(df, len(tools))
+	weights := make([]weighted, len(tools))
+	for i := range tools {
+		weights[i] = weigh(words[i], df, len(tools))
+	}
 	var pairs []Pair
 	for i := range tools {
 		for j := i + 1; j < len(tools); j++ {
-			p := compare(tools[i], tools[j], words[i], words[j], df, idf)
-			if p.Score >= threshold {
+			// Score is at most the description overlap: most pairs of a
+			// large catalog end here, before their words are listed.
+			desc := overlap(weights[i], weights[j])
+			if round3(desc) < threshold {
+				continue
+			}
+			if p := compare(tools[i], tools[j], words[i], words[j], df, desc); p.Score >= threshold {
 				pairs = append(pairs, p)
 			}
 		}
@@ -138,17 +147,21 @@ func Rank(tools []Tool, threshold float64) []Pair {
 	return pairs
 }
 
-// Score is the closeness of two tools alone (see the package doc).
+// Score is the closeness of two tools alone (see the package doc): every
+// word weighs the same, there being no catalog to weigh them by.
 func Score(a, b Tool) float64 {
 	stop := stopWords()
 	wa, wb := wordSet(a.Name+" "+a.Description, stop), wordSet(b.Name+" "+b.Description, stop)
-	return compare(a, b, wa, wb, nil, func(string) float64 { return 1 }).Score
+	df := map[string]int{}
+	desc := overlap(weigh(wa, df, 0), weigh(wb, df, 0))
+	return compare(a, b, wa, wb, df, desc).Score
 }
 
-// compare measures one pair; df (how many tools use each word) orders the
-// shared words, the rarest first, as those are what makes the two alike.
-func compare(a, b Tool, wa, wb map[string]bool, df map[string]int, idf func(string) float64) Pair {
-	p := Pair{A: a.Name, B: b.Name}
+// compare measures one pair whose description overlap is desc; df (how many
+// tools use each word) orders the shared words, the rarest first, as those
+// are what makes the two alike.
+func compare(a, b Tool, wa, wb map[string]bool, df map[string]int, desc float64) Pair {
+	p := Pair{A: a.Name, B: b.Name, Description: desc}
 	for w := range wa {
 		if wb[w] {
 			p.Words = append(p.Words, w)
@@ -157,13 +170,10 @@ func compare(a, b Tool, wa, wb map[string]bool, df map[string]int, idf func(stri
 	slices.SortFunc(p.Words, func(x, y string) int {
 		return cmp.Or(cmp.Compare(df[x], df[y]), cmp.Compare(x, y))
 	})
-	p.Description = cosine(wa, wb, idf)
 	if len(p.Words) > maxShared {
 		p.Words = p.Words[:maxShared]
 	}
-	var shared []string
-	p.Parameters, shared = params(a.Params, b.Params)
-	p.Params = shared
+	p.Parameters, p.Params = params(a.Params, b.Params)
 	score := p.Description
 	if len(a.Params)+len(b.Params) > 0 {
 		score = p.Description * (DescriptionWeight + (1-DescriptionWeight)*p.Parameters)
@@ -261,34 +271,46 @@ func stem(w string) string {
 	return w
 }
 
-// cosine is the cosine of two word sets, each word weighted by idf.
-func cosine(a, b map[string]bool, idf func(string) float64) float64 {
-	var dot, na, nb float64
-	for w := range a {
-		x := idf(w)
-		na += x * x
-		if b[w] {
-			dot += x * x
-		}
-	}
-	for w := range b {
-		x := idf(w)
-		nb += x * x
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / max(min(na, nb), MinWords)
+// weighted is a tool's word set with each word's weight, and their sum.
+type weighted struct {
+	w   map[string]float64
+	sum float64
 }
 
-// idfOf weighs a word by how few of the catalog's n tools use it: the
-// smoothed inverse document frequency, 1 + ln((n+1)/(df+1)), 1 for a word
-// every tool uses ("Only works within allowed directories" in each of a
-// server's descriptions makes no two of them alike) and more for rarer ones.
-func idfOf(df map[string]int, n int) func(string) float64 {
-	return func(w string) float64 {
-		return 1 + math.Log(float64(n+1)/float64(df[w]+1))
+// weigh weighs each word by how few of the catalog's n tools use it: the
+// square of the smoothed inverse document frequency 1 + ln((n+1)/(df+1)),
+// so 1 for a word every tool uses ("Only works within allowed directories"
+// in each of a server's descriptions makes no two of them alike) and more
+// for rarer ones. n 0: every word weighs 1.
+func weigh(words map[string]bool, df map[string]int, n int) weighted {
+	out := weighted{w: make(map[string]float64, len(words))}
+	for w := range words {
+		x := 1.0
+		if n > 0 {
+			x = 1 + math.Log(float64(n+1)/float64(df[w]+1))
+		}
+		out.w[w] = x * x
+		out.sum += x * x
 	}
+	return out
+}
+
+// overlap is the weight of the words two sets share over the weight of the
+// smaller set, counted as at least MinWords.
+func overlap(a, b weighted) float64 {
+	if a.sum == 0 || b.sum == 0 {
+		return 0
+	}
+	if len(b.w) < len(a.w) {
+		a, b = b, a
+	}
+	dot := 0.0
+	for w, x := range a.w {
+		if _, ok := b.w[w]; ok {
+			dot += x
+		}
+	}
+	return dot / max(min(a.sum, b.sum), MinWords)
 }
 
 // String is the pair as `toolgrade tools` lists it: the score, its two

@@ -1,7 +1,9 @@
 package confusable
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -83,5 +85,25 @@ func TestAShortDescriptionIsNotContainedInEverything(t *testing.T) {
 	long := Tool{Name: "y", Description: "Search the archive for invoices, receipts and contracts by customer name."}
 	if s := Score(short, long); s >= DefaultThreshold {
 		t.Errorf("a one-word description scores %v against a long one that uses its word", s)
+	}
+}
+
+// BenchmarkRank300 ranks a catalog of 300 tools (44,850 pairs), about the
+// largest a model is offered: `tools` runs it on every listing.
+func BenchmarkRank300(b *testing.B) {
+	words := strings.Fields("read write list search file document page user account order invoice weather city " +
+		"forecast email message send create delete update project issue comment repository branch commit")
+	var tools []Tool
+	for i := range 300 {
+		var d []string
+		for j := range 12 {
+			d = append(d, words[(i*7+j*5)%len(words)])
+		}
+		tools = append(tools, Tool{Name: fmt.Sprintf("tool_%d", i), Description: strings.Join(d, " "),
+			Params: []Param{{"id", "string"}, {words[i%len(words)], "integer"}}})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Rank(tools, DefaultThreshold)
 	}
 }
