@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 
 	"github.com/toolgrade/toolgrade/internal/draft"
 	"github.com/toolgrade/toolgrade/internal/runs"
@@ -15,18 +14,21 @@ import (
 	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
-// runCases is `toolgrade cases SUBCOMMAND`; from is the only one.
+// runCases is `toolgrade cases SUBCOMMAND`: from or generate.
 func runCases(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
 		switch args[0] {
 		case "from":
 			return runCasesFrom(ctx, args[1:], stdin, stdout, stderr)
+		case "generate":
+			return runCasesGenerate(ctx, args[1:], stdin, stdout, stderr)
 		case "-h", "-help", "--help":
-			return runCasesFrom(ctx, args, stdin, stdout, stderr)
+			runCasesFrom(ctx, args, stdin, stdout, stderr)
+			return runCasesGenerate(ctx, args, stdin, stdout, stderr)
 		}
-		return usageErrorf("cases: unknown subcommand %q; the one there is: toolgrade cases from DIR...", args[0])
+		return usageErrorf("cases: unknown subcommand %q; the ones there are: toolgrade cases from DIR..., toolgrade cases generate --servers FILE --model NAME", args[0])
 	}
-	return usageErrorf("cases: give a subcommand: toolgrade cases from DIR...")
+	return usageErrorf("cases: give a subcommand: toolgrade cases from DIR..., or toolgrade cases generate --servers FILE --model NAME")
 }
 
 // runCasesFrom is `toolgrade cases from DIR...`: a draft suite from recorded
@@ -57,8 +59,8 @@ func runCasesFrom(_ context.Context, args []string, _ io.Reader, stdout, stderr 
 	}
 	serversRef := ""
 	if *servers != "" {
-		if serversRef, err = serversPath(*servers, *outPath); err != nil {
-			return err
+		if serversRef, err = draft.ServersRef(*servers, *outPath); err != nil {
+			return usageErrorf("cases from: %v", err)
 		}
 	}
 	var convs []draft.Conversation
@@ -89,34 +91,4 @@ func runCasesFrom(_ context.Context, args []string, _ io.Reader, stdout, stderr 
 	}
 	fmt.Fprintf(stderr, "toolgrade: drafted %s%s; every one awaits review (review: true)\n", d.Summary(), where)
 	return nil
-}
-
-// serversPath is --servers as the draft's servers: key says it: a relative
-// path made relative to the folder the draft is written in, since a suite's
-// paths resolve against its own folder; an absolute path, or any path when
-// the draft goes to stdout, as given.
-func serversPath(servers, out string) (string, error) {
-	if _, err := os.Stat(servers); err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return "", usageErrorf("cases from: --servers %s: %v", servers, err)
-	}
-	if out == "" || filepath.IsAbs(servers) {
-		return servers, nil
-	}
-	abs, err := filepath.Abs(servers)
-	if err != nil {
-		return servers, nil
-	}
-	dir, err := filepath.Abs(filepath.Dir(out))
-	if err != nil {
-		return abs, nil
-	}
-	rel, err := filepath.Rel(dir, abs)
-	if err != nil {
-		return abs, nil
-	}
-	return filepath.ToSlash(rel), nil
 }

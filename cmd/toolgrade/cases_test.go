@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"github.com/toolgrade/toolgrade/internal/draft"
 	"io"
 	"net/http"
 	"os"
@@ -221,7 +222,7 @@ func TestCasesFromUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"cases"}, "cases: give a subcommand: toolgrade cases from DIR..."},
-		{[]string{"cases", "form", dir}, `cases: unknown subcommand "form"; the one there is: toolgrade cases from DIR...`},
+		{[]string{"cases", "form", dir}, `cases: unknown subcommand "form"; the ones there are: toolgrade cases from DIR..., toolgrade cases generate --servers FILE --model NAME`},
 		{[]string{"cases", "from"}, "cases from: give a serve --record directory, a run directory or a trials or transcripts file"},
 		{[]string{"cases", "from", missing}, "cases from: cannot read " + missing + ": no such file or directory"},
 		{[]string{"cases", "from", empty}, "cases from: " + empty + " holds neither transcripts.jsonl (serve --record) nor trials.jsonl (a run)"},
@@ -262,9 +263,9 @@ func TestCasesFromServersPath(t *testing.T) {
 		{"cases/servers/docs.json", "", "cases/servers/docs.json"},
 		{abs, "drafts/t.yaml", abs},
 	} {
-		got, err := serversPath(c.servers, c.out)
+		got, err := draft.ServersRef(c.servers, c.out)
 		if err != nil || got != c.want {
-			t.Errorf("serversPath(%q, %q) = %q, %v; want %q", c.servers, c.out, got, err, c.want)
+			t.Errorf("ServersRef(%q, %q) = %q, %v; want %q", c.servers, c.out, got, err, c.want)
 		}
 	}
 }

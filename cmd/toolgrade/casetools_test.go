@@ -173,7 +173,7 @@ func TestRunCaseTools(t *testing.T) {
 		if err := json.Compact(&sent, rc.Cases[0].Tools); err != nil {
 			t.Fatal(err)
 		}
-		if tj.err != nil || tj.stdout != sent.String()+"\n" {
+		if tj.err != nil || toolsSent(t, tj.stdout) != sent.String() {
 			t.Errorf("tools --case inline --variant %s (err %v) differs from run.json:\n%s\n---\n%s", v, tj.err, tj.stdout, sent.String())
 		}
 	}
@@ -210,7 +210,7 @@ cases:
 	if len(trials) != 1 || !trials[0].Transcript.NotExecuted {
 		t.Fatalf("trials %+v", trials)
 	}
-	if tt := runCLI(t, context.Background(), "tools", "--suite", p, "--case", "a", "--json"); tt.err != nil || !strings.Contains(tt.stdout, `"name":"f"`) {
+	if tt := runCLI(t, context.Background(), "tools", "--suite", p, "--case", "a", "--json"); tt.err != nil || !strings.Contains(toolsSent(t, tt.stdout), `"name":"f"`) {
 		t.Errorf("tools --case a (err %v): %s", tt.err, tt.stdout)
 	}
 }

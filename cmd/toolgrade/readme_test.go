@@ -186,7 +186,7 @@ func TestReadmeFirstSuiteRuns(t *testing.T) {
 			runOut = r.stdout
 		}
 	}
-	for _, want := range []string{"tools", "run", "show", "report"} {
+	for _, want := range []string{"tools", "run", "show", "report", "init"} {
 		if !slices.Contains(ran, want) {
 			t.Errorf("README.md's first suite no longer runs toolgrade %s (ran %v)", want, ran)
 		}

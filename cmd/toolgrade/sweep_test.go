@@ -240,7 +240,7 @@ func TestToolsShowsADecoyVariant(t *testing.T) {
 		t.Errorf("two listings of one draw differ: %v", j.err)
 	}
 	var tools api.Tools
-	if err := json.Unmarshal([]byte(j.stdout), &tools); err != nil || len(tools) != 33 {
+	if err := json.Unmarshal([]byte(toolsSent(t, j.stdout)), &tools); err != nil || len(tools) != 33 {
 		t.Errorf("--json: %d tools, %v", len(tools), err)
 	}
 }

@@ -53,11 +53,14 @@ func TestToolsMeasuresTokensOnTheModel(t *testing.T) {
 	if plain.err != nil {
 		t.Fatal(plain.err)
 	}
-	toolBytes := len(strings.TrimSpace(plain.stdout))
+	var plainOut struct{ Tools json.RawMessage }
 	var sent []json.RawMessage
-	if err := json.Unmarshal([]byte(plain.stdout), &sent); err != nil || len(sent) == 0 {
+	if err := json.Unmarshal([]byte(plain.stdout), &plainOut); err != nil || json.Unmarshal(plainOut.Tools, &sent) != nil || len(sent) == 0 {
 		t.Fatalf("tools --json: %v\n%s", err, plain.stdout)
 	}
+	var compacted bytes.Buffer
+	json.Compact(&compacted, plainOut.Tools)
+	toolBytes := compacted.Len()
 
 	out, r := toolsJSON(t, "--servers", cfg, "--model", "scripted-good", "--ollama", url)
 	p := out.Prompt

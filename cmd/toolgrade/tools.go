@@ -4,19 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"io"
-	"strings"
+	"math"
 
 	"github.com/ollama/ollama/api"
-	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/confusable"
 	"github.com/toolgrade/toolgrade/internal/llm"
 	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"github.com/toolgrade/toolgrade/internal/suite"
-	"github.com/toolgrade/toolgrade/internal/termtext"
 	"github.com/toolgrade/toolgrade/internal/toolbox"
-	"github.com/toolgrade/toolgrade/reports"
+	"github.com/toolgrade/toolgrade/internal/toolsview"
 )
 
 func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -29,6 +27,7 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	caseID := fs.String("case", "", "show the catalog case `ID` of --suite brings (its tools:) instead of the servers'")
 	var mf measureFlags
 	mf.register(fs)
+	minConfusable := confusableFlag(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -37,6 +36,9 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return usageErrorf("tools: unexpected argument %q", pos[0])
 	}
 	if err := mf.check(); err != nil {
+		return err
+	}
+	if err := checkConfusable("tools", *minConfusable); err != nil {
 		return err
 	}
 	if *caseID != "" && *suitePath == "" {
@@ -75,10 +77,11 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err != nil {
 		return err
 	}
+	pairs := confusable.Rank(confusable.FromOllama(shown.Tools), *minConfusable)
 	if *asJSON {
-		return printToolsJSON(stdout, stderr, toolJSON, size)
+		return toolsview.PrintJSON(stdout, stderr, toolJSON, size, pairs)
 	}
-	return printTools(stdout, shown, vt.variant, toolJSON, size)
+	return toolsview.Print(stdout, shown, vt.variant, toolJSON, size, pairs)
 }
 
 // variantTools is what `toolgrade tools` shows: the servers file to connect
@@ -197,7 +200,7 @@ func (mf *measureFlags) dial(ctx context.Context) error {
 
 // measure is the prompt size of tools (with v's system prompt) on the
 // model; nil without --model.
-func (mf *measureFlags) measure(ctx context.Context, tools api.Tools, v *suite.Variant) (*promptSize, error) {
+func (mf *measureFlags) measure(ctx context.Context, tools api.Tools, v *suite.Variant) (*toolsview.PromptSize, error) {
 	if mf.ol == nil {
 		return nil, nil
 	}
@@ -209,201 +212,18 @@ func (mf *measureFlags) measure(ctx context.Context, tools api.Tools, v *suite.V
 	if err != nil {
 		return nil, asInfra(err)
 	}
-	return newPromptSize(mf.model, measured), nil
+	return toolsview.NewPromptSize(mf.model, measured), nil
 }
 
-// printToolsJSON prints the tools exactly as sent, with their measured size
-// when there is one.
-func printToolsJSON(stdout, stderr io.Writer, toolJSON []byte, size *promptSize) error {
-	if size == nil {
-		// Without --model the output stays the tools exactly as sent.
-		_, err := fmt.Fprintf(stdout, "%s\n", toolJSON)
-		return err
-	}
-	for _, w := range size.warnings() {
-		fmt.Fprintf(stderr, "toolgrade: warning: %s\n", w)
-	}
-	b, err := json.MarshalIndent(struct {
-		Tools  json.RawMessage `json:"tools"`
-		Prompt *promptSize     `json:"prompt"`
-	}{toolJSON, size}, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(stdout, "%s\n", b)
-	return err
+// confusableFlag registers --confusable, the score from which `tools` and
+// `cases generate` count two tools as a pair a model may confuse.
+func confusableFlag(fs *flag.FlagSet) *float64 {
+	return fs.Float64("confusable", confusable.DefaultThreshold, "the score `S` (0..1) of description and parameter overlap from which two tools count as a pair a model may confuse (tools lists them; cases generate asks for questions telling them apart)")
 }
 
-// printTools prints the catalog shown as a table, then its size, what the
-// variant v sends besides, the tools a suite would block and the schema
-// changes.
-func printTools(w io.Writer, shown *toolbox.Shown, v *suite.Variant, toolJSON []byte, size *promptSize) error {
-	rows := toolRows(shown)
-	// reports.Table escapes the cells: names and descriptions are the servers'.
-	if err := reports.Table(w, []string{"Tool", "Server", "Parameters (* required)", "Bytes", "Description"}, rows); err != nil {
-		return err
-	}
-	if size == nil {
-		fmt.Fprintf(w, "%s, %d bytes of tool JSON sent with every request, about %d tokens (an estimate at 4 bytes a token; --model NAME measures them)\n",
-			termtext.Count(len(rows), "tool"), len(toolJSON), estimateTokens(len(toolJSON)))
-	} else {
-		fmt.Fprintf(w, "%s, %d bytes of tool JSON sent with every request, %s\n", termtext.Count(len(rows), "tool"), len(toolJSON), size.summary())
-		for _, warn := range size.warnings() {
-			fmt.Fprintf(w, "warning: %s\n", warn)
-		}
-	}
-	printVariantSends(w, v)
-	// What a suite without allow_tools would do with each tool, from its
-	// MCP annotations.
-	policy := &bridge.Policy{Info: shown.Info}
-	for _, t := range shown.Listed {
-		ti, _ := shown.Info.ToolInfo(t.Exposed)
-		if t.Server == "" {
-			continue // inline: it never runs, so nothing blocks it
-		}
-		if why := policy.Blocks(ti); why != "" {
-			fmt.Fprintln(w, reports.Printable(fmt.Sprintf("blocked: %s: a suite does not run it: %s", ti.Exposed, why)))
-		}
-	}
-	for _, l := range servers.ChangeLines(shown.Listed) {
-		fmt.Fprintln(w, reports.Printable(l))
+func checkConfusable(cmd string, s float64) error {
+	if math.IsNaN(s) || s < 0 || s > 1 {
+		return usageErrorf("%s: --confusable %g: give a score from 0 to 1", cmd, s)
 	}
 	return nil
-}
-
-// toolRows are the table rows of the tools shown, in the order sent.
-func toolRows(shown *toolbox.Shown) [][]string {
-	var rows [][]string
-	byName := map[string]servers.Tool{}
-	for _, t := range shown.Listed {
-		byName[t.Exposed] = t
-	}
-	for _, x := range shown.Tools {
-		// Overlays keep the catalog's order and change only descriptions;
-		// decoys come between the real tools.
-		t, real := byName[x.Function.Name]
-		server := t.Server
-		switch {
-		case !real && shown.Decoys != nil && shown.Decoys.Decoy(x.Function.Name):
-			t = shown.Decoys.Tool(x.Function.Name)
-			server = "decoy (" + t.Server + ")"
-		case server == "":
-			server = "(inline)" // a case's own definition: nothing behind it
-		}
-		t.Ollama, t.Description = x, x.Function.Description
-		one, _ := json.Marshal(t.Ollama)
-		rows = append(rows, []string{t.Exposed, server, params(t), fmt.Sprint(len(one)), clip(t.Description, 60)})
-	}
-	return rows
-}
-
-// printVariantSends says what variant v sends besides its tools: its
-// system prompt, think and options.
-func printVariantSends(w io.Writer, v *suite.Variant) {
-	if v != nil && v.System != "" {
-		fmt.Fprintln(w, reports.Printable("system prompt of variant "+v.Name+": "+clip(v.System, 200)))
-	}
-	if v != nil && (v.Think != "" || len(v.Options) > 0) {
-		// The JSON's keys are sorted.
-		opts := ""
-		if len(v.Options) > 0 {
-			b, _ := json.Marshal(v.Options)
-			opts = string(b)
-		}
-		fmt.Fprintln(w, reports.Printable(fmt.Sprintf("variant %s sends think %s and options %s over the suite's", v.Name, orUnset(v.Think), orUnset(opts))))
-	}
-}
-
-// estimateTokens is a rough token count for JSON text (about four bytes a
-// token for the tokenizers of common Ollama models).
-func estimateTokens(bytes int) int { return (bytes + 3) / 4 }
-
-// params lists a tool's parameters in the order the model sees them.
-func params(t servers.Tool) string {
-	p := t.Ollama.Function.Parameters
-	required := map[string]bool{}
-	for _, r := range p.Required {
-		required[r] = true
-	}
-	var names []string
-	for name, prop := range p.Properties.All() {
-		s := name
-		if required[name] {
-			s += "*"
-		}
-		if len(prop.Type) > 0 {
-			s += ": " + prop.Type.String()
-		}
-		names = append(names, s)
-	}
-	return strings.Join(names, ", ")
-}
-
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len([]rune(s)) <= n {
-		return s
-	}
-	return string([]rune(s)[:n-1]) + "…"
-}
-
-// promptSize is the measured prompt size of the catalog on one model, as
-// `tools --model` prints it and --json carries it.
-type promptSize struct {
-	Model string `json:"model"`
-	// Tokens is the tools' share of the prompt: WithTools − WithoutTools.
-	Tokens       int `json:"tokens"`
-	WithTools    int `json:"with_tools"`
-	WithoutTools int `json:"without_tools"`
-	// NumCtx is the context the requests ran with; 0: Ollama did not say.
-	NumCtx int `json:"num_ctx"`
-	// Fits is false when the prompt with the tools reached num_ctx: Ollama
-	// cut it, and Tokens is a lower bound.
-	Fits bool `json:"fits"`
-	// OverHalf: the tools take more than half of num_ctx.
-	OverHalf bool `json:"over_half"`
-}
-
-func newPromptSize(model string, m llm.PromptSize) *promptSize {
-	return &promptSize{
-		Model: model, Tokens: m.Tools(), WithTools: m.WithTools, WithoutTools: m.WithoutTools,
-		NumCtx: m.NumCtx, Fits: m.Fits(), OverHalf: m.NumCtx > 0 && 2*m.Tools() > m.NumCtx,
-	}
-}
-
-// summary is the end of the size line: the measured tokens beside num_ctx.
-func (p *promptSize) summary() string {
-	s := fmt.Sprintf("%d tokens on %s (measured: a minimal prompt counts %d with them, %d without)",
-		p.Tokens, p.Model, p.WithTools, p.WithoutTools)
-	if !p.Fits {
-		s = fmt.Sprintf("at least %d tokens on %s (measured: a minimal prompt counts %d with them, %d without)",
-			p.Tokens, p.Model, p.WithTools, p.WithoutTools)
-	}
-	if p.NumCtx == 0 {
-		return s + "; num_ctx unknown (Ollama did not report it; -o num_ctx=N sets it)"
-	}
-	return s + fmt.Sprintf("; num_ctx %d", p.NumCtx)
-}
-
-// warnings say when the tools leave too little of the context, or none.
-func (p *promptSize) warnings() []string {
-	switch {
-	case !p.Fits:
-		return []string{fmt.Sprintf("the tools do not fit: with them a minimal prompt reached num_ctx %d on %s, so Ollama cuts it "+
-			"and the model does not see the whole catalog; raise num_ctx (-o num_ctx=N, or the suite's options) or offer fewer tools",
-			p.NumCtx, p.Model)}
-	case p.OverHalf:
-		return []string{fmt.Sprintf("the tools take %d of the %d tokens of num_ctx on %s (%d%%), more than half: "+
-			"little is left for the conversation and the tool results before Ollama cuts the prompt",
-			p.Tokens, p.NumCtx, p.Model, 100*p.Tokens/p.NumCtx)}
-	}
-	return nil
-}
-
-// orUnset is s, or "(the suite's)" when it is empty.
-func orUnset(s string) string {
-	if s == "" {
-		return "(the suite's)"
-	}
-	return s
 }

@@ -59,6 +59,13 @@ type Draft struct {
 	// could be drafted from, and why.
 	Read    int
 	Skipped []Skip
+	// Header, when set, is the file's opening comment, one line each, in
+	// place of the one that says the draft came from recorded
+	// conversations.
+	Header []string
+	// composed: the cases were written by an author model (Compose), not
+	// drafted from conversations.
+	composed bool
 }
 
 // Skip is a conversation left out of the draft.
@@ -82,6 +89,10 @@ type Case struct {
 	// Notes are the comments a reviewer needs: failed calls, other calls
 	// seen, questions merged in, similar cases with other tools.
 	Notes []string
+	// Lead, when set, opens the case's comment in place of the count of
+	// conversations and their models (a case an author model wrote, see
+	// Compose), followed by its sources.
+	Lead string
 }
 
 // Expectation is what a drafted case expects: the model's own calls.

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // Build drafts a suite from conversations, in three steps:
@@ -64,6 +63,13 @@ func Build(convs []Conversation, o *Options) *Draft {
 	}
 	d.liftSystem()
 	d.liftSettings(all)
+	d.nameCases()
+	return d
+}
+
+// nameCases gives each case its id and puts the ids in the notes that name
+// similar cases.
+func (d *Draft) nameCases() {
 	ids := map[string]bool{}
 	for _, c := range d.Cases {
 		c.ID = uniqueID(c.baseID(), ids)
@@ -79,7 +85,6 @@ func Build(convs []Conversation, o *Options) *Draft {
 			c.Notes[i] = r.Replace(c.Notes[i])
 		}
 	}
-	return d
 }
 
 // caseRef stands in a note for the id of the i-th case until ids are made.
@@ -178,7 +183,7 @@ func mergeInto(cases []*Case, c *Case, minSim float64) bool {
 	if best == nil {
 		return false
 	}
-	best.Notes = append(best.Notes, fmt.Sprintf("also asked (%.2f, %s) as %s", bestSim, termtext.Count(len(c.Sources), "conversation"), quote(lastUser(c.Messages), 120)))
+	best.Notes = append(best.Notes, fmt.Sprintf("also asked (%.2f, %s) as %s", bestSim, c.count(), quote(lastUser(c.Messages), 120)))
 	if c.Expect.key() != best.Expect.key() {
 		best.Notes = append(best.Notes, "  with other arguments: "+c.Expect.String())
 	}

@@ -39,6 +39,9 @@ func (d *Draft) WriteYAML(w io.Writer, from []string) error {
 func (d *Draft) node(from []string) *yaml.Node {
 	root := mapping()
 	root.HeadComment = d.header(from)
+	if d.Header != nil {
+		root.HeadComment = comment(d.Header)
+	}
 	if d.Name != "" {
 		add(root, "name", str(d.Name))
 	}
@@ -143,7 +146,10 @@ func (c *Case) node() *yaml.Node {
 // comment says what the case stands for: how many conversations, by which
 // models, from where; then its notes.
 func (c *Case) comment() string {
-	lines := []string{fmt.Sprintf("%s (%s): %s", termtext.Count(len(c.Sources), "conversation"), modelCounts(c.Models), sources(c.Sources))}
+	lines := []string{fmt.Sprintf("%s (%s): %s", c.count(), modelCounts(c.Models), sources(c.Sources))}
+	if c.Lead != "" {
+		lines[0] = c.Lead + ": " + sources(c.Sources)
+	}
 	return comment(append(lines, c.Notes...))
 }
 
@@ -405,6 +411,6 @@ func quote(text string, max int) string {
 // Summary counts what the draft made of its conversations: "7 cases from
 // 10 conversations (3 merged, 0 skipped)".
 func (d *Draft) Summary() string {
-	return fmt.Sprintf("%s from %s (%d merged, %d skipped)", termtext.Count(len(d.Cases), "case"), termtext.Count(d.Read, "conversation"),
+	return fmt.Sprintf("%s from %s (%d merged, %d skipped)", termtext.Count(len(d.Cases), "case"), termtext.Count(d.Read, d.noun()),
 		d.Read-len(d.Skipped)-len(d.Cases), len(d.Skipped))
 }

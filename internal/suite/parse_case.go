@@ -10,7 +10,12 @@ import (
 )
 
 func (p *parser) cases(n *yaml.Node, s *Suite) {
-	if !p.nonEmptyList(n, "cases", "a list of cases", "must list at least one case") {
+	empty := "must list at least one case"
+	if len(n.Content) == 0 && strings.Contains(n.HeadComment, "- id:") {
+		// toolgrade init's starter suite: its cases are examples in comments.
+		empty = "no case yet: write a question for at least one case: see the commented examples above, uncomment one and write its ask"
+	}
+	if !p.nonEmptyList(n, "cases", "a list of cases", empty) {
 		return
 	}
 	first := map[string]Pos{}
