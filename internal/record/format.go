@@ -30,7 +30,11 @@ import (
 // 1.4 added in run.json each model's cost and each host's (models[].cost,
 // models[].hosts[].cost and load_ns: what /api/ps reported once the model
 // was loaded, and the speed of its trials); older run.json files have none.
-const Format = "1.4"
+//
+// 1.5 added judged to trial lines (the judge model's verdicts on the
+// answer, for cases with a rubric), and in run.json the overrides
+// judge_model and judge_repeat; older lines have no judged answer.
+const Format = "1.5"
 
 // FormatMajor is the major version of Format: the newest this build reads.
 const FormatMajor = 1

@@ -161,8 +161,24 @@ func (s *Summarizer) Add(t *record.Trial) {
 		m.rates[i].n += n
 	}
 	m.s.RepeatedCalls += j.RepeatedCalls
+	m.addJudged(t, &j)
 	m.rounds.Add(sc.Rounds)
 	m.addCosts(t.Transcript)
+}
+
+// addJudged counts what the judge model did with a scored trial's answer
+// beyond the rates: its model, its errors, its stale verdicts.
+func (m *modelAcc) addJudged(t *record.Trial, j *record.Judgements) {
+	if t.Judged == nil {
+		return
+	}
+	m.s.JudgeModel = t.Judged.Model
+	if j.JudgeError {
+		m.s.JudgeErrors++
+	}
+	if j.JudgeStale {
+		m.s.JudgeStale++
+	}
 }
 
 // addCase counts a scored trial in its case's repeats, for pass@k.
