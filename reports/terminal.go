@@ -48,7 +48,7 @@ func WriteTerminal(w io.Writer, s *summary.Summary) error {
 // skip), the mean rounds, the Column latencies and tokens per second. The
 // cells are unescaped.
 func modelTable(s *summary.Summary, variants bool, skip metric.Name) (header []string, rows [][]string) {
-	rates := slices.DeleteFunc(metric.Select(metric.Rate, metric.Column), func(m metric.Metric) bool { return m.Name == skip })
+	rates := sparseRates(slices.DeleteFunc(metric.Select(metric.Rate, metric.Column), func(m metric.Metric) bool { return m.Name == skip }), s)
 	latencies := metric.Select(metric.Latency, metric.Column)
 	header = []string{"Model", "Trials"}
 	for _, r := range rates {
@@ -184,7 +184,7 @@ func roundsDist(d map[int]int) string {
 // calls, trials excluded as truncated.
 func notes(m summary.ModelSummary) []string {
 	var out []string
-	for _, line := range []string{shownValidity(m), coercedValidity(m), repeatedCalls(m), excluded(m)} {
+	for _, line := range []string{shownValidity(m), coercedValidity(m), repeatedCalls(m), excluded(m), judged(m)} {
 		if line != "" {
 			out = append(out, line)
 		}

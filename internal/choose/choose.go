@@ -119,6 +119,9 @@ func (c *Choice) table(r *store.Reader, keepTruncated bool) ([]*record.SyntaxErr
 func row(ms *summary.ModelSummary, m *record.Model, measured *record.Cost) Row {
 	out := Row{Model: ms.Model, Trials: ms.Trials, Scored: ms.Scored}
 	for _, mt := range metric.Select(metric.Rate, metric.Column) {
+		if mt.Is(metric.Sparse) && ms.Rate(mt.Name).N == 0 {
+			continue // judged, for a suite without rubrics
+		}
 		out.Rates = append(out.Rates, Rate{Metric: mt.Name, Label: mt.Label, LowerIsBetter: mt.LowerIsBetter, Rate: ms.Rate(mt.Name)})
 	}
 	if measured != nil {

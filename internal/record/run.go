@@ -215,6 +215,10 @@ type RunOverrides struct {
 	// Options are the -o key=value model options in the order given, over
 	// defaults.options (a later key wins).
 	Options []string `json:"options,omitempty"`
+	// JudgeModel replaces defaults.judge.model, JudgeRepeat
+	// defaults.judge.repeat (--judge-model, --judge-repeat; format 1.5).
+	JudgeModel  string `json:"judge_model,omitempty"`
+	JudgeRepeat int    `json:"judge_repeat,omitempty"`
 }
 
 // RunSuite identifies the suite a run ran.

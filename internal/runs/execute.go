@@ -126,6 +126,9 @@ func (r *session) execute(ctx context.Context, cfg runner.Config) *Ending {
 	prog := newProgress(r.stderr)
 	run := r.ol.runner
 	run.Tools, run.Catalog, run.Out = r.policy, r.cat, r.w.Trials()
+	if r.judge != nil {
+		run.Grader = r.judge
+	}
 	saved := map[string]int{} // per model, this session
 	run.OnProgress = func(p runner.Progress) {
 		saved[p.Model] = p.Saved
