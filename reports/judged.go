@@ -17,8 +17,11 @@ func judged(m summary.ModelSummary) string {
 	if m.Judged.N == 0 && m.JudgeErrors == 0 && m.JudgeStale == 0 {
 		return ""
 	}
-	parts := []string{fmt.Sprintf("judged by %s: %d of %s pass their rubric, %s (the outcome is the matcher's)",
-		m.JudgeModel, m.Judged.K, termtext.Count(m.Judged.N, "answer"), m.Judged.Percent())}
+	parts := []string{fmt.Sprintf("judged by %s: no verdict", m.JudgeModel)}
+	if m.Judged.N > 0 {
+		parts[0] = fmt.Sprintf("judged by %s: %d of %s pass their rubric, %s (the outcome is the matcher's)",
+			m.JudgeModel, m.Judged.K, termtext.Count(m.Judged.N, "answer"), m.Judged.Percent())
+	}
 	if a := m.JudgeAgreement; a.N > 0 {
 		parts = append(parts, fmt.Sprintf("judge self-agreement %s: every verdict agreed on %d of %s judged more than once", a.Percent(), a.K, termtext.Count(a.N, "answer")))
 	}

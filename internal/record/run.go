@@ -140,6 +140,12 @@ type RunRescored struct {
 	Copied   []string `json:"copied,omitempty"`
 	// Missing lists the cases of the edited suite the run never ran.
 	Missing []string `json:"missing,omitempty"`
+	// Rejudged counts the answers judged again (rescore --rejudge) by
+	// JudgeModel; Stale the verdicts kept though their rubric changed
+	// (without --rejudge). Format 1.5.
+	Rejudged   int    `json:"rejudged,omitempty"`
+	JudgeModel string `json:"judge_model,omitempty"`
+	Stale      int    `json:"stale_verdicts,omitempty"`
 }
 
 // RunShard is shard I of N (counting from 0) of a run's trials, split By

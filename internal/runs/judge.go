@@ -10,11 +10,11 @@ import (
 	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
-// newJudge is the judge of s's rubrics on the Ollama ol, its model checked
+// NewJudge is the judge of s's rubrics on the Ollama ol, its model checked
 // to be pulled there; nil when no case has a rubric. retries is the run's
 // (--retries): a failed judgement is retried as a failed trial is; flag
 // says the model came from --judge-model, not the suite.
-func newJudge(ctx context.Context, s *suite.Suite, ol *Conn, retries int, flag bool) (*judge.Judge, error) {
+func NewJudge(ctx context.Context, s *suite.Suite, ol *Conn, retries int, flag bool) (*judge.Judge, error) {
 	if s.Rubrics() == 0 {
 		return nil, nil
 	}

@@ -242,7 +242,7 @@ func (r *session) connect(ctx context.Context) error {
 			return err
 		}
 	}
-	if r.judge, err = newJudge(ctx, r.s, r.ol.first, r.spec.Retries, r.overrides != nil && r.overrides.JudgeModel != ""); err != nil {
+	if r.judge, err = NewJudge(ctx, r.s, r.ol.first, r.spec.Retries, r.overrides != nil && r.overrides.JudgeModel != ""); err != nil {
 		return err
 	}
 	if r.cat, err = toolbox.Connect(ctx, cfg, r.o.Connect); err != nil {
