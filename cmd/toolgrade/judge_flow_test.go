@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,6 +40,9 @@ func TestJudgeModelRequired(t *testing.T) {
 	meta, err := record.ReadRun(dir)
 	if err != nil || meta.Overrides == nil || meta.Overrides.JudgeModel != "judge-pass" || meta.Overrides.JudgeRepeat != 3 {
 		t.Errorf("run.json overrides %+v (%v)", meta.Overrides, err)
+	}
+	if j := meta.Judge; j == nil || j.Model != "judge-pass" || j.Digest == "" || j.Repeat != 3 {
+		t.Errorf("run.json judge %+v", j)
 	}
 	_, r, _ = judgeRun(t, url, suite, "--judge-model", "judge-nope")
 	if r.code != exitUsage || !strings.Contains(errText(r), "--judge-model: the judge model:") || !strings.Contains(errText(r), "judge-nope") {
@@ -123,6 +127,11 @@ func TestCompareJudges(t *testing.T) {
 	}
 	if p.Delta != 0 || p.Verdict == compare.Worse {
 		t.Errorf("pass row %+v: the judge changed pass", p)
+	}
+	if !slices.ContainsFunc(c.Drift, func(d compare.Drift) bool {
+		return d.Field == "judge model" && d.Base == "judge-pass" && d.Current == "judge-fail"
+	}) {
+		t.Errorf("the drift does not name the judges: %+v", c.Drift)
 	}
 	text := runCLI(t, context.Background(), "compare", base, cur)
 	if !strings.Contains(text.stdout, "judged") {

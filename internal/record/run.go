@@ -77,6 +77,9 @@ type Run struct {
 	// Rescored is set on a run made by `toolgrade rescore`: its trials are
 	// those of another run, judged again against an edited suite.
 	Rescored *RunRescored `json:"rescored,omitempty"`
+	// Judge is the judge model of the cases with a rubric (answer: {judge:
+	// ...}); nil when the suite has none, and before format 1.5.
+	Judge *RunJudge `json:"judge,omitempty"`
 	// Shard is the part of the trials this run holds (run --shard); nil:
 	// all of them. `toolgrade merge` removes it.
 	Shard *RunShard `json:"shard,omitempty"`
@@ -146,6 +149,16 @@ type RunRescored struct {
 	Rejudged   int    `json:"rejudged,omitempty"`
 	JudgeModel string `json:"judge_model,omitempty"`
 	Stale      int    `json:"stale_verdicts,omitempty"`
+}
+
+// RunJudge is the judge model a run (or a rescore --rejudge) graded its
+// answers with: compare names a change of it as drift.
+type RunJudge struct {
+	Model  string `json:"model"`
+	Digest string `json:"digest,omitempty"`
+	// Repeat is how many times each answer was judged.
+	Repeat  int            `json:"repeat"`
+	Options map[string]any `json:"options,omitempty"`
 }
 
 // RunShard is shard I of N (counting from 0) of a run's trials, split By

@@ -112,6 +112,7 @@ func Rescore(ctx context.Context, spec *Spec, o *Options) (*store.Reader, error)
 	run.Rescored.Rejudged, run.Rescored.Stale = verdicts.rejudged, verdicts.staleCount()
 	if jg != nil {
 		run.Rescored.JudgeModel = jg.Model
+		run.Judge = runs.RunJudge(jg)
 	}
 	rd, err := write(dst, run, trials, j.from.Run.Status)
 	if err != nil {

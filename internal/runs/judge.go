@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/judge"
 	"github.com/toolgrade/toolgrade/internal/llm"
+	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
@@ -33,3 +34,15 @@ func NewJudge(ctx context.Context, s *suite.Suite, ol *Conn, retries int, flag b
 	}
 	return &judge.Judge{Chat: ol.Chat, Model: d.Model, Digest: m.Digest, Options: d.Options, Repeat: d.Repeat, Retries: max(retries, 0)}, nil
 }
+
+// runJudge is what run.json records of j; nil for no judge.
+func runJudge(j *judge.Judge) *record.RunJudge {
+	if j == nil {
+		return nil
+	}
+	return &record.RunJudge{Model: j.Model, Digest: j.Digest, Repeat: max(j.Repeat, 1), Options: j.Options}
+}
+
+// RunJudge is what run.json records of j (a rescore's --rejudge); nil for
+// no judge.
+func RunJudge(j *judge.Judge) *record.RunJudge { return runJudge(j) }
