@@ -100,6 +100,10 @@ func TestJudgeRepeatAgreementAndGates(t *testing.T) {
 	if rep.err != nil || !strings.Contains(rep.stdout, "judged by judge-fail: 0 of 4 answers pass their rubric") {
 		t.Errorf("report: %v\n%s\n%s", rep.err, rep.stdout, rep.stderr)
 	}
+	junit := runCLI(t, context.Background(), "report", dir, "--format", "junit")
+	if !strings.Contains(junit.stdout, "judged: 0/2 answers pass the rubric") || strings.Contains(junit.stdout, "<failure") {
+		t.Errorf("JUnit: the judged line is missing, or a verdict failed a test:\n%s", junit.stdout)
+	}
 	md := runCLI(t, context.Background(), "report", dir, "--format", "markdown")
 	if !strings.Contains(md.stdout, "| Judged |") || !strings.Contains(md.stdout, "judged by judge-fail") {
 		t.Errorf("markdown report lacks the judged column or line:\n%s", md.stdout)
