@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -60,4 +61,43 @@ func TestHTMLReportShowsTheJudgedRate(t *testing.T) {
 		t.Errorf("the judged cell of a judge that was down reads %q (%v)", cell, err)
 	}
 	browsertest.ScreenshotOf(t, tctx, "table.models", "judged-errors.png")
+
+	// compare's page pairs the judged rate where a side has verdicts, and
+	// has no judged column where neither has (the judge down, then no judge).
+	base, r, _ := judgeRun(t, url, judgedSuite(t, "judge-pass"), "--repeat", "2")
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	for _, tc := range []struct {
+		cur, want string
+	}{{dir, "judged=100.0% → –"}, {base, "judged=100.0% → 100.0%"}} {
+		page := filepath.Join(t.TempDir(), "compare.html")
+		if r := runCLI(t, context.Background(), "compare", base, tc.cur, "--format", "html", "-o", page); r.err != nil {
+			t.Fatalf("%v\n%s", r.err, r.stderr)
+		}
+		browsertest.Open(t, ctx, page)
+		if err := chromedp.Do(tctx, chromedp.WaitVisible(`body[data-drawn] #paired`)); err != nil {
+			t.Fatalf("the comparison was never drawn: %v", err)
+		}
+		cells, err := chromedp.Run(tctx, chromedp.Evaluate[[]string](`(() => { const heads = [...document.querySelectorAll("#paired table.pairs thead th")].map(th => th.textContent);
+			return [...document.querySelectorAll("#paired table.pairs tbody tr:first-child td")].map((td, i) => heads[i + 1] + "=" + td.firstChild.textContent); })()`))
+		if err != nil || !slices.Contains(cells, tc.want) {
+			t.Errorf("compare's cells %q (%v) lack %q", cells, err, tc.want)
+		}
+	}
+	browsertest.ScreenshotOf(t, tctx, "#paired table.pairs", "judged-compare.png")
+	none := filepath.Join(t.TempDir(), "none.html")
+	plain := docsSuite(t)
+	a, _, _ := judgeRun(t, url, plain)
+	if r := runCLI(t, context.Background(), "compare", a, a, "--format", "html", "-o", none); r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	browsertest.Open(t, ctx, none)
+	if err := chromedp.Do(tctx, chromedp.WaitVisible(`body[data-drawn] #paired`)); err != nil {
+		t.Fatalf("the comparison was never drawn: %v", err)
+	}
+	heads, err := chromedp.Run(tctx, chromedp.Evaluate[string](`[...document.querySelectorAll("#paired table.pairs thead th")].map(th => th.textContent).join("|")`))
+	if err != nil || strings.Contains(heads, "judged") || !strings.Contains(heads, "pass") {
+		t.Errorf("compare's header without rubrics: %q (%v)", heads, err)
+	}
 }

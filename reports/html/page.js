@@ -521,14 +521,17 @@
 
   // shownMetrics are the paired rates of the metric table (D.compare_metrics:
   // name and short name), leaving out arg_validity_coerced when coercion
-  // changed no call in any group of c: the column would repeat arg_validity.
+  // changed no call in any group of c: the column would repeat arg_validity;
+  // and the rates no group of c has a row of.
   function shownMetrics(c) {
     var differs = (c.groups || []).some(function (g) {
       var rate = function (m) { return (g.rates || []).find(function (x) { return x.metric === m; }); };
       var a = rate("arg_validity"), b = rate("arg_validity_coerced");
       return a && b && (a.rate.base.k !== b.rate.base.k || a.rate.current.k !== b.rate.current.k);
     });
-    return (D.compare_metrics || []).filter(function (m) { return differs || m.name !== "arg_validity_coerced"; });
+    // A rate no group pairs (judged, in runs without rubrics) has no column.
+    var paired = function (m) { return (c.groups || []).some(function (g) { return (g.rates || []).some(function (x) { return x.metric === m.name; }); }); };
+    return (D.compare_metrics || []).filter(function (m) { return (differs || m.name !== "arg_validity_coerced") && paired(m); });
   }
 
   // byCall says, under a rate the run's tables count by call (argument
