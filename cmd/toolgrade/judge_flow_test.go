@@ -37,6 +37,9 @@ func TestJudgeModelRequired(t *testing.T) {
 	if jd := trials["dog"].Judged; jd == nil || jd.Model != "judge-pass" || len(jd.Verdicts) != 3 || jd.Verdict != "pass" {
 		t.Fatalf("judged %+v", jd)
 	}
+	if want := "toolgrade: the answers of 2 cases with a rubric are judged by judge-pass, 3 times each (the majority decides; a tie fails)"; !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+	}
 	meta, err := record.ReadRun(dir)
 	if err != nil || meta.Overrides == nil || meta.Overrides.JudgeModel != "judge-pass" || meta.Overrides.JudgeRepeat != 3 {
 		t.Errorf("run.json overrides %+v (%v)", meta.Overrides, err)

@@ -81,6 +81,9 @@ func (r *session) warn() {
 	for _, g := range r.policy.Unmatched(toolInfos(r.cat)) {
 		fmt.Fprintf(r.stderr, "toolgrade: warning: %s: tool pattern %q matches no tool\n", r.s.Path, g)
 	}
+	if j := r.judge; j != nil {
+		fmt.Fprintf(r.stderr, "toolgrade: the answers of %s with a rubric are judged by %s%s\n", termtext.Count(r.s.Rubrics(), "case"), j.Model, judgedTimes(j.Repeat))
+	}
 	if n := r.s.AwaitingReview(); n > 0 {
 		fmt.Fprintf(r.stderr, "toolgrade: warning: %s: %d of %s await review (review: true): their expectations are drafts no one has confirmed\n", r.s.Path, n, termtext.Count(len(r.s.Cases), "case"))
 	}

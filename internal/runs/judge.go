@@ -46,3 +46,12 @@ func runJudge(j *judge.Judge) *record.RunJudge {
 // RunJudge is what run.json records of j (a rescore's --rejudge); nil for
 // no judge.
 func RunJudge(j *judge.Judge) *record.RunJudge { return runJudge(j) }
+
+// judgedTimes says how many times each answer is judged, when more than
+// once.
+func judgedTimes(k int) string {
+	if k <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(", %d times each (the majority decides; a tie fails)", k)
+}
