@@ -64,9 +64,9 @@ type junitCaseAcc struct {
 	truncated int
 	// judged counts the judge's verdicts on the answers (k passed of n)
 	// and its errors: said in system-out, never a failure.
-	judged      tally
-	judgeErrors int
-	outcomes    map[string]int
+	judged           tally
+	judgeErrors      int
+	outcomes         map[string]int
 	wall             time.Duration
 	failures, errors []junitDetail // the lowest repeats, at most MaxDetails
 }

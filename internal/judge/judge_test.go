@@ -44,8 +44,8 @@ func (c *chat) Chat(_ context.Context, req *api.ChatRequest, fn api.ChatResponse
 func trial(answer string) *record.Trial {
 	return &record.Trial{Score: record.Score{Outcome: record.OutcomePass}, Transcript: &record.Transcript{
 		Messages: []record.Message{{Role: "system", Content: "be brief"}, {Role: "user", Content: "When are you open?"}},
-		Rounds: []record.Round{{Executions: []record.Execution{{Name: "read_file", Arguments: []byte(`{"path":"hours.txt"}`), Result: "Mon-Fri 9-17"}}}},
-		Answer: answer,
+		Rounds:   []record.Round{{Executions: []record.Execution{{Name: "read_file", Arguments: []byte(`{"path":"hours.txt"}`), Result: "Mon-Fri 9-17"}}}},
+		Answer:   answer,
 	}}
 }
 
