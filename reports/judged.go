@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/toolgrade/toolgrade/internal/record"
+
 	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/summary"
 	"github.com/toolgrade/toolgrade/internal/termtext"
@@ -54,4 +56,52 @@ func anyCounted(s *summary.Summary, n metric.Name) bool {
 		}
 	}
 	return false
+}
+
+// judged writes under a transcript's answer what the judge model said of
+// it: the verdict (or the judge's error) against the rubric, and each
+// judgement with its seed and reason.
+func (p *TranscriptPrinter) judged(b *strings.Builder, jd *record.Judged) {
+	if jd == nil {
+		return
+	}
+	verdict := p.paint(sgrRed, jd.Verdict)
+	switch {
+	case jd.Error != "":
+		verdict = p.paint(sgrYellow, "judge error (not the model's failure): "+Printable(jd.Error))
+	case jd.Verdict == record.VerdictPass:
+		verdict = p.paint(sgrGreen, jd.Verdict)
+	}
+	stale := ""
+	if jd.Stale {
+		stale = p.paint(sgrYellow, " (stale: the rubric has changed since)")
+	}
+	fmt.Fprintf(b, "%s %s%s\n", p.paint(sgrBold, "judged by "+Printable(jd.Model)+" against "+Printable(fmt.Sprintf("%q", jd.Rubric))+":"), verdict, stale)
+	for i, v := range jd.Verdicts {
+		line := cmpOr(v.Verdict, "no verdict")
+		if v.Reason != "" {
+			line += ": " + v.Reason
+		}
+		var notes []string
+		if v.Read != "" {
+			notes = append(notes, "read from a "+v.Read)
+		}
+		if v.Cached {
+			notes = append(notes, "cached")
+		}
+		if v.Error != "" && jd.Error != v.Error {
+			notes = append(notes, v.Error)
+		}
+		if len(notes) > 0 {
+			line += " (" + strings.Join(notes, "; ") + ")"
+		}
+		fmt.Fprintf(b, "  %s %s\n", p.paint(sgrDim, fmt.Sprintf("#%d seed %d", i+1, v.Seed)), Printable(line))
+	}
+}
+
+func cmpOr(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
 }

@@ -153,6 +153,10 @@ func TestRunJudges(t *testing.T) {
 			if tc.report != "" && !strings.Contains(r.stdout, tc.report) {
 				t.Errorf("the report lacks %q:\n%s", tc.report, r.stdout)
 			}
+			show := runCLI(t, context.Background(), "show", dir, "--case", "dog", "--color", "never")
+			if !strings.Contains(show.stdout, "judged by "+tc.judge+` against "says whether dogs are allowed, as the search result does": `+cmpOr(tc.verdict, "judge error (not the model's failure)")) || !strings.Contains(show.stdout, "#1 seed 5 ") {
+				t.Errorf("show lacks the judge's verdict:\n%s", show.stdout)
+			}
 			judgeReqs := 0
 			for _, q := range fake.Requests() {
 				if q.Chat != nil && q.Chat.Model == tc.judge {
@@ -174,4 +178,11 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+func cmpOr(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
 }

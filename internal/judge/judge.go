@@ -138,7 +138,7 @@ func (j *Judge) send(ctx context.Context, req *api.ChatRequest) (string, error) 
 		return nil
 	})
 	if err != nil {
-		return b.String(), errors.New("judge " + j.Model + ": " + err.Error())
+		return b.String(), errors.New("asking the judge " + j.Model + ": " + err.Error())
 	}
 	return b.String(), nil
 }

@@ -181,7 +181,7 @@ func TestJudgeFailures(t *testing.T) {
 		tr := trial("a")
 		_ = j.Grade(t.Context(), rubricCase("r"), tr)
 		jd := tr.Judged
-		if jd.Verdict != "" || !strings.Contains(jd.Error, "judge judge-down: llama runner process has terminated") || jd.Verdicts[0].Attempts != 3 {
+		if jd.Verdict != "" || !strings.Contains(jd.Error, "asking the judge judge-down: llama runner process has terminated") || jd.Verdicts[0].Attempts != 3 {
 			t.Errorf("judged = %+v", jd)
 		}
 		if j := record.Judge(tr); j.Judged.Defined || !j.JudgeError || !j.Pass.OK {
