@@ -2,6 +2,7 @@ package judge
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"maps"
 	"strings"
@@ -67,7 +68,7 @@ func (j *Judge) Judged(ctx context.Context, rubric string, t *record.Trial) *rec
 	for i := range max(j.Repeat, 1) {
 		o := maps.Clone(opts)
 		o["seed"] = base + int64(i)
-		req := &api.ChatRequest{Model: j.Model, Messages: msgs, Format: Format, Options: o}
+		req := &api.ChatRequest{Model: j.Model, Messages: msgs, Format: json.RawMessage(Format), Options: o}
 		v := j.Cache.Do(req, func() (record.Verdict, bool) { return j.ask(ctx, req) })
 		v.Seed = base + int64(i)
 		jd.Verdicts = append(jd.Verdicts, v)

@@ -80,7 +80,7 @@ func TestGradeRequest(t *testing.T) {
 	if strings.Contains(user, "be brief") {
 		t.Error("the judge's prompt shows the model's system prompt")
 	}
-	if req.Options["temperature"] != 0 || req.Options["seed"] != int64(7) || req.Options["num_ctx"] != int64(4096) || string(req.Format) != string(Format) {
+	if req.Options["temperature"] != 0 || req.Options["seed"] != int64(7) || req.Options["num_ctx"] != int64(4096) || string(req.Format) != Format {
 		t.Errorf("options %v, format %s", req.Options, req.Format)
 	}
 }

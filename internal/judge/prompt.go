@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -20,7 +19,7 @@ const maxResult = 8000
 
 // Format is the JSON schema of the judge's reply, sent as the request's
 // format (Ollama's structured outputs).
-var Format = json.RawMessage(`{"type":"object","properties":{"verdict":{"type":"string","enum":["pass","fail"]},"reason":{"type":"string"}},"required":["verdict","reason"]}`)
+const Format = `{"type":"object","properties":{"verdict":{"type":"string","enum":["pass","fail"]},"reason":{"type":"string"}},"required":["verdict","reason"]}`
 
 // Messages are the judge's conversation for trial t's answer and rubric:
 // the grading instructions, then one message with the question (the
