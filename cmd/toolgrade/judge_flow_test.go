@@ -107,6 +107,9 @@ func TestJudgeRepeatAgreementAndGates(t *testing.T) {
 	if !strings.Contains(junit.stdout, "judged: 0/2 answers pass the rubric") || strings.Contains(junit.stdout, "<failure") {
 		t.Errorf("JUnit: the judged line is missing, or a verdict failed a test:\n%s", junit.stdout)
 	}
+	if ch := runCLI(t, context.Background(), "choose", dir); !strings.Contains(ch.stdout, "│ Judged") || !strings.Contains(ch.stdout, "0% [0–49]") {
+		t.Errorf("choose lacks the judged column: %v\n%s\n%s", ch.err, ch.stdout, ch.stderr)
+	}
 	md := runCLI(t, context.Background(), "report", dir, "--format", "markdown")
 	if !strings.Contains(md.stdout, "| Judged |") || !strings.Contains(md.stdout, "judged by judge-fail") {
 		t.Errorf("markdown report lacks the judged column or line:\n%s", md.stdout)
