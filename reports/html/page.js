@@ -183,7 +183,7 @@
     var td = rateCell(r, "judged");
     td.appendChild(h("div", { class: "ci-text judge" },
       m.judge_model ? h("div", { title: "the judge model" }, "by " + m.judge_model) : null,
-      a && a.n ? h("div", { title: "answers judged more than once whose verdicts all agreed" }, "self-agreement " + rateText(a)) : null,
+      a && a.n ? h("div", { title: "the judge's self-agreement: answers judged more than once whose verdicts all agreed (" + kn(a) + "; 95% Wilson interval " + pct(a.lo) + " – " + pct(a.hi) + ")" }, "self-agreement " + rateText(a)) : null,
       m.judge_errors ? h("span", { class: "badge infra", title: "the judge failed on these answers: left out of the judged rate, not the model's failure" }, m.judge_errors + " judge errors") : null,
       m.judge_stale ? h("span", { class: "badge", title: "judged against a rubric the suite has since changed: rescore --rejudge" }, m.judge_stale + " stale") : null));
     return td;
