@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolgrade/toolgrade/internal/record"
@@ -34,6 +35,15 @@ func judged(m summary.ModelSummary) string {
 		parts = append(parts, termtext.Count(n, "stale verdict")+" (judged against a rubric since changed: rescore --rejudge)")
 	}
 	return strings.Join(parts, "; ")
+}
+
+// failureGroups are a row's failures by outcome, then the answers its
+// judge failed (no outcome's: their group is named "judged: fail").
+func failureGroups(m summary.ModelSummary) []summary.FailureGroup {
+	if m.JudgeFailures == nil {
+		return m.Failures
+	}
+	return append(slices.Clone(m.Failures), *m.JudgeFailures)
 }
 
 // sparseRates drops from rates the sparse ones (metric.Sparse) no row of s

@@ -118,11 +118,12 @@ func writeRunLines(w io.Writer, s *summary.Summary) {
 // examples of each.
 func writeFailures(w io.Writer, s *summary.Summary, variants bool) {
 	for _, m := range s.Models {
-		if len(m.Failures) == 0 {
+		groups := failureGroups(m)
+		if len(groups) == 0 {
 			continue
 		}
 		fmt.Fprintf(w, "\nFailures of %s:\n", Printable(m.Label(variants)))
-		for _, g := range m.Failures {
+		for _, g := range groups {
 			fmt.Fprintf(w, "  %s (%d)\n", g.Outcome, g.Count)
 			for _, ex := range g.Examples {
 				fmt.Fprintf(w, "    %s #%d", Printable(ex.Case), ex.Repeat)

@@ -111,7 +111,7 @@ func TestRunJudges(t *testing.T) {
 		wantRequest bool
 	}{
 		{judge: "judge-pass", verdict: "pass", k: 2, n: 2, report: "judged by judge-pass", attempts: 1},
-		{judge: "judge-fail", verdict: "fail", k: 0, n: 2, report: "judged by judge-fail", attempts: 1},
+		{judge: "judge-fail", verdict: "fail", k: 0, n: 2, report: "judged: fail (2)\n    dog #0: the answer says more than the tool result\n", attempts: 1},
 		{judge: "judge-fence", verdict: "fail", read: "code fence", k: 0, n: 2, attempts: 1},
 		{judge: "judge-word", verdict: "pass", read: "verdict word", k: 2, n: 2, attempts: 1},
 		{judge: "judge-garbled", errs: 2, report: "2 judge errors", attempts: 2, extraFlags: []string{"--retries", "1"}},

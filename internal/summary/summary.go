@@ -184,6 +184,11 @@ type ModelSummary struct {
 	Flaky    []string `json:"flaky_cases,omitempty"`
 
 	Failures []FailureGroup `json:"failures,omitempty"`
+	// JudgeFailures are the answers the judge model failed against their
+	// rubric (Outcome JudgedFail), the first few with the judge's reason;
+	// nil when it failed none. Their outcomes are the scorer's, often
+	// pass: these are no outcome's failures.
+	JudgeFailures *FailureGroup `json:"judge_failures,omitempty"`
 
 	// Cases are the results case by case, sorted by id.
 	Cases []CaseResult `json:"cases"`
@@ -324,6 +329,9 @@ type FailureGroup struct {
 	Count    int       `json:"count"`
 	Examples []Example `json:"examples"`
 }
+
+// JudgedFail names the group of answers the judge failed (JudgeFailures).
+const JudgedFail = "judged: fail"
 
 // Example is one failing trial, as the report shows it.
 type Example struct {
