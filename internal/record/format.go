@@ -31,10 +31,12 @@ import (
 // models[].hosts[].cost and load_ns: what /api/ps reported once the model
 // was loaded, and the speed of its trials); older run.json files have none.
 //
-// 1.5 added judged to trial lines (the judge model's verdicts on the
-// answer, for cases with a rubric), and in run.json the overrides
-// judge_model and judge_repeat; older lines have no judged answer.
-const Format = "1.5"
+// 1.6 added judged to trial lines (the judge model's verdicts on the
+// answer, for cases with a rubric), and in run.json the judge, the
+// overrides judge_model and judge_repeat and a rescore's rejudged,
+// judge_model and stale_verdicts; older lines have no judged answer. (1.5
+// is score.bfcl, added beside it.)
+const Format = "1.6"
 
 // FormatMajor is the major version of Format: the newest this build reads.
 const FormatMajor = 1

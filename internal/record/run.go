@@ -78,7 +78,7 @@ type Run struct {
 	// those of another run, judged again against an edited suite.
 	Rescored *RunRescored `json:"rescored,omitempty"`
 	// Judge is the judge model of the cases with a rubric (answer: {judge:
-	// ...}); nil when the suite has none, and before format 1.5.
+	// ...}); nil when the suite has none, and before format 1.6.
 	Judge *RunJudge `json:"judge,omitempty"`
 	// Shard is the part of the trials this run holds (run --shard); nil:
 	// all of them. `toolgrade merge` removes it.
@@ -145,7 +145,7 @@ type RunRescored struct {
 	Missing []string `json:"missing,omitempty"`
 	// Rejudged counts the answers judged again (rescore --rejudge) by
 	// JudgeModel; Stale the verdicts kept though their rubric changed
-	// (without --rejudge). Format 1.5.
+	// (without --rejudge). Format 1.6.
 	Rejudged   int    `json:"rejudged,omitempty"`
 	JudgeModel string `json:"judge_model,omitempty"`
 	Stale      int    `json:"stale_verdicts,omitempty"`
@@ -235,7 +235,7 @@ type RunOverrides struct {
 	// defaults.options (a later key wins).
 	Options []string `json:"options,omitempty"`
 	// JudgeModel replaces defaults.judge.model, JudgeRepeat
-	// defaults.judge.repeat (--judge-model, --judge-repeat; format 1.5).
+	// defaults.judge.repeat (--judge-model, --judge-repeat; format 1.6).
 	JudgeModel  string `json:"judge_model,omitempty"`
 	JudgeRepeat int    `json:"judge_repeat,omitempty"`
 }

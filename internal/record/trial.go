@@ -31,7 +31,7 @@ type Trial struct {
 	Score      Score       `json:"score"`
 	// Judged is the judge model's verdict on the final answer, for a case
 	// with a rubric (answer: {judge: ...}) whose trial ended with an answer;
-	// nil otherwise, and in trials written before format 1.5.
+	// nil otherwise, and in trials written before format 1.6.
 	Judged *Judged `json:"judged,omitempty"`
 }
 
