@@ -51,11 +51,6 @@ type Judgements struct {
 	// RoundLimit is defined for every scored trial; ok (lower is better)
 	// when the conversation hit the round limit.
 	RoundLimit Judgement `json:"round_limit"`
-	// Truncated: a prompt reached num_ctx.
-	Truncated bool `json:"truncated,omitempty"`
-	// BFCL is BFCL's valid/invalid verdict for a trial of a case tagged
-	// bfcl_category:CATEGORY (see judgeBFCL); nil for other cases.
-	BFCL *Judgement `json:"bfcl,omitempty"`
 	// Judged is defined when the judge model gave the trial's answer a
 	// verdict (a case with a rubric, an answer, no judge error, a verdict
 	// not stale); ok when the verdict is pass. The outcome is not changed
@@ -69,6 +64,11 @@ type Judgements struct {
 	// the suite has since changed. Reports count both; no rate does.
 	JudgeError bool `json:"judge_error,omitempty"`
 	JudgeStale bool `json:"judge_stale,omitempty"`
+	// Truncated: a prompt reached num_ctx.
+	Truncated bool `json:"truncated,omitempty"`
+	// BFCL is BFCL's valid/invalid verdict for a trial of a case tagged
+	// bfcl_category:CATEGORY (see judgeBFCL); nil for other cases.
+	BFCL *Judgement `json:"bfcl,omitempty"`
 	// Excluded: the trial is Truncated and the options did not keep such
 	// trials, so no rate counts it and no other judgement is defined: the
 	// model may never have seen its tools. Reports count it apart, as they
@@ -147,9 +147,9 @@ func JudgeWith(t *Trial, opts JudgeOptions) Judgements {
 		m.ArgValidityShown = Judgement{true, m.ValidVisibleCalls == sc.CallsToKnownTools}
 		m.ArgValidityCoerced = Judgement{true, m.ValidCoercedCalls == sc.CallsToKnownTools}
 	}
+	judged(t.Judged, &m)
 	m.RoundLimit = Judgement{true, roundLimit(t)}
 	m.BFCL = judgeBFCL(t)
-	judged(t.Judged, &m)
 	return m
 }
 
