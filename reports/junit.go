@@ -61,7 +61,11 @@ type junitCaseAcc struct {
 	pass, scored, infra int
 	// truncated counts the trials kept out because a prompt reached
 	// num_ctx: neither a failure nor an error, said in system-out.
-	truncated        int
+	truncated int
+	// judged counts the judge's verdicts on the answers (k passed of n)
+	// and its errors: said in system-out, never a failure.
+	judged           tally
+	judgeErrors      int
 	outcomes         map[string]int
 	wall             time.Duration
 	failures, errors []junitDetail // the lowest repeats, at most MaxDetails
@@ -121,7 +125,12 @@ func (j *JUnit) Add(t *record.Trial) {
 	d := junitDetail{repeat: t.Repeat, outcome: t.Score.Outcome, detail: t.Score.Detail}
 	// The judgement is the record's, so this report counts as the summary
 	// and the gates do.
-	switch jd := record.JudgeWith(t, record.JudgeOptionsOf(j.run)); {
+	jd := record.JudgeWith(t, record.JudgeOptionsOf(j.run))
+	c.judged.add(jd.Judged)
+	if jd.JudgeError {
+		c.judgeErrors++
+	}
+	switch {
 	case jd.Excluded:
 		c.truncated++
 	case jd.Infra:
@@ -337,6 +346,7 @@ func (j *JUnit) testCase(suite, id string, c *junitCaseAcc) junitTestCase {
 		out = append(out, fmt.Sprintf("%s not judged: a prompt reached num_ctx, so the model may never have seen its tools (raise num_ctx; --keep-truncated counts %s)",
 			termtext.Count(c.truncated, "trial"), termtext.Plural(c.truncated, "it", "them")))
 	}
+	out = append(out, judgedText(c)...)
 	if len(out) > 0 {
 		tc.SystemOut = &junitCharset{Text: xmlSafe(strings.Join(out, "\n"))}
 	}
@@ -395,3 +405,28 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 func xmlSafe(s string) string { return termtext.Escape(s, xmlUnsafe) }
 
 func xmlUnsafe(r rune) bool { return termtext.Unsafe(r) || r == 0xfffe || r == 0xffff }
+
+// tally is k met of n judged.
+type tally struct{ k, n int }
+
+func (t *tally) add(j record.Judgement) {
+	if j.Defined {
+		t.n++
+		if j.OK {
+			t.k++
+		}
+	}
+}
+
+// judgedText is what the judge model said of a case's answers, for
+// system-out: a judged answer is its own rate, never the test's verdict.
+func judgedText(c *junitCaseAcc) []string {
+	var out []string
+	if c.judged.n > 0 {
+		out = append(out, fmt.Sprintf("judged: %d/%d answers pass the rubric (the judge model's verdict; the outcome is the matcher's)", c.judged.k, c.judged.n))
+	}
+	if c.judgeErrors > 0 {
+		out = append(out, termtext.Count(c.judgeErrors, "judge error")+": the judge failed on the answer (not a model failure)")
+	}
+	return out
+}

@@ -148,7 +148,8 @@ func caseCell(c *summary.CaseResult) string {
 func mdFailures(b *strings.Builder, s *summary.Summary, variants bool) {
 	any := false
 	for _, m := range s.Models {
-		if len(m.Failures) == 0 {
+		groups := failureGroups(m)
+		if len(groups) == 0 {
 			continue
 		}
 		if !any {
@@ -156,7 +157,7 @@ func mdFailures(b *strings.Builder, s *summary.Summary, variants bool) {
 			any = true
 		}
 		fmt.Fprintf(b, "#### %s\n\n", mdText(m.Label(variants)))
-		for _, g := range m.Failures {
+		for _, g := range groups {
 			fmt.Fprintf(b, "- %s: %d\n", mdCode(g.Outcome), g.Count)
 			for _, ex := range g.Examples {
 				fmt.Fprintf(b, "  - %s #%d", mdText(ex.Case), ex.Repeat)

@@ -48,7 +48,7 @@ func WriteTerminal(w io.Writer, s *summary.Summary) error {
 // skip), the mean rounds, the Column latencies and tokens per second. The
 // cells are unescaped.
 func modelTable(s *summary.Summary, variants bool, skip metric.Name) (header []string, rows [][]string) {
-	rates := slices.DeleteFunc(metric.Select(metric.Rate, metric.Column), func(m metric.Metric) bool { return m.Name == skip })
+	rates := sparseRates(slices.DeleteFunc(metric.Select(metric.Rate, metric.Column), func(m metric.Metric) bool { return m.Name == skip }), s)
 	latencies := metric.Select(metric.Latency, metric.Column)
 	header = []string{"Model", "Trials"}
 	for _, r := range rates {
@@ -118,11 +118,12 @@ func writeRunLines(w io.Writer, s *summary.Summary) {
 // examples of each.
 func writeFailures(w io.Writer, s *summary.Summary, variants bool) {
 	for _, m := range s.Models {
-		if len(m.Failures) == 0 {
+		groups := failureGroups(m)
+		if len(groups) == 0 {
 			continue
 		}
 		fmt.Fprintf(w, "\nFailures of %s:\n", Printable(m.Label(variants)))
-		for _, g := range m.Failures {
+		for _, g := range groups {
 			fmt.Fprintf(w, "  %s (%d)\n", g.Outcome, g.Count)
 			for _, ex := range g.Examples {
 				fmt.Fprintf(w, "    %s #%d", Printable(ex.Case), ex.Repeat)
@@ -184,7 +185,7 @@ func roundsDist(d map[int]int) string {
 // calls, trials excluded as truncated.
 func notes(m summary.ModelSummary) []string {
 	var out []string
-	for _, line := range []string{shownValidity(m), coercedValidity(m), repeatedCalls(m), excluded(m)} {
+	for _, line := range []string{shownValidity(m), coercedValidity(m), repeatedCalls(m), excluded(m), judged(m)} {
 		if line != "" {
 			out = append(out, line)
 		}

@@ -108,6 +108,7 @@ func (p *TranscriptPrinter) Add(t *record.Trial) {
 			p.round(&b, r, tr.NotExecuted)
 		}
 		p.ending(&b, tr)
+		p.judged(&b, t.Judged)
 	} else {
 		fmt.Fprintf(&b, "%s\n", p.paint(sgrDim, "(no transcript recorded)"))
 	}

@@ -205,3 +205,12 @@ func asJSON(v any) string {
 	}
 	return string(b)
 }
+
+// clip shortens s to n runes on one line, for the report's examples.
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len([]rune(s)) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}

@@ -16,6 +16,8 @@ type overrideFlags struct {
 	think     string
 	keepAlive string
 	options   rawOptions
+	judge     string
+	judgeK    int
 }
 
 func (o *overrideFlags) register(fs *flag.FlagSet) {
@@ -24,6 +26,8 @@ func (o *overrideFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.think, "think", "", "Ollama's think, `true|false|low|medium|high`, replacing the suite's defaults.think (default: the suite's)")
 	fs.StringVar(&o.keepAlive, "keep-alive", "", "how long Ollama keeps the model loaded, a duration `D` such as 10m, replacing the suite's defaults.keep_alive (default: the suite's)")
 	fs.Var(&o.options, "o", "model option `key=value` (temperature, seed, num_ctx, ...) over the suite's defaults.options; repeatable")
+	fs.StringVar(&o.judge, "judge-model", "", "the judge `MODEL` that grades the answers of cases with a rubric (answer: {judge: ...}), replacing the suite's defaults.judge.model")
+	fs.IntVar(&o.judgeK, "judge-repeat", 1, "judge each answer `K` times with distinct seeds (the verdict is the majority, a tie fails) and report the judge's self-agreement; replaces defaults.judge.repeat")
 }
 
 // overrides are the overrides the flags given ask for; --servers is
@@ -35,6 +39,9 @@ func (o *overrideFlags) overrides(given map[string]bool, servers string) runs.Ov
 		Think:     ifGiven(given, "think", o.think),
 		KeepAlive: ifGiven(given, "keep-alive", o.keepAlive),
 		Servers:   ifGiven(given, "servers", servers),
+
+		JudgeModel:  ifGiven(given, "judge-model", o.judge),
+		JudgeRepeat: ifGiven(given, "judge-repeat", o.judgeK),
 	}
 	if given["o"] {
 		ov.Options = o.options

@@ -17,6 +17,9 @@ func runRescore(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	fs.StringVar(&spec.Suite, "suite", "", "the edited suite `FILE` to judge the transcripts against (required)")
 	fs.StringVar(&spec.Out, "out", "", "the new run `DIR` (default: DIR-rescored-TIMESTAMP; DIR itself is never written)")
 	fs.BoolVar(&spec.KeepTruncated, "keep-truncated", false, keepTruncatedUsage+"; the new run.json records it")
+	fs.BoolVar(&spec.Rejudge, "rejudge", false, "judge the answers of cases with a rubric again, with the suite's judge model (default: keep the recorded verdicts, offline)")
+	fs.StringVar(&spec.JudgeModel, "judge-model", "", "with --rejudge, the judge `MODEL` instead of the suite's defaults.judge.model")
+	fs.StringVar(&spec.Ollama, "ollama", "", "with --rejudge, the Ollama `URL` of the judge (default: OLLAMA_HOST, else http://127.0.0.1:11434)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -24,7 +27,7 @@ func runRescore(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	if len(pos) == 1 {
 		spec.Run = pos[0]
 	}
-	rd, err := rescore.Rescore(&spec, &rescore.Options{Stderr: stderr})
+	rd, err := rescore.Rescore(ctx, &spec, &rescore.Options{Stderr: stderr})
 	if err != nil {
 		return err
 	}

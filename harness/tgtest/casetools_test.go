@@ -91,7 +91,7 @@ func TestRunSuiteWithCaseTools(t *testing.T) {
 	if err := os.WriteFile(suitePath, []byte(caseToolsSuite), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	re, err := rescore.Rescore(&rescore.Spec{Run: dir, Suite: suitePath, Out: filepath.Join(t.TempDir(), "rescored")}, &rescore.Options{Stderr: io.Discard})
+	re, err := rescore.Rescore(t.Context(), &rescore.Spec{Run: dir, Suite: suitePath, Out: filepath.Join(t.TempDir(), "rescored")}, &rescore.Options{Stderr: io.Discard})
 	if err != nil {
 		t.Fatalf("rescoring tgtest's run directory: %v", err)
 	}

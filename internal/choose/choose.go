@@ -101,7 +101,8 @@ func (c *Choice) table(r *store.Reader, keepTruncated bool) ([]*record.SyntaxErr
 	for i := range r.Run.Models {
 		models[r.Run.Models[i].Name] = &r.Run.Models[i]
 	}
-	for _, ms := range sum.Summary().Models {
+	whole := sum.Summary()
+	for _, ms := range whole.Models {
 		if ms.Variant != c.Variant {
 			continue
 		}
@@ -109,16 +110,32 @@ func (c *Choice) table(r *store.Reader, keepTruncated bool) ([]*record.SyntaxErr
 			c.Warnings = append(c.Warnings, fmt.Sprintf("%s has no trials: left out", ms.Model))
 			continue
 		}
-		c.Models = append(c.Models, row(&ms, models[ms.Model], costs.Model(ms.Model)))
+		c.Models = append(c.Models, row(&ms, models[ms.Model], costs.Model(ms.Model), counted(whole, c.Variant)))
 	}
 	return warnings, nil
 }
 
+// counted reports whether some row of variant in s counts a trial in the
+// rate n: a sparse rate (judged) is a column of every row or of none.
+func counted(s *summary.Summary, variant string) func(n metric.Name) bool {
+	return func(n metric.Name) bool {
+		for i := range s.Models {
+			if s.Models[i].Variant == variant && s.Models[i].Rate(n).N > 0 {
+				return true
+			}
+		}
+		return false
+	}
+}
+
 // row is one model's row: its rates from the summary, its cost from the
 // trials measured and, for its memory and load time, from run.json.
-func row(ms *summary.ModelSummary, m *record.Model, measured *record.Cost) Row {
+func row(ms *summary.ModelSummary, m *record.Model, measured *record.Cost, counted func(metric.Name) bool) Row {
 	out := Row{Model: ms.Model, Trials: ms.Trials, Scored: ms.Scored}
 	for _, mt := range metric.Select(metric.Rate, metric.Column) {
+		if mt.Is(metric.Sparse) && !counted(mt.Name) {
+			continue // judged, for a suite without rubrics
+		}
 		out.Rates = append(out.Rates, Rate{Metric: mt.Name, Label: mt.Label, LowerIsBetter: mt.LowerIsBetter, Rate: ms.Rate(mt.Name)})
 	}
 	if measured != nil {

@@ -228,6 +228,34 @@ func TestLatencyVerdict(t *testing.T) {
 	}
 }
 
+// TestDriftJudge: a change of the judge model, its digest or its repeat is
+// drift, and so is a judge on one side only; no judge on either side is
+// none.
+func TestDriftJudge(t *testing.T) {
+	with := func(j *record.RunJudge) *record.Run { r := baseRun(); r.Judge = j; return r }
+	j := func(m, d string, k int) *record.RunJudge { return &record.RunJudge{Model: m, Digest: d, Repeat: k} }
+	for _, tc := range []struct {
+		a, b *record.RunJudge
+		want []string
+	}{
+		{nil, nil, nil},
+		{j("a", "d", 1), j("a", "d", 1), nil},
+		{j("a", "d", 1), j("b", "d", 1), []string{"judge model"}},
+		{j("a", "d", 1), j("a", "e", 1), []string{"judge digest"}},
+		{j("a", "d", 1), j("a", "d", 3), []string{"judge repeat"}},
+		{nil, j("a", "d", 1), []string{"judge model", "judge digest", "judge repeat"}},
+	} {
+		d, _ := runDrift(with(tc.a), with(tc.b))
+		var got []string
+		for _, x := range d {
+			got = append(got, x.Field)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%+v → %+v: drift %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
 // Every drift field is detected when changed alone, and nothing else.
 func TestDriftEachFieldAlone(t *testing.T) {
 	edits := map[string]func(r *record.Run){

@@ -49,10 +49,25 @@ func runDrift(a, b *record.Run) ([]Drift, []CatalogChange) {
 	add("repeat", strconv.Itoa(a.Repeat), strconv.Itoa(b.Repeat))
 	add("no_execute", strconv.FormatBool(a.NoExecute), strconv.FormatBool(b.NoExecute))
 	add("catalog hash", a.CatalogHash, b.CatalogHash)
+	if a.Judge != nil || b.Judge != nil {
+		ja, jb := judgeOf(a), judgeOf(b)
+		add("judge model", ja.Model, jb.Model)
+		add("judge digest", ja.Digest, jb.Digest)
+		add("judge repeat", strconv.Itoa(ja.Repeat), strconv.Itoa(jb.Repeat))
+	}
 	if d == nil {
 		d = []Drift{}
 	}
 	return d, catalogsDiff(a.Catalogs, b.Catalogs)
+}
+
+// judgeOf is r's judge, or "(none)" for a run without one: a judged rate
+// compared across judges measures the judges too.
+func judgeOf(r *record.Run) record.RunJudge {
+	if r.Judge == nil {
+		return record.RunJudge{Model: "(none)"}
+	}
+	return *r.Judge
 }
 
 func orUnset(s string) string {

@@ -500,6 +500,11 @@ func (ga *groupAcc) finish(alpha, margin float64, info func(int) *ModelInfo) {
 	g := &ga.g
 	for mi, ra := range ga.rates {
 		m := &ga.metrics[mi]
+		if m.Is(metric.Sparse) && ra.n == [2]int{} {
+			// A rate only some suites have (judged): no row where
+			// neither side counts it, as summary.json omits it.
+			continue
+		}
 		row := RateRow{Metric: m.Name, LowerIsBetter: m.LowerIsBetter,
 			Rate:  SidePair[stats.Rate]{newRate(ra.k[0], ra.n[0]), newRate(ra.k[1], ra.n[1])},
 			Worse: ra.worse, Better: ra.better, both: ra.both, neither: ra.neither}

@@ -45,6 +45,20 @@ func Ping(ctx context.Context, c *api.Client, base *url.URL, source string) (str
 // CheckModel confirms that model is pulled and can call tools, and returns
 // what Ollama reports about it. The errors name the model and say what to do.
 func CheckModel(ctx context.Context, c *api.Client, base *url.URL, model string) (*Model, error) {
+	m, err := FindModel(ctx, c, base, model)
+	if err != nil {
+		return nil, err
+	}
+	if !m.Supports("tools") {
+		return m, fmt.Errorf("model %q does not support tools (its capabilities: %s)\n"+
+			"  choose a model whose `ollama show` lists tools, such as qwen3 or llama3.1", model, strings.Join(m.Capabilities, ", "))
+	}
+	return m, nil
+}
+
+// FindModel confirms that model is pulled, whatever it can do, and returns
+// what Ollama reports about it: a judge model needs no tools.
+func FindModel(ctx context.Context, c *api.Client, base *url.URL, model string) (*Model, error) {
 	// OLLAMA_HOST may hold a password: messages show the URL masked.
 	at := redact.URL(base.String())
 	list, err := c.List(ctx)
@@ -86,10 +100,6 @@ func CheckModel(ctx context.Context, c *api.Client, base *url.URL, model string)
 	}
 	for _, cap := range show.Capabilities {
 		m.Capabilities = append(m.Capabilities, string(cap))
-	}
-	if !m.Supports("tools") {
-		return m, fmt.Errorf("model %q does not support tools (its capabilities: %s)\n"+
-			"  choose a model whose `ollama show` lists tools, such as qwen3 or llama3.1", model, strings.Join(m.Capabilities, ", "))
 	}
 	return m, nil
 }

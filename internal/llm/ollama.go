@@ -83,6 +83,17 @@ func (o *Ollama) Check(ctx context.Context, model string) (*Model, error) {
 	return m, err
 }
 
+// Find confirms that model is pulled, whatever it can do (see FindModel).
+func (o *Ollama) Find(ctx context.Context, model string) (*Model, error) {
+	var m *Model
+	err := o.check(ctx, "about model "+model, func(ctx context.Context) error {
+		var err error
+		m, err = FindModel(ctx, o.Client, o.Base, model)
+		return err
+	})
+	return m, err
+}
+
 func (o *Ollama) chatter() bridge.Chatter { return &IdleChatter{Next: o.Client, Idle: o.Idle} }
 
 // Warmup loads model with a chat request that has no messages: Ollama loads

@@ -26,6 +26,8 @@ const (
 	ArgAccuracy        Name = "arg_accuracy"
 	Irrelevance        Name = "irrelevance"
 	RoundLimit         Name = "round_limit"
+	Judged             Name = "judged"
+	JudgeAgreement     Name = "judge_agreement"
 	P50                Name = "p50"
 	P95                Name = "p95"
 )
@@ -52,6 +54,9 @@ const (
 	Paired
 	// Gated: a metric a gate expression may name.
 	Gated
+	// Sparse: a Column the model tables show only when some row counts
+	// trials in it (judged: only suites with rubrics have any).
+	Sparse
 )
 
 // Metric is one entry of the table.

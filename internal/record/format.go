@@ -34,7 +34,12 @@ import (
 // 1.5 added score.bfcl on the trials of cases imported from BFCL: BFCL's
 // own verdict, apart from the outcome, and whether Ollama's round trip of
 // numbers leaves it open; older lines derive the verdict from the outcome.
-const Format = "1.5"
+//
+// 1.6 added judged to trial lines (the judge model's verdicts on the
+// answer, for cases with a rubric), and in run.json the judge, the
+// overrides judge_model and judge_repeat and a rescore's rejudged,
+// judge_model and stale_verdicts; older lines have no judged answer.
+const Format = "1.6"
 
 // FormatMajor is the major version of Format: the newest this build reads.
 const FormatMajor = 1

@@ -51,6 +51,19 @@ type Judgements struct {
 	// RoundLimit is defined for every scored trial; ok (lower is better)
 	// when the conversation hit the round limit.
 	RoundLimit Judgement `json:"round_limit"`
+	// Judged is defined when the judge model gave the trial's answer a
+	// verdict (a case with a rubric, an answer, no judge error, a verdict
+	// not stale); ok when the verdict is pass. The outcome is not changed
+	// by it.
+	Judged Judgement `json:"judged"`
+	// JudgeAgreement is defined when the answer was judged more than once
+	// (--judge-repeat) without error; ok when every verdict agreed.
+	JudgeAgreement Judgement `json:"judge_agreement"`
+	// JudgeError: the judge failed on this trial's answer (see
+	// Judged.Error); JudgeStale: its verdict was judged against a rubric
+	// the suite has since changed. Reports count both; no rate does.
+	JudgeError bool `json:"judge_error,omitempty"`
+	JudgeStale bool `json:"judge_stale,omitempty"`
 	// Truncated: a prompt reached num_ctx.
 	Truncated bool `json:"truncated,omitempty"`
 	// BFCL is BFCL's valid/invalid verdict for a trial of a case tagged
@@ -138,9 +151,27 @@ func JudgeWith(t *Trial, opts JudgeOptions) Judgements {
 		m.ArgValidityShown = Judgement{true, m.ValidVisibleCalls == sc.CallsToKnownTools}
 		m.ArgValidityCoerced = Judgement{true, m.ValidCoercedCalls == sc.CallsToKnownTools}
 	}
+	judged(t.Judged, &m)
 	m.RoundLimit = Judgement{true, roundLimit(t)}
 	m.BFCL, m.BFCLRoundTrip = judgeBFCL(t)
 	return m
+}
+
+// judged fills m's judgements of the judge's verdicts jd (nil: the trial
+// was not judged).
+func judged(jd *Judged, m *Judgements) {
+	switch {
+	case jd == nil:
+	case jd.Error != "":
+		m.JudgeError = true
+	case jd.Stale:
+		m.JudgeStale = true
+	case jd.Verdict != "":
+		m.Judged = Judgement{true, jd.Verdict == VerdictPass}
+		if agree, ok := jd.Agree(); ok {
+			m.JudgeAgreement = Judgement{true, agree}
+		}
+	}
 }
 
 // irrelevanceOK is Score.IrrelevanceOK, or for an older trial the judgement

@@ -77,6 +77,9 @@ type Run struct {
 	// Rescored is set on a run made by `toolgrade rescore`: its trials are
 	// those of another run, judged again against an edited suite.
 	Rescored *RunRescored `json:"rescored,omitempty"`
+	// Judge is the judge model of the cases with a rubric (answer: {judge:
+	// ...}); nil when the suite has none, and before format 1.6.
+	Judge *RunJudge `json:"judge,omitempty"`
 	// Shard is the part of the trials this run holds (run --shard); nil:
 	// all of them. `toolgrade merge` removes it.
 	Shard *RunShard `json:"shard,omitempty"`
@@ -140,6 +143,22 @@ type RunRescored struct {
 	Copied   []string `json:"copied,omitempty"`
 	// Missing lists the cases of the edited suite the run never ran.
 	Missing []string `json:"missing,omitempty"`
+	// Rejudged counts the answers judged again (rescore --rejudge) by
+	// JudgeModel; Stale the verdicts kept though their rubric changed
+	// (without --rejudge). Format 1.6.
+	Rejudged   int    `json:"rejudged,omitempty"`
+	JudgeModel string `json:"judge_model,omitempty"`
+	Stale      int    `json:"stale_verdicts,omitempty"`
+}
+
+// RunJudge is the judge model a run (or a rescore --rejudge) graded its
+// answers with: compare names a change of it as drift.
+type RunJudge struct {
+	Model  string `json:"model"`
+	Digest string `json:"digest,omitempty"`
+	// Repeat is how many times each answer was judged.
+	Repeat  int            `json:"repeat"`
+	Options map[string]any `json:"options,omitempty"`
 }
 
 // RunShard is shard I of N (counting from 0) of a run's trials, split By
@@ -215,6 +234,10 @@ type RunOverrides struct {
 	// Options are the -o key=value model options in the order given, over
 	// defaults.options (a later key wins).
 	Options []string `json:"options,omitempty"`
+	// JudgeModel replaces defaults.judge.model, JudgeRepeat
+	// defaults.judge.repeat (--judge-model, --judge-repeat; format 1.6).
+	JudgeModel  string `json:"judge_model,omitempty"`
+	JudgeRepeat int    `json:"judge_repeat,omitempty"`
 }
 
 // RunSuite identifies the suite a run ran.

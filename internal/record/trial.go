@@ -29,6 +29,10 @@ type Trial struct {
 	// Transcript is the final attempt's conversation.
 	Transcript *Transcript `json:"transcript"`
 	Score      Score       `json:"score"`
+	// Judged is the judge model's verdict on the final answer, for a case
+	// with a rubric (answer: {judge: ...}) whose trial ended with an answer;
+	// nil otherwise, and in trials written before format 1.6.
+	Judged *Judged `json:"judged,omitempty"`
 }
 
 // Key identifies a trial within a run (for resuming and pairing).

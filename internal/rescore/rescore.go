@@ -9,11 +9,13 @@
 package rescore
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
 	"time"
 
+	grader "github.com/toolgrade/toolgrade/internal/judge"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/store"
@@ -35,12 +37,22 @@ type Spec struct {
 	// KeepTruncated counts the trials whose prompt reached num_ctx in the
 	// rates; the new run.json records it.
 	KeepTruncated bool
+	// Rejudge judges the answers of the cases with a rubric again, with
+	// the judge model of the suite (or JudgeModel) on the Ollama at Ollama
+	// ("": OLLAMA_HOST, else the default). False: offline; recorded
+	// verdicts are kept, and marked stale where the rubric changed.
+	Rejudge    bool
+	JudgeModel string
+	Ollama     string
 }
 
 // Validate refuses a spec without a run or a suite.
 func (s *Spec) Validate() error {
 	if s.Run == "" || s.Suite == "" {
 		return runs.Usagef("rescore: give one run directory and --suite SUITE.yaml")
+	}
+	if !s.Rejudge && (s.JudgeModel != "" || s.Ollama != "") {
+		return runs.Usagef("rescore: --judge-model and --ollama need --rejudge: without it, rescoring asks no model")
 	}
 	return nil
 }
@@ -57,8 +69,8 @@ type Options struct {
 
 // Rescore judges the trials of spec.Run again against spec.Suite into a new
 // run directory, says on stderr what it did, and returns the new run for
-// its reports.
-func Rescore(spec *Spec, o *Options) (*store.Reader, error) {
+// its reports. ctx bounds the judge's requests of --rejudge.
+func Rescore(ctx context.Context, spec *Spec, o *Options) (*store.Reader, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
@@ -86,7 +98,22 @@ func Rescore(spec *Spec, o *Options) (*store.Reader, error) {
 	}
 	j.classify(trials)
 	rescored := j.rescore(trials)
+	var jg *grader.Judge
+	if spec.Rejudge {
+		if jg, err = rejudger(ctx, spec, j.s); err != nil {
+			return nil, err
+		}
+	}
+	verdicts, err := j.judged(ctx, trials, jg)
+	if err != nil {
+		return nil, err
+	}
 	run := j.newRun(spec, rescored, now())
+	run.Rescored.Rejudged, run.Rescored.Stale = verdicts.rejudged, verdicts.staleCount()
+	if jg != nil {
+		run.Rescored.JudgeModel = jg.Model
+		run.Judge = runs.RunJudge(jg)
+	}
 	rd, err := write(dst, run, trials, j.from.Run.Status)
 	if err != nil {
 		return nil, err
@@ -98,6 +125,7 @@ func Rescore(spec *Spec, o *Options) (*store.Reader, error) {
 	for _, id := range run.Rescored.Missing {
 		fmt.Fprintf(stderr, "toolgrade: case %s is new: the run has no trial of it\n", id)
 	}
+	verdicts.say(stderr, jg)
 	return rd, nil
 }
 

@@ -228,6 +228,16 @@ type Runner struct {
 	// OnHost, when set, is told what the pool does with a host: a model
 	// missing there, a host paused or given up.
 	OnHost func(msg string)
+	// Grader, when set, grades each trial once it is scored, before it is
+	// written (the judge of answers with a rubric: see package judge).
+	Grader Grader
+}
+
+// Grader adds to a scored trial what a grader beyond the scorer says of it
+// (*judge.Judge: the judge model's verdict on the answer). It fails only
+// when ctx ends, and the trial is then dropped, as one cut short is.
+type Grader interface {
+	Grade(ctx context.Context, c *suite.Case, t *record.Trial) error
 }
 
 // job is one trial to run.

@@ -161,6 +161,9 @@ func (s *schedule) work(h *hostRun) {
 			}
 			continue
 		}
+		if g := s.r.Grader; g != nil && t != nil && err == nil && g.Grade(s.ctx, j.c, t) != nil {
+			t = nil // ctx ended while it was judged: dropped, as a trial cut short
+		}
 		s.finish(t, err)
 	}
 }

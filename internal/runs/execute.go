@@ -23,7 +23,7 @@ func (r *session) create(ctx context.Context) error {
 		Repeat: r.repeat, Parallel: r.parallel, Models: r.ol.models,
 		Catalogs: r.vs.Catalogs, Overrides: r.overrides, Shard: r.shard,
 		NoExecute: deref(sp.NoExecute, false), KeepTruncated: sp.KeepTruncated,
-		JUnit: sp.JUnit,
+		JUnit: sp.JUnit, Judge: runJudge(r.judge),
 	}
 	if deref(sp.StopEarly, false) {
 		rule := stats.SPRT{Threshold: sp.threshold()}.Filled()
@@ -81,6 +81,9 @@ func (r *session) warn() {
 	for _, g := range r.policy.Unmatched(toolInfos(r.cat)) {
 		fmt.Fprintf(r.stderr, "toolgrade: warning: %s: tool pattern %q matches no tool\n", r.s.Path, g)
 	}
+	if j := r.judge; j != nil {
+		fmt.Fprintf(r.stderr, "toolgrade: the answers of %s with a rubric are judged by %s%s\n", termtext.Count(r.s.Rubrics(), "case"), j.Model, judgedTimes(j.Repeat))
+	}
 	if n := r.s.AwaitingReview(); n > 0 {
 		fmt.Fprintf(r.stderr, "toolgrade: warning: %s: %d of %s await review (review: true): their expectations are drafts no one has confirmed\n", r.s.Path, n, termtext.Count(len(r.s.Cases), "case"))
 	}
@@ -126,6 +129,9 @@ func (r *session) execute(ctx context.Context, cfg runner.Config) *Ending {
 	prog := newProgress(r.stderr)
 	run := r.ol.runner
 	run.Tools, run.Catalog, run.Out = r.policy, r.cat, r.w.Trials()
+	if r.judge != nil {
+		run.Grader = r.judge
+	}
 	saved := map[string]int{} // per model, this session
 	run.OnProgress = func(p runner.Progress) {
 		saved[p.Model] = p.Saved

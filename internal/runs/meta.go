@@ -49,6 +49,8 @@ type Meta struct {
 	JUnit string
 	// Commit is the suite's repository's commit (SuiteCommit); nil: none.
 	Commit *record.RunCommit
+	// Judge is this session's judge model; nil: the suite has no rubric.
+	Judge *record.RunJudge
 }
 
 // New is a fresh run's run.json.
@@ -101,6 +103,9 @@ func (m *Meta) Session(r *record.Run) {
 		r.JUnit = absPath(m.JUnit)
 	}
 	r.Models = store.MergeModels(r.Models, m.Models)
+	if m.Judge != nil {
+		r.Judge = m.Judge
+	}
 }
 
 func absPath(p string) string {

@@ -25,6 +25,10 @@ type Overrides struct {
 	Options []string
 	// Servers is an mcpServers file replacing the suite's servers.
 	Servers *string
+	// JudgeModel and JudgeRepeat replace defaults.judge's model and
+	// repeat (--judge-model, --judge-repeat).
+	JudgeModel  *string
+	JudgeRepeat *int
 }
 
 // flags lists the flags given, as messages name them, in the order flag
@@ -35,6 +39,7 @@ func (o *Overrides) flags() []string {
 		name  string
 		given bool
 	}{
+		{"--judge-model", o.JudgeModel != nil}, {"--judge-repeat", o.JudgeRepeat != nil},
 		{"--keep-alive", o.KeepAlive != nil}, {"--max-rounds", o.MaxRounds != nil}, {"-o", o.Options != nil},
 		{"--servers", o.Servers != nil}, {"--system", o.System != nil}, {"--think", o.Think != nil},
 	} {
@@ -51,7 +56,8 @@ func (o *Overrides) record() *record.RunOverrides {
 	if len(o.flags()) == 0 {
 		return nil
 	}
-	ov := &record.RunOverrides{System: o.System, MaxRounds: o.MaxRounds, Think: deref(o.Think, ""), KeepAlive: deref(o.KeepAlive, ""), Options: o.Options}
+	ov := &record.RunOverrides{System: o.System, MaxRounds: o.MaxRounds, Think: deref(o.Think, ""), KeepAlive: deref(o.KeepAlive, ""), Options: o.Options,
+		JudgeModel: deref(o.JudgeModel, ""), JudgeRepeat: deref(o.JudgeRepeat, 0)}
 	if o.Servers != nil {
 		ov.Servers = absPath(*o.Servers)
 	}
@@ -62,6 +68,12 @@ func (o *Overrides) record() *record.RunOverrides {
 func (o *Overrides) check() error {
 	if o.Servers != nil && *o.Servers == "" {
 		return Usagef("run: --servers needs a file")
+	}
+	if o.JudgeModel != nil && strings.TrimSpace(*o.JudgeModel) == "" {
+		return Usagef("run: --judge-model needs a model name")
+	}
+	if r := o.JudgeRepeat; r != nil && (*r < 1 || *r > suite.MaxJudgeRepeat) {
+		return Usagef("run: --judge-repeat %d: must be from 1 to %d (an odd number avoids ties, which fail)", *r, suite.MaxJudgeRepeat)
 	}
 	ov := o.record()
 	if ov != nil {
@@ -106,6 +118,9 @@ func ApplyOverrides(s *suite.Suite, ov *record.RunOverrides) error {
 		}
 		s.Defaults.KeepAlive = &d.Duration
 	}
+	if err := applyJudge(s, ov); err != nil {
+		return err
+	}
 	if len(ov.Options) > 0 {
 		merged := maps.Clone(s.Defaults.Options)
 		if merged == nil {
@@ -119,6 +134,21 @@ func ApplyOverrides(s *suite.Suite, ov *record.RunOverrides) error {
 			merged[k] = v
 		}
 		s.Defaults.Options = merged
+	}
+	return nil
+}
+
+// applyJudge sets the judge model and repeat ov gives over s's
+// defaults.judge.
+func applyJudge(s *suite.Suite, ov *record.RunOverrides) error {
+	if ov.JudgeModel != "" {
+		s.Defaults.Judge.Model = ov.JudgeModel
+	}
+	if r := ov.JudgeRepeat; r != 0 {
+		if r < 1 || r > suite.MaxJudgeRepeat {
+			return Usagef("--judge-repeat %d: must be from 1 to %d", r, suite.MaxJudgeRepeat)
+		}
+		s.Defaults.Judge.Repeat = r
 	}
 	return nil
 }

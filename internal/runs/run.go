@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/judge"
 	"github.com/toolgrade/toolgrade/internal/llm"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/servers"
@@ -60,6 +61,7 @@ type session struct {
 	repeat, parallel int
 
 	ol     *ollamas
+	judge  *judge.Judge // nil when no case has a rubric
 	cat    *servers.Catalog
 	policy *bridge.Policy
 	vs     *toolbox.Set
@@ -134,6 +136,9 @@ func (r *session) open() error {
 	}
 	if err := ApplyOverrides(r.s, r.overrides); err != nil {
 		return err
+	}
+	if err := r.s.CheckJudge(); err != nil {
+		return AsUsage(err)
 	}
 	if r.old != nil {
 		if err := sp.checkNoExecute(r.old); err != nil {
@@ -236,6 +241,9 @@ func (r *session) connect(ctx context.Context) error {
 		if err := checkResume(r.dir, r.old, store.Current{Models: r.ol.models}); err != nil {
 			return err
 		}
+	}
+	if r.judge, err = NewJudge(ctx, r.s, r.ol.first, r.spec.Retries, r.overrides != nil && r.overrides.JudgeModel != ""); err != nil {
+		return err
 	}
 	if r.cat, err = toolbox.Connect(ctx, cfg, r.o.Connect); err != nil {
 		return toolboxErr(err)

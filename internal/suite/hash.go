@@ -55,6 +55,9 @@ func (s *Suite) CaseHash(c *Case) string {
 			h.Answer.Regex = m.Regex.String()
 		}
 	}
+	if r := c.Expect.Judge; r != nil {
+		h.Judge = r.Text
+	}
 	// Every value is of JSON's own shapes (maps encode with sorted keys), so
 	// the encoding is canonical; it cannot fail.
 	b, _ := json.Marshal(h)
@@ -79,6 +82,9 @@ type hashedCase struct {
 	// Tools is left out for a case on the suite's catalog, so the hashes of
 	// such cases are those recorded before cases had tools.
 	Tools []hashedTool `json:"tools,omitempty"`
+	// Judge is the rubric, left out for a case without one, so their
+	// hashes are those recorded before rubrics.
+	Judge string `json:"judge,omitempty"`
 }
 
 // hashedTool is one of a case's own tools; Parameters is the schema's JSON

@@ -18,14 +18,15 @@ import (
 // The keys each mapping of the format knows, in the order messages list them.
 var (
 	suiteKeys    = []string{"name", "servers", "models", "defaults", "decoys", "decoy_seed", "variants", "sweep", "gates", "margin", "cases"}
-	defaultsKeys = []string{"system", "max_rounds", "think", "keep_alive", "normalize_strings", "strict_args", "execute", "allow_tools", "deny_tools", "options", "schema_hints"}
+	defaultsKeys = []string{"system", "max_rounds", "think", "keep_alive", "normalize_strings", "strict_args", "execute", "allow_tools", "deny_tools", "options", "schema_hints", "judge"}
 	caseKeys     = []string{"id", "ask", "tags", "tools", "expect", "max_rounds", "execute", "review"}
 	messageKeys  = []string{"role", "content"}
 	expectKeys   = []string{"tool", "args", "calls", "any_order", "no_tool", "answer", "strict_args", "max_rounds", "any_tool"}
 	callKeys     = []string{"tool", "args"}
 	matcherKeys  = []string{"equals", "contains", "regex", "one_of", "number", "tolerance", "any", "absent"}
 	bfclKeys     = []string{"bfcl", "type", "items", "lang", "required"}
-	answerKeys   = []string{"contains", "regex", "one_of"}
+	answerKeys   = []string{"contains", "regex", "one_of", "judge"}
+	judgeKeys    = []string{"model", "options", "repeat"}
 	thinkValues  = []string{"true", "false", "low", "medium", "high"}
 )
 
@@ -221,6 +222,8 @@ func (p *parser) defaults(n *yaml.Node, d *Defaults) {
 			d.Options = p.options(v, path)
 		case "schema_hints":
 			d.SchemaHints, _ = p.schemaHints(v, path)
+		case "judge":
+			p.judgeDefaults(v, path, &d.Judge)
 		default:
 			p.unknownKey(f.key, "defaults", defaultsKeys, "")
 		}

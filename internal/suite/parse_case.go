@@ -216,7 +216,7 @@ func (p *parser) expect(n *yaml.Node, path string) (e Expect, maxRounds *yaml.No
 		case "any_tool":
 			e.AnyTool, _ = p.boolean(v, fp)
 		case "answer":
-			e.Answer = p.textMatcher(v, fp)
+			e.Answer, e.Judge = p.answer(v, fp)
 		case "strict_args":
 			if b, ok := p.boolean(v, fp); ok {
 				e.StrictArgs = &b

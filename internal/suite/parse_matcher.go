@@ -256,35 +256,48 @@ func (p *parser) scalar(n *yaml.Node, path string) (any, bool) {
 	return nil, false
 }
 
-// textMatcher reads an answer matcher.
-func (p *parser) textMatcher(n *yaml.Node, path string) *TextMatcher {
-	fs, ok := p.mapping(n, path, "a matcher {contains: ...}, {regex: ...} or {one_of: [...]}")
+// answer reads a case's answer: a matcher (one of contains, regex,
+// one_of), a judge's rubric, or both.
+func (p *parser) answer(n *yaml.Node, path string) (*TextMatcher, *Rubric) {
+	fs, ok := p.mapping(n, path, "a matcher {contains: ...}, {regex: ...}, {one_of: [...]} or a rubric {judge: ...}")
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	m := &TextMatcher{Pos: p.pos(n)}
 	var kinds []field
+	var rubric *Rubric
 	unknown := false
 	for _, f := range fs {
-		if slices.Contains(answerKeys, f.key.Value) {
+		switch {
+		case f.key.Value == "judge":
+			if text, ok := p.nonEmptyRaw(f.val, join(path, "judge")); ok {
+				rubric = &Rubric{Text: text, Pos: p.pos(f.val)}
+			}
+		case slices.Contains(answerKeys, f.key.Value):
 			kinds = append(kinds, f)
-		} else {
+		default:
 			p.unknownKey(f.key, path, answerKeys, "")
 			unknown = true
 		}
 	}
 	switch len(kinds) {
 	case 0:
-		if !unknown {
-			p.errorf(n, path, "needs one of contains, regex, one_of")
+		if !unknown && rubric == nil && !hasKeyIn(fs, []string{"judge"}) {
+			p.errorf(n, path, "needs one of contains, regex, one_of, or a rubric for a judge model: {judge: \"...\"}")
 		}
-		return nil
+		return nil, rubric
 	case 1:
 	default:
 		p.errorf(kinds[1].key, path, "an answer matcher takes exactly one of contains, regex, one_of; this one has %s and %s", kinds[0].key.Value, kinds[1].key.Value)
-		return nil
+		return nil, rubric
 	}
-	k, v, fp := kinds[0].key.Value, kinds[0].val, join(path, kinds[0].key.Value)
+	return p.textMatcher(kinds[0], join(path, kinds[0].key.Value), p.pos(n)), rubric
+}
+
+// textMatcher reads an answer matcher's one field, at fp; pos is where
+// the matcher is written.
+func (p *parser) textMatcher(kind field, fp string, pos Pos) *TextMatcher {
+	m := &TextMatcher{Pos: pos}
+	k, v := kind.key.Value, kind.val
 	m.Kind = MatcherKind(k)
 	var good bool
 	switch m.Kind {

@@ -240,7 +240,7 @@ cases:
 			want: []string{
 				`s.yaml:1:1: unknown key "modles" (did you mean "models"?)`,
 				`s.yaml:2:12: defaults: unknown key "max_round" (did you mean "max_rounds"?)`,
-				`s.yaml:2:26: defaults: unknown key "wild" (known keys: system, max_rounds, think, keep_alive, normalize_strings, strict_args, execute, allow_tools, deny_tools, options, schema_hints)`,
+				`s.yaml:2:26: defaults: unknown key "wild" (known keys: system, max_rounds, think, keep_alive, normalize_strings, strict_args, execute, allow_tools, deny_tools, options, schema_hints, judge)`,
 				`s.yaml:4:5: cases[0].ask: missing; give the question, or a list of messages`,
 				`s.yaml:5:5: cases[0]: unknown key "aks" (did you mean "ask"?)`,
 				`s.yaml:6:23: cases[0].expect: unknown key "arg" (did you mean "args"?)`,
@@ -409,11 +409,11 @@ cases:
   - {id: e, ask: q, expect: {no_tool: true, answer: {equals: x}}}
 `,
 			want: []string{
-				`s.yaml:2:53: cases[0].expect.answer: must be a matcher {contains: ...}, {regex: ...} or {one_of: [...]}, not the string "terrace"`,
+				`s.yaml:2:53: cases[0].expect.answer: must be a matcher {contains: ...}, {regex: ...}, {one_of: [...]} or a rubric {judge: ...}, not the string "terrace"`,
 				`s.yaml:3:67: cases[1].expect.answer: an answer matcher takes exactly one of contains, regex, one_of; this one has contains and one_of`,
 				`s.yaml:4:62: cases[2].expect.answer.one_of: must list at least one answer`,
-				`s.yaml:5:53: cases[3].expect.answer: needs one of contains, regex, one_of`,
-				`s.yaml:6:54: cases[4].expect.answer: unknown key "equals" (known keys: contains, regex, one_of)`,
+				`s.yaml:5:53: cases[3].expect.answer: needs one of contains, regex, one_of, or a rubric for a judge model: {judge: "..."}`,
+				`s.yaml:6:54: cases[4].expect.answer: unknown key "equals" (known keys: contains, regex, one_of, judge)`,
 			},
 		},
 		{

@@ -163,6 +163,9 @@ type Defaults struct {
 	// num_ctx, ...): integers are int64, other numbers float64, lists []any;
 	// nil when none. seed is the base seed: repeat i runs with seed+i.
 	Options map[string]any
+	// Judge is defaults.judge: the model that grades the answers of the
+	// cases with a rubric.
+	Judge JudgeDefaults
 }
 
 // Schema hint values as a suite writes them.
@@ -292,6 +295,10 @@ type Expect struct {
 	AnyTool bool
 	// Answer, when set, must match the final text.
 	Answer *TextMatcher
+	// Judge, when set, is the rubric a judge model grades the final answer
+	// against (answer: {judge: ...}); its verdict is the judged rate and
+	// never changes the outcome, which Answer alone decides.
+	Judge *Rubric
 	// StrictArgs is the case's own strict_args; nil when the case does not
 	// set it, leaving the scorer's default (defaults.strict_args, see
 	// score.OptionsFor). With strict args, argument keys the case does not

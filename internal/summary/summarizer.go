@@ -77,6 +77,7 @@ type modelAcc struct {
 	evalDur            time.Duration
 	cases              map[string]*stats.CaseCount
 	examples           map[string][]Example
+	judgeFails         []Example // answers the judge failed, as examples
 	byCase             map[string]*outcomeAcc
 	byTag              map[string]*outcomeAcc
 	tagCases           map[string]map[string]bool
@@ -161,8 +162,35 @@ func (s *Summarizer) Add(t *record.Trial) {
 		m.rates[i].n += n
 	}
 	m.s.RepeatedCalls += j.RepeatedCalls
+	m.addJudged(t, &j)
 	m.rounds.Add(sc.Rounds)
 	m.addCosts(t.Transcript)
+}
+
+// addJudged counts what the judge model did with a scored trial's answer
+// beyond the rates: its model, its errors, its stale verdicts.
+func (m *modelAcc) addJudged(t *record.Trial, j *record.Judgements) {
+	if t.Judged == nil {
+		return
+	}
+	m.s.JudgeModel = t.Judged.Model
+	if j.JudgeError {
+		m.s.JudgeErrors++
+	}
+	if j.JudgeStale {
+		m.s.JudgeStale++
+	}
+	if j.Judged.Defined && !j.Judged.OK {
+		// The reason of the first judgement that failed it.
+		reason := ""
+		for _, v := range t.Judged.Verdicts {
+			if v.Verdict == record.VerdictFail {
+				reason = v.Reason
+				break
+			}
+		}
+		m.judgeFails = keepFirst(m.judgeFails, Example{Case: t.CaseID, Repeat: t.Repeat, Detail: reason})
+	}
 }
 
 // addCase counts a scored trial in its case's repeats, for pass@k.
@@ -217,16 +245,21 @@ func (m *modelAcc) addGroups(t *record.Trial, j *record.Judgements) {
 // the report does not depend on the order parallel trials finished in.
 func (m *modelAcc) addExample(t *record.Trial) {
 	ex := Example{Case: t.CaseID, Repeat: t.Repeat, Detail: t.Score.Detail}
-	list := m.examples[t.Score.Outcome]
+	m.examples[t.Score.Outcome] = keepFirst(m.examples[t.Score.Outcome], ex)
+}
+
+// keepFirst inserts ex into list, sorted by case and repeat, keeping the
+// first maxExamples.
+func keepFirst(list []Example, ex Example) []Example {
 	i, _ := slices.BinarySearchFunc(list, ex, compareExample)
 	if i >= maxExamples {
-		return
+		return list
 	}
 	list = slices.Insert(list, i, ex)
 	if len(list) > maxExamples {
 		list = list[:maxExamples]
 	}
-	m.examples[t.Score.Outcome] = list
+	return list
 }
 
 func compareExample(a, b Example) int {
@@ -277,6 +310,9 @@ func (s *Summarizer) summarize(m *modelAcc) ModelSummary {
 			continue
 		}
 		ms.Failures = append(ms.Failures, FailureGroup{Outcome: o, Count: ms.Outcomes[o], Examples: m.examples[o]})
+	}
+	if n := ms.Judged.N - ms.Judged.K; n > 0 {
+		ms.JudgeFailures = &FailureGroup{Outcome: JudgedFail, Count: n, Examples: m.judgeFails}
 	}
 	ms.Cases = []CaseResult{}
 	for _, id := range slices.Sorted(maps.Keys(m.byCase)) {

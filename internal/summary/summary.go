@@ -140,6 +140,19 @@ type ModelSummary struct {
 	ArgAccuracy        stats.Rate `json:"arg_accuracy"`
 	Irrelevance        stats.Rate `json:"irrelevance"`
 	RoundLimit         stats.Rate `json:"round_limit"`
+	// Judged is the judged-answer rate: answers the judge model passed,
+	// of the trials whose answer it judged; JudgeAgreement the judge's
+	// self-agreement over the answers judged more than once. Both are
+	// absent when no trial was judged.
+	Judged         stats.Rate `json:"judged,omitzero"`
+	JudgeAgreement stats.Rate `json:"judge_agreement,omitzero"`
+	// JudgeModel is the judge model of the row's judged trials (the last
+	// one's, were there several); JudgeErrors counts the trials whose
+	// judge failed and JudgeStale those whose verdict was judged against
+	// a rubric the suite has since changed: no rate counts either.
+	JudgeModel  string `json:"judge_model,omitempty"`
+	JudgeErrors int    `json:"judge_errors,omitempty"`
+	JudgeStale  int    `json:"judge_stale,omitempty"`
 	// RepeatedCalls counts the calls of the scored trials that repeated
 	// an earlier call of their trial with the same arguments.
 	RepeatedCalls int `json:"calls_repeated,omitempty"`
@@ -171,6 +184,11 @@ type ModelSummary struct {
 	Flaky    []string `json:"flaky_cases,omitempty"`
 
 	Failures []FailureGroup `json:"failures,omitempty"`
+	// JudgeFailures are the answers the judge model failed against their
+	// rubric (Outcome JudgedFail), the first few with the judge's reason;
+	// nil when it failed none. Their outcomes are the scorer's, often
+	// pass: these are no outcome's failures.
+	JudgeFailures *FailureGroup `json:"judge_failures,omitempty"`
 
 	// Cases are the results case by case, sorted by id.
 	Cases []CaseResult `json:"cases"`
@@ -278,6 +296,10 @@ func (m *ModelSummary) rate(n metric.Name) *stats.Rate {
 		return &m.Irrelevance
 	case metric.RoundLimit:
 		return &m.RoundLimit
+	case metric.Judged:
+		return &m.Judged
+	case metric.JudgeAgreement:
+		return &m.JudgeAgreement
 	}
 	return nil
 }
@@ -307,6 +329,9 @@ type FailureGroup struct {
 	Count    int       `json:"count"`
 	Examples []Example `json:"examples"`
 }
+
+// JudgedFail names the group of answers the judge failed (JudgeFailures).
+const JudgedFail = "judged: fail"
 
 // Example is one failing trial, as the report shows it.
 type Example struct {

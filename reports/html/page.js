@@ -174,10 +174,27 @@
       "valid if coerced " + rateText(c));
   }
 
+  // judgedCell is a row's judged rate: the answers its judge model passed
+  // against their rubric, with the judge, its self-agreement and the
+  // judgements that count in no rate (judge errors, stale verdicts).
+  function judgedCell(m) {
+    var r = m.judged || { k: 0, n: 0 };
+    var a = m.judge_agreement;
+    var td = rateCell(r, "judged");
+    td.appendChild(h("div", { class: "ci-text judge" },
+      m.judge_model ? h("div", { title: "the judge model" }, "by " + m.judge_model) : null,
+      a && a.n ? h("div", { title: "the judge's self-agreement: answers judged more than once whose verdicts all agreed (" + kn(a) + "; 95% Wilson interval " + pct(a.lo) + " – " + pct(a.hi) + ")" }, "self-agreement " + rateText(a)) : null,
+      m.judge_errors ? h("span", { class: "badge infra", title: "the judge failed on these answers: left out of the judged rate, not the model's failure" }, m.judge_errors + " judge errors") : null,
+      m.judge_stale ? h("span", { class: "badge", title: "judged against a rubric the suite has since changed: rescore --rejudge" }, m.judge_stale + " stale") : null));
+    return td;
+  }
+
   function modelTable() {
     var sec = section("Models", "models", "Rates with their 95% Wilson intervals; infrastructure errors are kept out of every rate. Round limit: lower is better.");
+    // The judged column only for runs with rubrics (answer: {judge: ...}).
+    var judgedCol = S.models.some(function (m) { return m.judged || m.judge_errors || m.judge_stale; });
     var head = h("tr", null, ["Model", "Pass", "Tool selection", "Arg validity", "Arg accuracy", "Irrelevance",
-      "Round limit", "Rounds", "Latency p50 / p95", "tok/s", "pass@k / pass^k"].map(function (c) { return h("th", null, c); }));
+      "Round limit"].concat(judgedCol ? ["Judged"] : [], ["Rounds", "Latency p50 / p95", "tok/s", "pass@k / pass^k"]).map(function (c) { return h("th", null, c); }));
     var body = h("tbody");
     S.models.forEach(function (m) {
       var at = m.pass_at_k != null ? [pct(m.pass_at_k) + " / " + pct(m.pass_hat_k), h("div", { class: "ci-text" }, "k = " + m.k)] : "–";
@@ -192,6 +209,7 @@
         rateCell(m.arg_accuracy, "arg_accuracy"),
         rateCell(m.irrelevance, "irrelevance"),
         rateCell(m.round_limit, "round_limit"),
+        judgedCol ? judgedCell(m) : null,
         h("td", { class: "num" }, m.rounds_mean.toFixed(2)),
         h("td", { class: "num" }, secs(m.trial_latency.p50_s) + " / " + secs(m.trial_latency.p95_s)),
         h("td", { class: "num" }, m.tokens_per_second ? m.tokens_per_second.toFixed(1) : "–"),
@@ -508,14 +526,17 @@
 
   // shownMetrics are the paired rates of the metric table (D.compare_metrics:
   // name and short name), leaving out arg_validity_coerced when coercion
-  // changed no call in any group of c: the column would repeat arg_validity.
+  // changed no call in any group of c: the column would repeat arg_validity;
+  // and the rates no group of c has a row of.
   function shownMetrics(c) {
     var differs = (c.groups || []).some(function (g) {
       var rate = function (m) { return (g.rates || []).find(function (x) { return x.metric === m; }); };
       var a = rate("arg_validity"), b = rate("arg_validity_coerced");
       return a && b && (a.rate.base.k !== b.rate.base.k || a.rate.current.k !== b.rate.current.k);
     });
-    return (D.compare_metrics || []).filter(function (m) { return differs || m.name !== "arg_validity_coerced"; });
+    // A rate no group pairs (judged, in runs without rubrics) has no column.
+    var paired = function (m) { return (c.groups || []).some(function (g) { return (g.rates || []).some(function (x) { return x.metric === m.name; }); }); };
+    return (D.compare_metrics || []).filter(function (m) { return (differs || m.name !== "arg_validity_coerced") && paired(m); });
   }
 
   // byCall says, under a rate the run's tables count by call (argument
