@@ -245,3 +245,22 @@ func errText(r result) string {
 	}
 	return r.stderr + r.err.Error()
 }
+
+// TestJudgeDisagreesWithItself: a judge whose verdict changes with the
+// seed (the fake's judge-flaky: pass at seed 5, fail at 6 and 7) agrees
+// with itself on no answer, its majority fails them, and a gate on its
+// self-agreement fails the run.
+func TestJudgeDisagreesWithItself(t *testing.T) {
+	_, url := judgesOllama(t)
+	_, r, trials := judgeRun(t, url, judgedSuite(t, "judge-flaky"), "--judge-repeat", "3", "--gate", "judge_agreement>=0.9")
+	if r.code != exitGate {
+		t.Fatalf("exit %d (%v), want %d\n%s", r.code, r.err, exitGate, r.stderr)
+	}
+	if want := "gate failed: scripted-good judge_agreement 0% [0–66] < 90%"; !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+	}
+	jd := trials["dog"].Judged
+	if jd == nil || len(jd.Verdicts) != 3 || jd.Verdicts[0].Verdict != "pass" || jd.Verdicts[1].Verdict != "fail" || jd.Verdict != "fail" {
+		t.Fatalf("judged %+v", jd)
+	}
+}

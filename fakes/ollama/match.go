@@ -35,6 +35,7 @@ func (s *Server) match(m *modelInfo, req *api.ChatRequest) *rule {
 			r.Round != 0 && r.Round != round,
 			r.ToolsOffered != nil && *r.ToolsOffered != offered,
 			r.ToolsCount != nil && !r.ToolsCount.match(len(req.Tools)),
+			r.Seed != nil && !seedIn(req, r.Seed),
 			r.user != nil && (lastUser == nil || !r.user.match(*lastUser)),
 			r.tool != nil && (lastTool == nil || !r.tool.match(*lastTool)),
 			r.tools != nil && (!offered || !r.tools.match(*toolsJSON)):
@@ -58,4 +59,30 @@ func mergeMessages(in []api.Message) []api.Message {
 		out = append(out, m)
 	}
 	return out
+}
+
+// seedIn reports whether the request sets options.seed within c's bounds.
+func seedIn(req *api.ChatRequest, c *Count) bool {
+	v, ok := req.Options["seed"]
+	if !ok {
+		return false
+	}
+	var seed int
+	switch x := v.(type) {
+	case float64:
+		seed = int(x)
+	case int:
+		seed = x
+	case int64:
+		seed = int(x)
+	case json.Number:
+		n, err := x.Int64()
+		if err != nil {
+			return false
+		}
+		seed = int(n)
+	default:
+		return false
+	}
+	return c.match(seed)
 }

@@ -100,6 +100,11 @@ type Rule struct {
 	// scripted model can degrade as a catalog grows (a tool-count sweep); nil
 	// means any number.
 	ToolsCount *Count `yaml:"tools_count"`
+	// Seed bounds the request's options.seed, so a scripted model can
+	// answer the same request differently under different seeds, as a real
+	// one sampling does (a judge that does not always agree with itself);
+	// nil means any seed, or none.
+	Seed *Count `yaml:"seed"`
 	// Reply is the answer.
 	Reply Reply `yaml:"reply"`
 	// Latency replaces the script's latency for this rule; nil keeps it.

@@ -87,6 +87,8 @@ func TestParseScriptErrors(t *testing.T) {
 		{"tools_count empty", "models:\n  - name: m\nrules:\n  - tools_count: {}\n", []string{"t.yaml:4:18: rules[0].tools_count: give min, max or both"}},
 		{"tools_count reversed", "models:\n  - name: m\nrules:\n  - tools_count: {min: 30, max: 10}\n", []string{"t.yaml:4:33: rules[0].tools_count.max: is less than min (30)"}},
 		{"tools_count negative", "models:\n  - name: m\nrules:\n  - tools_count: {min: -1}\n", []string{"t.yaml:4:24: rules[0].tools_count.min: must not be negative"}},
+		{"seed empty", "models:\n  - name: m\nrules:\n  - seed: {}\n", []string{"t.yaml:4:11: rules[0].seed: give min, max or both"}},
+		{"seed reversed", "models:\n  - name: m\nrules:\n  - seed: {min: 9, max: 3}\n", []string{"rules[0].seed.max: is less than min (9)"}},
 		{"tools_count typo", "models:\n  - name: m\nrules:\n  - tools_count: {mni: 3}\n", []string{"t.yaml:4:19:", `unknown field "mni"`}},
 		{"every problem at once", "models:\n  - name: m\nrules:\n  - round: -1\n    fault: explode\n", []string{"t.yaml:4:12: rules[0].round: must not be negative", "\nt.yaml:5:12: rules[0].fault:"}},
 	}

@@ -161,6 +161,10 @@ func New(s *Script, o *Options) *Server {
 			n := *r.ToolsCount
 			c.ToolsCount = &n
 		}
+		if r.Seed != nil {
+			n := *r.Seed
+			c.Seed = &n
+		}
 		if r.Model != "" {
 			c.model = srv.findModel(r.Model)
 		}

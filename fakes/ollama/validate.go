@@ -101,16 +101,10 @@ func checkRule(r *Rule, p path, models map[string]int, bad func(path, string, ..
 		checkMatcher(r.Tools, p.with("tools"), bad)
 	}
 	if c := r.ToolsCount; c != nil {
-		switch {
-		case c.Min == nil && c.Max == nil:
-			bad(p.with("tools_count"), "give min, max or both")
-		case c.Min != nil && *c.Min < 0:
-			bad(p.with("tools_count", "min"), "must not be negative")
-		case c.Max != nil && *c.Max < 0:
-			bad(p.with("tools_count", "max"), "must not be negative")
-		case c.Min != nil && c.Max != nil && *c.Min > *c.Max:
-			bad(p.with("tools_count", "max"), "is less than min (%d), so the rule never matches", *c.Min)
-		}
+		checkCount(c, p.with("tools_count"), true, bad)
+	}
+	if c := r.Seed; c != nil {
+		checkCount(c, p.with("seed"), false, bad)
 	}
 	if r.Latency != nil && *r.Latency < 0 {
 		bad(p.with("latency"), "must not be negative")
@@ -123,6 +117,21 @@ func checkRule(r *Rule, p path, models map[string]int, bad func(path, string, ..
 		bad(p.with("fault"), "unknown fault %q (known: %s)", r.Fault, strings.Join(names, ", "))
 	}
 	checkReply(&r.Reply, p.with("reply"), bad)
+}
+
+// checkCount checks the bounds of a Count at p: at least one, in order, and
+// none negative when nonNegative.
+func checkCount(c *Count, p path, nonNegative bool, bad func(path, string, ...any)) {
+	switch {
+	case c.Min == nil && c.Max == nil:
+		bad(p, "give min, max or both")
+	case nonNegative && c.Min != nil && *c.Min < 0:
+		bad(p.with("min"), "must not be negative")
+	case nonNegative && c.Max != nil && *c.Max < 0:
+		bad(p.with("max"), "must not be negative")
+	case c.Min != nil && c.Max != nil && *c.Min > *c.Max:
+		bad(p.with("max"), "is less than min (%d), so the rule never matches", *c.Min)
+	}
 }
 
 func checkMatcher(m *Matcher, p path, bad func(path, string, ...any)) {
