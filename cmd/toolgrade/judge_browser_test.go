@@ -46,6 +46,15 @@ func TestHTMLReportShowsTheJudgedRate(t *testing.T) {
 		}
 	}
 	browsertest.ScreenshotOf(t, tctx, "table.models", "judged-column.png")
+	// The answers the judge failed are listed with the failures, apart
+	// from the outcomes, each with the judge's reason.
+	group, err := chromedp.Run(tctx, chromedp.Evaluate[string](`(() => {
+		const g = document.querySelector('#failures .fail-group[data-group="judged: fail"]');
+		return g ? g.textContent : ""; })()`))
+	if err != nil || !strings.Contains(group, "judged: fail 4") || !strings.Contains(group, "dog #0") || !strings.Contains(group, "not grounded") {
+		t.Errorf("the failures' judged group %q (%v)", group, err)
+	}
+	browsertest.ScreenshotOf(t, tctx, "#failures", "judged-failures.png")
 
 	// A judge that is down: no verdict, its errors counted in the cell.
 	dir, r, _ = judgeRun(t, url, judgedSuite(t, "judge-down"), "--retries", "0")

@@ -353,15 +353,21 @@
   }
 
   function failures() {
-    var sec = section("Failures", "failures", "Failing trials by outcome, the first few by case and repeat.");
+    var judged = S.models.some(function (m) { return m.judge_failures; });
+    var sec = section("Failures", "failures", "Failing trials by outcome, the first few by case and repeat" +
+      (judged ? "; then the answers a judge failed against their rubric (their outcomes stand)." : "."));
     var any = false;
     S.models.forEach(function (m) {
-      if (!m.failures || !m.failures.length) return;
+      // The answers the judge failed come last, apart from the outcomes:
+      // a judged answer never changes a trial's outcome.
+      var groups = (m.failures || []).concat(m.judge_failures ? [m.judge_failures] : []);
+      if (!groups.length) return;
       any = true;
       var list = h("div", { class: "fail-groups" });
-      m.failures.forEach(function (f) {
-        list.appendChild(h("div", { class: "fail-group" },
-          h("h4", null, h("i", { class: "sw o-" + f.outcome }), f.outcome.replace(/_/g, " "), h("span", { class: "kn" }, " " + f.count)),
+      groups.forEach(function (f) {
+        var judged = f === m.judge_failures;
+        list.appendChild(h("div", { class: "fail-group", "data-group": f.outcome },
+          h("h4", null, h("i", { class: "sw " + (judged ? "o-judged" : "o-" + f.outcome) }), judged ? f.outcome : f.outcome.replace(/_/g, " "), h("span", { class: "kn" }, " " + f.count)),
           h("ul", null, (f.examples || []).map(function (e) {
             var k = [m.model, m.variant || "base", e.case, e.repeat].map(encodeURIComponent).join("/");
             return h("li", null, h("a", { href: "#t/" + k }, e.case + " #" + e.repeat),
