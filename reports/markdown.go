@@ -109,7 +109,13 @@ func mdCases(b *strings.Builder, s *summary.Summary, variants bool) {
 	if len(ids) == 0 {
 		return
 	}
-	b.WriteString("### Cases\n\nPassing trials of the scored ones, k/n.\n\n")
+	b.WriteString("### Cases\n\nPassing trials of the scored ones, k/n")
+	if slices.ContainsFunc(s.Models, func(m summary.ModelSummary) bool {
+		return slices.ContainsFunc(m.Cases, func(c summary.CaseResult) bool { return c.Judged != nil })
+	}) {
+		b.WriteString("; judged k/n: the answers the judge passed against the case's rubric")
+	}
+	b.WriteString(".\n\n")
 	header := []string{"Case"}
 	for _, m := range s.Models {
 		header = append(header, mdText(m.Label(variants)))
@@ -141,6 +147,9 @@ func caseCell(c *summary.CaseResult) string {
 	}
 	if c.Truncated > 0 {
 		cell += fmt.Sprintf(" (%d truncated)", c.Truncated)
+	}
+	if c.Judged != nil {
+		cell += fmt.Sprintf(" · judged %d/%d", c.Judged.K, c.Judged.N)
 	}
 	return cell
 }

@@ -16,6 +16,7 @@ import (
 	gmhtml "github.com/yuin/goldmark/renderer/html"
 
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/summary"
 	"github.com/toolgrade/toolgrade/internal/termtext"
 )
@@ -344,5 +345,18 @@ func checkRendered(t *testing.T, md, name string) {
 		if strings.IndexFunc(name, func(r rune) bool { return r == '\n' || termtext.Unsafe(r) }) < 0 && shown != name {
 			t.Errorf("the first cell shows %q, want %q", shown, name)
 		}
+	}
+}
+
+// TestCaseCellJudged: a case's cell gives its judged answers beside its
+// passes, and only when the judge gave a verdict.
+func TestCaseCellJudged(t *testing.T) {
+	c := summary.CaseResult{Pass: stats.Rate{K: 2, N: 2}}
+	if got := caseCell(&c); got != "✅ 2/2" {
+		t.Errorf("unjudged cell %q", got)
+	}
+	c.Judged = &stats.Rate{K: 1, N: 2}
+	if got := caseCell(&c); got != "✅ 2/2 · judged 1/2" {
+		t.Errorf("judged cell %q", got)
 	}
 }

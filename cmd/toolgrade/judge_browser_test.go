@@ -55,6 +55,12 @@ func TestHTMLReportShowsTheJudgedRate(t *testing.T) {
 		t.Errorf("the failures' judged group %q (%v)", group, err)
 	}
 	browsertest.ScreenshotOf(t, tctx, "#failures", "judged-failures.png")
+	// The heat map gives each case's judged answers beside its passes.
+	cells, err := chromedp.Run(tctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('table.heat td[data-case] .judged-kn')].map(e => e.closest("td").dataset.case + " " + e.dataset.judged)`))
+	if err != nil || !slices.Equal(cells, []string{"dog 0/2", "list-documents 0/2"}) {
+		t.Errorf("the heat map's judged counts %q (%v)", cells, err)
+	}
+	browsertest.ScreenshotOf(t, tctx, "#matrix", "judged-matrix.png")
 
 	// A judge that is down: no verdict, its errors counted in the cell.
 	dir, r, _ = judgeRun(t, url, judgedSuite(t, "judge-down"), "--retries", "0")

@@ -43,6 +43,8 @@ type rowKey struct{ model, variant string }
 type outcomeAcc struct {
 	pass, scored, infra, truncated int
 	outcomes                       map[string]int
+	// judged tallies the answers the judge passed of those it judged.
+	judged tally
 }
 
 func (a *outcomeAcc) add(outcome string, j *record.Judgements) {
@@ -54,6 +56,12 @@ func (a *outcomeAcc) add(outcome string, j *record.Judgements) {
 		return
 	}
 	a.outcomes[outcome]++
+	if j.Judged.Defined {
+		a.judged.n++
+		if j.Judged.OK {
+			a.judged.k++
+		}
+	}
 	switch outcome {
 	case record.OutcomeInfraError:
 		a.infra++
@@ -63,6 +71,16 @@ func (a *outcomeAcc) add(outcome string, j *record.Judgements) {
 	default:
 		a.scored++
 	}
+}
+
+// judgedRate is the judged rate of the group's answers; nil when the judge
+// gave none a verdict.
+func (a *outcomeAcc) judgedRate() *stats.Rate {
+	if a.judged.n == 0 {
+		return nil
+	}
+	r := newRate(a.judged.k, a.judged.n)
+	return &r
 }
 
 // tally is one rate's k of n.
@@ -317,7 +335,7 @@ func (s *Summarizer) summarize(m *modelAcc) ModelSummary {
 	ms.Cases = []CaseResult{}
 	for _, id := range slices.Sorted(maps.Keys(m.byCase)) {
 		c := m.byCase[id]
-		ms.Cases = append(ms.Cases, CaseResult{ID: id, Pass: newRate(c.pass, c.scored), Infra: c.infra, Truncated: c.truncated, Outcomes: c.outcomes})
+		ms.Cases = append(ms.Cases, CaseResult{ID: id, Pass: newRate(c.pass, c.scored), Infra: c.infra, Truncated: c.truncated, Outcomes: c.outcomes, Judged: c.judgedRate()})
 	}
 	for _, tag := range slices.Sorted(maps.Keys(m.byTag)) {
 		g := m.byTag[tag]

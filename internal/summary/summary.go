@@ -216,6 +216,9 @@ type CaseResult struct {
 	// that covers under the stopping rule. Nil for a case that ran every
 	// repeat.
 	Stopped *StoppedInterval `json:"stopped_early,omitempty"`
+	// Judged is the judged rate of the case's answers (the answers the
+	// judge passed against the case's rubric); nil when none was judged.
+	Judged *stats.Rate `json:"judged,omitempty"`
 }
 
 // StoppedInterval is the interval stated for a case that stopped early: the

@@ -306,7 +306,9 @@
   var showAllCases = false;
 
   function heatmap() {
-    var sec = section("Cases × models", "matrix", "Passing trials of each case (k/n). Click a cell to read its trials.");
+    var anyJudged = S.models.some(function (m) { return m.cases.some(function (c) { return c.judged; }); });
+    var sec = section("Cases × models", "matrix", "Passing trials of each case (k/n)" +
+      (anyJudged ? "; ⚖ k/n: the answers the judge passed against the case's rubric" : "") + ". Click a cell to read its trials.");
     var cases = [];
     S.models.forEach(function (m) { m.cases.forEach(function (c) { if (cases.indexOf(c.id) < 0) cases.push(c.id); }); });
     cases.sort();
@@ -344,6 +346,8 @@
         td.addEventListener("keydown", function (e) { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); openCell(m.model, m.variant || "", id); } });
         if (c.infra_errors) td.appendChild(h("sup", null, "+" + c.infra_errors));
         if (c.truncated_excluded) td.appendChild(h("sup", { title: "a prompt reached num_ctx: kept out of the rates" }, "✂" + c.truncated_excluded));
+        if (c.judged) td.appendChild(h("span", { class: "judged-kn", "data-judged": c.judged.k + "/" + c.judged.n,
+          title: "the judge passed " + c.judged.k + " of " + c.judged.n + " answers against the case's rubric" }, " ⚖" + c.judged.k + "/" + c.judged.n));
         tr.appendChild(td);
       });
       body.appendChild(tr);
