@@ -52,18 +52,27 @@ type Servers struct {
 	// WithSecrets names the servers whose entries carry env or headers,
 	// which may hold credentials.
 	WithSecrets []string
+	// Pinned names the stdio servers given the cwd they had at the source,
+	// which the copy would otherwise change (see ReadServers); Moved, those
+	// of a YAML source, copied as it is, whose folder the copy changes.
+	Pinned, Moved []string
 }
 
 // ReadServers reads src, an mcpServers file or a Claude Desktop config, and
 // makes the servers file init writes into dir: of a JSON file only its
 // mcpServers object, indented (a Claude Desktop config's own settings are
-// left behind). Errors are at src's file:line:col.
-func ReadServers(src, dir string) (*Servers, error) {
+// left behind). With keepFolders, a stdio server keeps the folder it runs
+// in at the source: one without cwd (it ran in src's folder) or with a
+// relative one gets src's as its cwd in the copy, so its relative command
+// and arguments still resolve (Pinned names them). Errors are at src's
+// file:line:col.
+func ReadServers(src, dir string, keepFolders bool) (*Servers, error) {
 	data, err := os.ReadFile(src)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := servers.Parse(data, src); err != nil {
+	from, err := servers.Parse(data, src)
+	if err != nil {
 		return nil, err
 	}
 	s := &Servers{Name: "servers.json", Data: data}
@@ -76,6 +85,15 @@ func ReadServers(src, dir string) (*Servers, error) {
 		}
 		if err := json.Unmarshal(trimmed, &doc); err != nil {
 			return nil, fmt.Errorf("%s: %w", src, err)
+		}
+		if keepFolders {
+			to, err := servers.Parse(data, filepath.Join(dir, s.Name))
+			if err != nil {
+				return nil, err
+			}
+			if doc.MCPServers, s.Pinned, err = pinFolders(doc.MCPServers, from, to); err != nil {
+				return nil, fmt.Errorf("%s: %w", src, err)
+			}
 		}
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)
@@ -90,6 +108,14 @@ func ReadServers(src, dir string) (*Servers, error) {
 	// default folder is the file's.
 	if s.Config, err = servers.Parse(s.Data, filepath.Join(dir, s.Name)); err != nil {
 		return nil, err
+	}
+	if s.Name == "servers.yaml" && keepFolders {
+		before, after := cwds(from), cwds(s.Config)
+		for _, sv := range s.Config.Servers {
+			if b := before[sv.Name]; b != "" && b != after[sv.Name] {
+				s.Moved = append(s.Moved, sv.Name)
+			}
+		}
 	}
 	for _, sv := range s.Config.Servers {
 		if len(sv.Env) > 0 || len(sv.Headers) > 0 {

@@ -3,6 +3,7 @@ package initdir
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -35,7 +36,7 @@ func TestReadServers(t *testing.T) {
 		return p
 	}
 	j := write("c.json", `{"globalShortcut": "x", "mcpServers": {"a": {"command": "a-server", "env": {"TOKEN": "t"}}, "b": {"url": "http://127.0.0.1:1/mcp"}}}`)
-	s, err := ReadServers(j, "out")
+	s, err := ReadServers(j, "out", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,11 +45,48 @@ func TestReadServers(t *testing.T) {
 		t.Errorf("%+v\n%s", s, s.Data)
 	}
 	y := write("s.yaml", "mcpServers:\n  a: {command: a-server}\n")
-	if s, err := ReadServers(y, "out"); err != nil || s.Name != "servers.yaml" || string(s.Data) != "mcpServers:\n  a: {command: a-server}\n" {
+	if s, err := ReadServers(y, "out", false); err != nil || s.Name != "servers.yaml" || string(s.Data) != "mcpServers:\n  a: {command: a-server}\n" {
 		t.Errorf("%v %+v", err, s)
 	}
 	bad := write("bad.json", "{\"mcpServers\": {\"a\": {\"comand\": \"x\"}}}")
-	if _, err := ReadServers(bad, "out"); err == nil || !strings.Contains(err.Error(), bad+":1:") || !strings.Contains(err.Error(), `did you mean "command"?`) {
+	if _, err := ReadServers(bad, "out", false); err == nil || !strings.Contains(err.Error(), bad+":1:") || !strings.Contains(err.Error(), `did you mean "command"?`) {
 		t.Errorf("bad: %v", err)
+	}
+}
+
+// TestReadServersKeepsFolders: copied into another folder, a stdio server
+// keeps the folder it ran in (its file's, or its relative cwd resolved
+// there), so its relative paths still resolve; a server with an absolute
+// cwd, a remote one and the order of the file are left as they were. A
+// YAML source, copied as it is, names the servers whose folder changes.
+func TestReadServersKeepsFolders(t *testing.T) {
+	src := t.TempDir()
+	p := filepath.Join(src, "servers.json")
+	os.WriteFile(p, []byte(`{"mcpServers": {"z": {"command": "node", "args": ["./server.js"]}, "rel": {"command": "python", "args": ["s.py"], "cwd": "tools"}, "abs": {"command": "x", "cwd": "/opt"}, "web": {"url": "http://127.0.0.1:1/mcp"}}}`), 0o644)
+	out := filepath.Join(t.TempDir(), "eval")
+	s, err := ReadServers(p, out, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Pinned, []string{"z", "rel"}) {
+		t.Errorf("pinned %q, want z and rel\n%s", s.Pinned, s.Data)
+	}
+	got := map[string]string{}
+	for _, sv := range s.Config.Servers {
+		got[sv.Name] = sv.Cwd
+	}
+	if got["z"] != src || got["rel"] != filepath.Join(src, "tools") || got["abs"] != "/opt" {
+		t.Errorf("folders in the copy %v; want z in %s, rel in its tools, abs in /opt\n%s", got, src, s.Data)
+	}
+	if i, j := strings.Index(string(s.Data), `"z"`), strings.Index(string(s.Data), `"web"`); i < 0 || j < i {
+		t.Errorf("the servers' order changed:\n%s", s.Data)
+	}
+	if !strings.Contains(Next("eval/servers.json", "eval/suite.yaml", "", s), "keeps the folder z, rel ran in, as cwd") {
+		t.Errorf("next: %s", Next("eval/servers.json", "eval/suite.yaml", "", s))
+	}
+	y := filepath.Join(src, "servers.yaml")
+	os.WriteFile(y, []byte("mcpServers:\n  z: {command: node, args: [./server.js]}\n"), 0o644)
+	if s, err := ReadServers(y, out, true); err != nil || !slices.Equal(s.Moved, []string{"z"}) || len(s.Pinned) != 0 {
+		t.Errorf("YAML: %v, moved %q, pinned %q", err, s.Moved, s.Pinned)
 	}
 }
