@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolgrade/toolgrade/internal/record"
 )
@@ -135,5 +136,9 @@ func excerpt(s string) string {
 	if len(s) <= n {
 		return s
 	}
-	return s[:n] + "..."
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut-- // never split a character
+	}
+	return s[:cut] + "..."
 }
