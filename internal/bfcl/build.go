@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"github.com/toolgrade/toolgrade/internal/suite"
 	"go.yaml.in/yaml/v3"
@@ -122,7 +123,7 @@ func (im *Import) kase(q *Question) (n *yaml.Node, skip string, notes []string, 
 		return nil, skip, nil, err
 	}
 	c := mapping("id", str(q.ID))
-	c.Content = append(c.Content, str("tags"), flowSeq(str("bfcl"), str("bfcl_category:"+cat)))
+	c.Content = append(c.Content, str("tags"), flowSeq(str("bfcl"), str(record.BFCLCategoryTag+cat)))
 	c.Content = append(c.Content, str("ask"), ask(q.Messages))
 	c.Content = append(c.Content, str("tools"), tools)
 	c.Content = append(c.Content, str("expect"), expect)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/toolgrade/toolgrade/internal/record"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -31,7 +32,7 @@ func (p *parser) cases(n *yaml.Node, s *Suite) {
 			}
 		}
 		if ok {
-			c.Expect.BFCL = slices.ContainsFunc(c.Tags, func(t string) bool { return strings.HasPrefix(t, BFCLCategoryTag) })
+			c.Expect.BFCL = slices.ContainsFunc(c.Tags, func(t string) bool { return strings.HasPrefix(t, record.BFCLCategoryTag) })
 			s.Cases = append(s.Cases, c)
 		}
 	}

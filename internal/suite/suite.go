@@ -310,10 +310,6 @@ type Expect struct {
 	BFCL bool
 }
 
-// BFCLCategoryTag prefixes the tag that names a case's BFCL category; it is
-// record.BFCLCategoryTag, which this package does not import.
-const BFCLCategoryTag = "bfcl_category:"
-
 // ExpectedCall is one tool call a case expects.
 type ExpectedCall struct {
 	// Tool is the name as written: plain, server.tool or server__tool.
