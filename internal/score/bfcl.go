@@ -48,12 +48,10 @@ func bfclVerdict(e *suite.Expect, calls []record.ToolCall) *record.BFCLVerdict {
 	if slots == 0 || e.NoTool || e.AnyTool {
 		return v
 	}
-	for _, floats := range readings(slots) {
-		if bfclCheck(e, calls, asFloats(args, floats)).Valid != v.Valid {
-			v.RoundTrip = true
-			break
-		}
-	}
+	eachReading(slots, func(floats []bool) bool {
+		v.RoundTrip = bfclCheck(e, calls, asFloats(args, floats)).Valid != v.Valid
+		return !v.RoundTrip
+	})
 	return v
 }
 

@@ -17,37 +17,41 @@ func countIntegral(args []map[string]any) int {
 	return n
 }
 
-// readings lists the ways to read n integral numbers that differ from
-// reading them all as ints: as bit sets, bit i set when the i-th number
-// (in walkNumbers' order) is read as a float. Every combination up to
-// maxRoundTripSlots numbers; past it, all as floats, then each one alone as
-// a float, then each one alone as an int.
-func readings(n int) [][]bool {
-	var out [][]bool
+// eachReading calls f with each way to read n integral numbers that differs
+// from reading them all as ints, until f returns false: bit i set when the
+// i-th number (in walkNumbers' order) is read as a float. Every combination
+// up to maxRoundTripSlots numbers; past it, all as floats, then each one
+// alone as a float, then each one alone as an int. One slice is reused.
+func eachReading(n int, f func(floats []bool) bool) {
+	r := make([]bool, n)
 	if n <= maxRoundTripSlots {
 		for mask := 1; mask < 1<<n; mask++ {
-			r := make([]bool, n)
 			for i := range r {
 				r[i] = mask&(1<<i) != 0
 			}
-			out = append(out, r)
+			if !f(r) {
+				return
+			}
 		}
-		return out
+		return
 	}
-	all := make([]bool, n)
-	for i := range all {
-		all[i] = true
+	set := func(all bool, flip int) bool {
+		for i := range r {
+			r[i] = all
+		}
+		if flip >= 0 {
+			r[flip] = !all
+		}
+		return f(r)
 	}
-	out = append(out, all)
+	if !set(true, -1) {
+		return
+	}
 	for i := range n {
-		one := make([]bool, n)
-		one[i] = true
-		out = append(out, one)
-		allBut := slices.Clone(all)
-		allBut[i] = false
-		out = append(out, allBut)
+		if !set(false, i) || !set(true, i) {
+			return
+		}
 	}
-	return out
 }
 
 // asFloats copies args with the integral numbers that floats marks read as
