@@ -16,8 +16,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/ollama/ollama/api"
+	"github.com/toolgrade/toolgrade/internal/backoff"
 	"github.com/toolgrade/toolgrade/internal/bridge"
 	"github.com/toolgrade/toolgrade/internal/confusable"
 	"github.com/toolgrade/toolgrade/internal/draft"
@@ -48,6 +50,9 @@ type Spec struct {
 	// ends; LogName is how the draft's comments name it.
 	Log     io.Writer
 	LogName string
+	// Sleep waits before a failed request is sent again (backoff.Before:
+	// 0.5 s, then 1 s), as a run paces its retries; nil: backoff.Sleep.
+	Sleep func(ctx context.Context, d time.Duration) error
 }
 
 // Result is what the author wrote.
@@ -105,13 +110,21 @@ func Generate(ctx context.Context, s *Spec) (*Result, error) {
 
 // Attempts is how many times a request that fails (not a reply that cannot
 // be read) is sent before Generate gives up, as a run retries an
-// infrastructure error; each attempt is a line of the log.
+// infrastructure error, with the same backoff; each attempt is a line of
+// the log.
 const Attempts = 3
 
 // ask sends one request, again after a failure, and reads its reply.
 func (res *Result) ask(ctx context.Context, s *Spec, a ask, enc *json.Encoder, tools map[string]*servers.Tool) error {
 	var err error
-	for range Attempts {
+	sleep := s.Sleep
+	if sleep == nil {
+		sleep = backoff.Sleep
+	}
+	for attempt := 1; attempt <= Attempts; attempt++ {
+		if attempt > 1 && sleep(ctx, backoff.Before(attempt-1, 0)) != nil {
+			break
+		}
 		var e *Entry
 		e, err = send(ctx, s.Chat, s, a)
 		res.Requests++

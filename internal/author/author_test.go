@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/fakes/rig"
+	"github.com/toolgrade/toolgrade/internal/backoff"
 	"github.com/toolgrade/toolgrade/internal/llm"
 )
 
@@ -103,5 +108,27 @@ func TestReadReplySaysWhatCameBack(t *testing.T) {
 	}
 	if r, err := readReply("```\n{\"questions\": []}\n```"); err != nil || r.Questions == nil {
 		t.Errorf("a fenced reply: %v", err)
+	}
+}
+
+// downChat fails every request, as an Ollama that answers HTTP 500.
+type downChat struct{ n int }
+
+func (c *downChat) Chat(context.Context, *api.ChatRequest, api.ChatResponseFunc) error {
+	c.n++
+	return errors.New("llama runner process has terminated")
+}
+
+// TestFailedRequestBacksOff: a failed request is sent Attempts times, with
+// a run's backoff between them (0.5 s, then 1 s), and then Generate gives
+// up, saying how many attempts it made.
+func TestFailedRequestBacksOff(t *testing.T) {
+	chat := &downChat{}
+	var waits []time.Duration
+	s := &Spec{Model: &llm.Model{Name: "author:8b"}, Chat: chat, Tools: rig.Catalog(t, nil, "docs").Tools(), PerTool: 1, Log: io.Discard,
+		Sleep: func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }}
+	_, err := Generate(context.Background(), s)
+	if err == nil || !strings.Contains(err.Error(), "(3 attempts)") || chat.n != Attempts || !slices.Equal(waits, []time.Duration{backoff.First, 2 * backoff.First}) {
+		t.Errorf("err %v, %d requests, waits %v; want %d requests with waits of 0.5s and 1s", err, chat.n, waits, Attempts)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ollama/ollama/api"
+	"github.com/toolgrade/toolgrade/internal/backoff"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/suite"
 )
@@ -107,10 +108,6 @@ func (j *Judge) options() map[string]any {
 // ask sends req, retrying failures, and reads the reply; keep says whether
 // the verdict may be cached (not a failure of the transport).
 func (j *Judge) ask(ctx context.Context, req *api.ChatRequest) (record.Verdict, bool) {
-	backoff := j.Backoff
-	if backoff <= 0 {
-		backoff = 500 * time.Millisecond
-	}
 	var v record.Verdict
 	for attempt := 1; ; attempt++ {
 		v = record.Verdict{Attempts: attempt}
@@ -124,10 +121,9 @@ func (j *Judge) ask(ctx context.Context, req *api.ChatRequest) (record.Verdict, 
 			}
 		}
 		v.Error = err.Error()
-		if ctx.Err() != nil || attempt > j.Retries || j.sleep(ctx, backoff) != nil {
+		if ctx.Err() != nil || attempt > j.Retries || j.sleep(ctx, backoff.Before(attempt, j.Backoff)) != nil {
 			return v, errors.As(err, &noVerdict)
 		}
-		backoff *= 2
 	}
 }
 
@@ -148,12 +144,5 @@ func (j *Judge) sleep(ctx context.Context, d time.Duration) error {
 	if j.Sleep != nil {
 		return j.Sleep(ctx, d)
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return backoff.Sleep(ctx, d)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ollama/ollama/api"
+	"github.com/toolgrade/toolgrade/internal/backoff"
 )
 
 // DefaultWaitOllama is how long a run waits for an unreachable Ollama when
@@ -161,11 +162,7 @@ func retryPolicy(cfg Config) (int, time.Duration) {
 	if retries == 0 {
 		retries = 2
 	}
-	backoff := cfg.Backoff
-	if backoff <= 0 {
-		backoff = 500 * time.Millisecond
-	}
-	return retries, backoff
+	return retries, backoff.Before(1, cfg.Backoff)
 }
 
 // warmup loads a model, retrying failures as trials are retried and waiting

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolgrade/toolgrade/internal/backoff"
 	"github.com/toolgrade/toolgrade/internal/redact"
 	"github.com/toolgrade/toolgrade/internal/termtext"
 )
@@ -141,7 +142,7 @@ func (o *Options) withDefaults() (Options, error) {
 		r.Now = time.Now
 	}
 	if r.Sleep == nil {
-		r.Sleep = sleepCtx
+		r.Sleep = backoff.Sleep
 	}
 	return r, nil
 }
