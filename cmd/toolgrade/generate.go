@@ -47,9 +47,9 @@ func (g *genFlags) generate(ctx context.Context, cfg *servers.Config, sf *server
 	if err != nil {
 		return err
 	}
-	// An author writes JSON: it need not call tools, which Check requires.
-	info, err := ol.Models.Check(ctx, g.model)
-	if info == nil {
+	// An author writes JSON: it needs only be pulled, not call tools.
+	info, err := ol.Models.Find(ctx, g.model)
+	if err != nil {
 		return asInfra(err)
 	}
 	conn, err := connectOptions(sf, stderr)
