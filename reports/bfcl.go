@@ -115,9 +115,8 @@ func outcomeOrder(counts map[string]int) []string {
 
 // bfclLine is one row's leaderboard summary columns.
 func bfclLine(b *summary.BFCLSummary) string {
-	pct := bfclPct
 	line := fmt.Sprintf("Non-Live AST %s, Live %s, Irrelevance Detection %s, Relevance Detection %s",
-		pct(b.NonLiveAST), pct(b.Live), pct(b.Irrelevance), pct(b.Relevance))
+		bfclPct(b.NonLiveAST), bfclPct(b.Live), bfclPct(b.Irrelevance), bfclPct(b.Relevance))
 	if rt := b.RoundTrip; rt != nil {
 		line += " (as received; " + bfclRoundTripText(rt) + ")"
 	}
