@@ -15,6 +15,8 @@ import (
 
 // toolgradeOnPath puts this test binary on PATH as `toolgrade`, so a servers
 // file written as a user writes it (`"command": "toolgrade"`) starts the fake.
+// It is a script that sets mainEnv itself: a stdio server inherits only the
+// safe list of variables, never the test's own.
 func toolgradeOnPath(t *testing.T) {
 	t.Helper()
 	self, err := os.Executable()
@@ -22,11 +24,11 @@ func toolgradeOnPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := t.TempDir()
-	if err := os.Symlink(self, filepath.Join(bin, "toolgrade")); err != nil {
+	script := fmt.Sprintf("#!/bin/sh\n%s=1 exec '%s' \"$@\"\n", mainEnv, strings.ReplaceAll(self, "'", `'\''`))
+	if err := os.WriteFile(filepath.Join(bin, "toolgrade"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	t.Setenv(mainEnv, "1") // only the children read it
 }
 
 // TestClaudeDesktopConfigWorks: a real claude_desktop_config.json, with

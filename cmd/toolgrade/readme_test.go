@@ -147,16 +147,7 @@ func TestReadmeFirstSuiteRuns(t *testing.T) {
 	}
 	// The servers file starts `toolgrade fake-mcp docs`: this test binary
 	// plays toolgrade, found on PATH as the reader's build is.
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := t.TempDir()
-	if err := os.Symlink(self, filepath.Join(bin, "toolgrade")); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	t.Setenv(mainEnv, "1")
+	toolgradeOnPath(t)
 	t.Chdir(dir)
 
 	var ran []string

@@ -61,13 +61,18 @@ type Config struct {
 // Server is one entry of mcpServers: how to start or reach one MCP server.
 type Server struct {
 	Name string
-	// Command, Args, Env and Cwd describe a stdio server. Env is added to the
-	// parent's environment; Cwd is absolute after parsing (the config's folder
-	// by default).
+	// Command, Args, Env and Cwd describe a stdio server. The server sees
+	// only a short safe list of toolgrade's environment (SafeEnv), the
+	// variables InheritEnv names, and Env, as the official MCP SDKs start a
+	// stdio server; Cwd is absolute after parsing (the config's folder by
+	// default).
 	Command string
 	Args    []string
 	Env     map[string]string
-	Cwd     string
+	// InheritEnv names more of toolgrade's variables the server may see
+	// ("inheritEnv" in the file); nil: the safe list alone.
+	InheritEnv []string
+	Cwd        string
 	// URL and Headers describe a remote server; the headers go on every HTTP
 	// request.
 	URL     string
@@ -389,7 +394,7 @@ func (p *parser) config(n *yaml.Node) (*Config, error) {
 
 var serverNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 
-var serverFields = []string{"command", "args", "env", "cwd", "url", "headers", "transport", "type", "toolFilter", "disabled"}
+var serverFields = []string{"command", "args", "env", "inheritEnv", "cwd", "url", "headers", "transport", "type", "toolFilter", "disabled"}
 
 // server reads one entry of mcpServers; disabled reports "disabled": true.
 func (p *parser) server(k, n *yaml.Node) (_ Server, disabled bool, _ error) {
@@ -458,6 +463,8 @@ func (p *parser) serverField(s *Server, e *serverEntry, f field, path string) er
 		s.Args, err = p.strList(f.val, fp)
 	case "env":
 		s.Env, err = p.strMap(f.val, fp)
+	case "inheritEnv":
+		s.InheritEnv, err = p.envNames(f.val, fp)
 	case "cwd":
 		s.Cwd, err = p.str(f.val, fp)
 	case "url":
@@ -512,7 +519,7 @@ func (p *parser) stdioServer(s *Server, e *serverEntry, path string) error {
 
 // remoteServer checks and completes a server entry with "url".
 func (p *parser) remoteServer(s *Server, e *serverEntry, path string) error {
-	for _, f := range []string{"args", "env", "cwd"} {
+	for _, f := range []string{"args", "env", "inheritEnv", "cwd"} {
 		if kn, ok := e.keys[f]; ok {
 			return p.errAt(kn, join(path, f), `only applies to stdio servers ("command")`)
 		}

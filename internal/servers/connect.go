@@ -410,15 +410,7 @@ func transportFor(ctx context.Context, s Server, dir string, stderr *stderrSink,
 			return nil, nil, nil, errors.New("no command")
 		}
 		cmd := exec.Command(s.Command, s.Args...)
-		cmd.Env = os.Environ()
-		keys := make([]string, 0, len(s.Env))
-		for k := range s.Env {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			cmd.Env = append(cmd.Env, k+"="+s.Env[k])
-		}
+		cmd.Env = serverEnv(s, os.Environ())
 		cmd.Dir = s.Cwd
 		if cmd.Dir == "" {
 			cmd.Dir = dir

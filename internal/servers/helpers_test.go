@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -64,8 +65,9 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// runChild serves two tools over stdio: whoami reports the child's cwd and
-// FAKE_K and writes to stderr; crash exits the process mid-call. A restarted
+// runChild serves three tools over stdio: whoami reports the child's cwd
+// and FAKE_K and writes to stderr; environ lists its whole environment;
+// crash exits the process mid-call. A restarted
 // child also serves "extra": its tools changed.
 func runChild(restarted bool) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "child", Version: "1"}, nil)
@@ -74,6 +76,12 @@ func runChild(restarted bool) {
 			wd, _ := os.Getwd()
 			fmt.Fprint(os.Stderr, "hello from child\npartial line")
 			return textResult(fmt.Sprintf("cwd=%s FAKE_K=%s", wd, os.Getenv("FAKE_K"))), nil
+		})
+	srv.AddTool(&mcp.Tool{Name: "environ", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			env := os.Environ()
+			slices.Sort(env)
+			return textResult(strings.Join(env, "\n")), nil
 		})
 	srv.AddTool(&mcp.Tool{Name: "crash", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -63,7 +63,7 @@ func TestStdioChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := exposedNames(c); strings.Join(got, ",") != "crash,whoami" {
+	if got := exposedNames(c); strings.Join(got, ",") != "crash,environ,whoami" {
 		t.Fatalf("exposed = %v", got)
 	}
 	ex := c.Call(context.Background(), "whoami", nil, "")
