@@ -86,6 +86,10 @@ func Scan(dirs []string) []Entry {
 // read is the entry of one run directory.
 func read(id, dir string) Entry {
 	e := Entry{ID: id, Dir: dir}
+	if err := confined(dir, record.RunFile, record.SummaryFile); err != nil {
+		e.Error = err.Error()
+		return e
+	}
 	rd, err := store.Open(dir)
 	if err != nil {
 		var nr *store.NotRunError

@@ -41,9 +41,27 @@ func Handler(dirs []string, hosts []string) http.Handler {
 	mux.HandleFunc("GET /view.css", v.asset("view.css", "text/css; charset=utf-8"))
 	mux.HandleFunc("GET /api/runs", v.runs)
 	mux.HandleFunc("GET /api/progress", v.progress)
-	mux.HandleFunc("GET /run", v.report)
-	mux.HandleFunc("GET /compare", v.compare)
+	mux.HandleFunc("GET /run", sandboxed(v.report))
+	mux.HandleFunc("GET /compare", sandboxed(v.compare))
 	return proxy.Guard(secure(mux), hosts)
+}
+
+// pageCSP is the policy of every page made of a run's files (its
+// report.html, a comparison): sandboxed without allow-same-origin, so the
+// page runs in an opaque origin of its own, as Jupyter serves the files
+// of a notebook folder. A report.html someone else wrote (a downloaded CI
+// artifact, a shared drive) may run its own script, but cannot read
+// /api/runs or another run: its requests carry Origin "null", which the
+// guard refuses, and nothing answers it with CORS. It may load nothing
+// and connect nowhere: a report is one self-contained file.
+const pageCSP = "sandbox allow-scripts; default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
+
+// sandboxed serves h's pages under pageCSP.
+func sandboxed(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", pageCSP)
+		h(w, r)
+	}
 }
 
 // secure sets the headers every answer carries: pages and data load from
@@ -101,12 +119,20 @@ func (v *viewer) dir(id string) (string, error) {
 	if name == "" || name == ".." || strings.ContainsAny(name, `/\`) || strings.HasPrefix(name, ".") {
 		return "", fmt.Errorf("no run %q", id)
 	}
-	return filepath.Join(v.dirs[i], name), nil
+	dir := filepath.Join(v.dirs[i], name)
+	// Scan lists no link: a run linked in from elsewhere is no run here.
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("no run %q", id)
+	}
+	return dir, nil
 }
 
 func (v *viewer) open(id string) (*store.Reader, error) {
 	dir, err := v.dir(id)
 	if err != nil {
+		return nil, err
+	}
+	if err := confined(dir, record.RunFile, record.TrialsFile, record.SummaryFile); err != nil {
 		return nil, err
 	}
 	return store.Open(dir)
@@ -147,7 +173,7 @@ func (v *viewer) report(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if rd.Run.Status != "running" {
-		if f, err := os.Open(filepath.Join(rd.Dir, runs.HTMLReportFile)); err == nil {
+		if f, err := openInside(rd.Dir, runs.HTMLReportFile); err == nil {
 			defer f.Close()
 			io.Copy(w, f)
 			return

@@ -60,7 +60,10 @@ func poll(t *testing.T, ctx context.Context, what, js string) {
 		if err == nil {
 			return
 		}
-		if i == 50 || !strings.Contains(err.Error(), "Cannot find context") {
+		// A sandboxed page (a report) is a new origin: Chromium may move it
+		// to a process of its own, which ends the poll's target.
+		lost := strings.Contains(err.Error(), "Cannot find context") || strings.Contains(err.Error(), "Inspected target navigated or closed")
+		if i == 50 || !lost {
 			t.Fatalf("waiting for %s (%s): %v", what, js, err)
 		}
 	}
@@ -162,6 +165,13 @@ func TestViewInBrowser(t *testing.T) {
 	}
 	poll(t, ctx, "the report", `location.search === '?id=0%2Fweather-1' && document.readyState === 'complete' && document.body.textContent.includes('llama3.2:3b')`)
 	browsertest.Screenshot(t, ctx, "view-report.png")
+	// The report runs sandboxed in an origin of its own: its transcripts
+	// still open, and it cannot read the viewer's data.
+	if got := eval[string](t, ctx, `window.origin`); got != "null" {
+		t.Errorf("the report runs in origin %q, want an opaque one (null)", got)
+	}
+	eval[bool](t, ctx, `document.querySelector('table.heat td.cell').click(), true`)
+	poll(t, ctx, "a transcript", `location.hash.startsWith('#t/') && document.querySelector('#transcript #answer') !== null`)
 
 	// The hostile run's report, as run wrote it: text, nothing run.
 	if err := chromedp.Do(ctx, chromedp.Navigate(s.URL+"/run?id=0/hostile")); err != nil {
