@@ -51,7 +51,7 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
-	cfg, err := servers.Load(sf.file)
+	cfg, err := servers.Load(ctx, sf.file)
 	if err != nil {
 		return asUsage(err)
 	}

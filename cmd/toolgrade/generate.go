@@ -98,7 +98,7 @@ func runCasesGenerate(ctx context.Context, args []string, _ io.Reader, stdout, s
 	if in := draft.InTheWay(*out, *out+author.LogSuffix); *out != "" && len(in) > 0 {
 		return asUsage(draft.ErrInTheWay("cases generate", in))
 	}
-	cfg, err := servers.Load(sf.file)
+	cfg, err := servers.Load(ctx, sf.file)
 	if err != nil {
 		return asUsage(err)
 	}

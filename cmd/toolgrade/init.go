@@ -45,7 +45,7 @@ func runInit(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	if err := g.check("init"); err != nil {
 		return err
 	}
-	sv, err := initdir.ReadServers(src, *dir, !*claude)
+	sv, err := initdir.ReadServers(ctx, src, *dir, !*claude)
 	if *claude && errors.Is(err, os.ErrNotExist) {
 		return usageErrorf("init: no Claude Desktop config at %s: give --servers FILE, an mcpServers file, instead", src)
 	} else if err != nil {

@@ -12,7 +12,6 @@ import (
 	"github.com/toolgrade/toolgrade/internal/gate"
 	"github.com/toolgrade/toolgrade/internal/runner"
 	"github.com/toolgrade/toolgrade/internal/runs"
-	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/suite"
@@ -149,7 +148,6 @@ func (p *runReporter) Gates(ctx context.Context, run *store.Reader, s *suite.Sui
 }
 
 // suiteServers reads the suite's servers (runs.SuiteServers).
-func suiteServers(s *suite.Suite) (*servers.Config, error) { return runs.SuiteServers(s) }
 
 func splitList(s string) []string {
 	var out []string

@@ -46,7 +46,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if opts.CORSOrigins, opts.AllowHosts, err = proxy.Allowed(f.listen, f.ollama, f.origins, f.hosts, os.Getenv, os.Hostname); err != nil {
 		return asUsage(err)
 	}
-	cfg, err := servers.Load(f.servers.file)
+	cfg, err := servers.Load(ctx, f.servers.file)
 	if err != nil {
 		return asUsage(err)
 	}

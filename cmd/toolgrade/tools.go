@@ -10,6 +10,7 @@ import (
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/confusable"
 	"github.com/toolgrade/toolgrade/internal/llm"
+	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"github.com/toolgrade/toolgrade/internal/suite"
@@ -44,7 +45,7 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if *caseID != "" && *suitePath == "" {
 		return usageErrorf("tools: --case needs --suite FILE, the suite that defines it")
 	}
-	vt, err := loadVariantTools(*suitePath, *variant, sf.file)
+	vt, err := loadVariantTools(ctx, *suitePath, *variant, sf.file)
 	if err != nil {
 		return err
 	}
@@ -96,7 +97,7 @@ type variantTools struct {
 
 // loadVariantTools reads --suite and finds --variant in it: the servers are
 // the variant's own file, else --servers, else the suite's.
-func loadVariantTools(suitePath, variant, serversFile string) (*variantTools, error) {
+func loadVariantTools(ctx context.Context, suitePath, variant, serversFile string) (*variantTools, error) {
 	vt := &variantTools{}
 	if suitePath == "" {
 		if variant != "" {
@@ -105,7 +106,7 @@ func loadVariantTools(suitePath, variant, serversFile string) (*variantTools, er
 		if serversFile == "" {
 			return nil, usageErrorf("tools: --servers FILE is required")
 		}
-		cfg, err := servers.Load(serversFile)
+		cfg, err := servers.Load(ctx, serversFile)
 		vt.cfg = cfg
 		return vt, asUsage(err)
 	}
@@ -122,13 +123,13 @@ func loadVariantTools(suitePath, variant, serversFile string) (*variantTools, er
 	var cfg *servers.Config
 	switch {
 	case vt.variant != nil && vt.variant.ServersPath != "":
-		cfg, err = servers.Load(vt.variant.ServersPath)
+		cfg, err = servers.Load(ctx, vt.variant.ServersPath)
 	case serversFile != "":
-		cfg, err = servers.Load(serversFile)
+		cfg, err = servers.Load(ctx, serversFile)
 	case !toolbox.NeedsServers(s):
 		// No servers to start: every case brings its own tools.
 	default:
-		cfg, err = suiteServers(s)
+		cfg, err = runs.SuiteServers(ctx, s)
 	}
 	if err != nil {
 		return nil, asUsage(err)

@@ -8,6 +8,7 @@ package initdir
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -66,12 +67,12 @@ type Servers struct {
 // relative one gets src's as its cwd in the copy, so its relative command
 // and arguments still resolve (Pinned names them). Errors are at src's
 // file:line:col.
-func ReadServers(src, dir string, keepFolders bool) (*Servers, error) {
+func ReadServers(ctx context.Context, src, dir string, keepFolders bool) (*Servers, error) {
 	data, err := os.ReadFile(src)
 	if err != nil {
 		return nil, err
 	}
-	from, err := servers.Parse(data, src)
+	from, err := servers.Parse(ctx, data, src)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +88,7 @@ func ReadServers(src, dir string, keepFolders bool) (*Servers, error) {
 			return nil, fmt.Errorf("%s: %w", src, err)
 		}
 		if keepFolders {
-			to, err := servers.Parse(data, filepath.Join(dir, s.Name))
+			to, err := servers.Parse(ctx, data, filepath.Join(dir, s.Name))
 			if err != nil {
 				return nil, err
 			}
@@ -106,7 +107,7 @@ func ReadServers(src, dir string, keepFolders bool) (*Servers, error) {
 	}
 	// Read again as written, from where it will be: a stdio server's
 	// default folder is the file's.
-	if s.Config, err = servers.Parse(s.Data, filepath.Join(dir, s.Name)); err != nil {
+	if s.Config, err = servers.Parse(ctx, s.Data, filepath.Join(dir, s.Name)); err != nil {
 		return nil, err
 	}
 	if s.Name == "servers.yaml" && keepFolders {

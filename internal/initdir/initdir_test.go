@@ -1,6 +1,7 @@
 package initdir
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,7 +37,7 @@ func TestReadServers(t *testing.T) {
 		return p
 	}
 	j := write("c.json", `{"globalShortcut": "x", "mcpServers": {"a": {"command": "a-server", "env": {"TOKEN": "t"}}, "b": {"url": "http://127.0.0.1:1/mcp"}}}`)
-	s, err := ReadServers(j, "out", false)
+	s, err := ReadServers(context.Background(), j, "out", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,11 +46,11 @@ func TestReadServers(t *testing.T) {
 		t.Errorf("%+v\n%s", s, s.Data)
 	}
 	y := write("s.yaml", "mcpServers:\n  a: {command: a-server}\n")
-	if s, err := ReadServers(y, "out", false); err != nil || s.Name != "servers.yaml" || string(s.Data) != "mcpServers:\n  a: {command: a-server}\n" {
+	if s, err := ReadServers(context.Background(), y, "out", false); err != nil || s.Name != "servers.yaml" || string(s.Data) != "mcpServers:\n  a: {command: a-server}\n" {
 		t.Errorf("%v %+v", err, s)
 	}
 	bad := write("bad.json", "{\"mcpServers\": {\"a\": {\"comand\": \"x\"}}}")
-	if _, err := ReadServers(bad, "out", false); err == nil || !strings.Contains(err.Error(), bad+":1:") || !strings.Contains(err.Error(), `did you mean "command"?`) {
+	if _, err := ReadServers(context.Background(), bad, "out", false); err == nil || !strings.Contains(err.Error(), bad+":1:") || !strings.Contains(err.Error(), `did you mean "command"?`) {
 		t.Errorf("bad: %v", err)
 	}
 }
@@ -64,7 +65,7 @@ func TestReadServersKeepsFolders(t *testing.T) {
 	p := filepath.Join(src, "servers.json")
 	os.WriteFile(p, []byte(`{"mcpServers": {"z": {"command": "node", "args": ["./server.js"]}, "rel": {"command": "python", "args": ["s.py"], "cwd": "tools"}, "abs": {"command": "x", "cwd": "/opt"}, "web": {"url": "http://127.0.0.1:1/mcp"}}}`), 0o644)
 	out := filepath.Join(t.TempDir(), "eval")
-	s, err := ReadServers(p, out, true)
+	s, err := ReadServers(context.Background(), p, out, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func TestReadServersKeepsFolders(t *testing.T) {
 	}
 	y := filepath.Join(src, "servers.yaml")
 	os.WriteFile(y, []byte("mcpServers:\n  z: {command: node, args: [./server.js]}\n"), 0o644)
-	if s, err := ReadServers(y, out, true); err != nil || !slices.Equal(s.Moved, []string{"z"}) || len(s.Pinned) != 0 {
+	if s, err := ReadServers(context.Background(), y, out, true); err != nil || !slices.Equal(s.Moved, []string{"z"}) || len(s.Pinned) != 0 {
 		t.Errorf("YAML: %v, moved %q, pinned %q", err, s.Moved, s.Pinned)
 	}
 }

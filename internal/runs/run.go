@@ -226,7 +226,7 @@ func freeDir(dir string) string {
 // the tools, readies the variants and settles the shard, refusing a resume
 // whose models or catalogs changed.
 func (r *session) connect(ctx context.Context) error {
-	cfg, err := runServers(r.s)
+	cfg, err := runServers(ctx, r.s)
 	if err != nil {
 		return err
 	}

@@ -44,19 +44,19 @@ func ConnectServers(ctx context.Context, cfg *servers.Config, opts *servers.Opti
 }
 
 // SuiteServers reads the suite's servers: a file beside it, or inline.
-func SuiteServers(s *suite.Suite) (*servers.Config, error) {
+func SuiteServers(ctx context.Context, s *suite.Suite) (*servers.Config, error) {
 	switch {
 	case s.ServersNode != nil:
 		return servers.ParseNode(s.ServersNode, s.Path, s.Dir)
 	case s.ServersPath != "":
-		return servers.Load(s.ServersPath)
+		return servers.Load(ctx, s.ServersPath)
 	}
 	return nil, fmt.Errorf("%s names no MCP servers: add `servers: FILE` (an mcpServers file) or an inline mcpServers object", s.Path)
 }
 
 // runServers is the servers a run of s starts: SuiteServers, or nil for a
 // suite that names none and whose every case brings its own tools.
-func runServers(s *suite.Suite) (*servers.Config, error) {
+func runServers(ctx context.Context, s *suite.Suite) (*servers.Config, error) {
 	own := len(s.Cases) > 0
 	for i := range s.Cases {
 		own = own && s.Cases[i].Tools != nil
@@ -64,7 +64,7 @@ func runServers(s *suite.Suite) (*servers.Config, error) {
 	if s.ServersPath == "" && s.ServersNode == nil && own {
 		return nil, nil
 	}
-	cfg, err := SuiteServers(s)
+	cfg, err := SuiteServers(ctx, s)
 	return cfg, AsUsage(err)
 }
 

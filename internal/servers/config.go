@@ -108,20 +108,21 @@ func (f *ToolFilter) allows(tool string) bool {
 }
 
 // Load reads and parses an mcpServers file.
-func Load(path string) (*Config, error) {
+func Load(ctx context.Context, path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(data, path)
+	return Parse(ctx, data, path)
 }
 
 // Parse parses an mcpServers document. path names the file in errors and its
 // folder is the default cwd of stdio servers. JSON input is read with a
 // strict JSON tokenizer (so JSON syntax errors carry exact positions); a file
 // ending in .yaml or .yml, or one not starting with '{', is read as YAML. The
-// error is a *srcpos.Error.
-func Parse(data []byte, path string) (*Config, error) {
+// error is a *srcpos.Error, or ctx's error once it is done: a parse of a
+// large file stops at once when the user interrupts it.
+func Parse(ctx context.Context, data []byte, path string) (*Config, error) {
 	dir := "."
 	if path != "" {
 		dir = filepath.Dir(path)
@@ -138,18 +139,35 @@ func Parse(data []byte, path string) (*Config, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	var root *yaml.Node
 	if ext != ".yaml" && ext != ".yml" && trimmed[0] == '{' {
-		root, err = jsonToNode(data, path)
+		root, err = jsonToNode(ctx, data, path)
 		if err != nil {
 			return nil, err
 		}
 	} else {
 		var doc yaml.Node
-		if err := yaml.Unmarshal(data, &doc); err != nil {
+		if err := unmarshalYAML(ctx, data, &doc); err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
 			return nil, srcpos.YAMLSyntax(path, data, err)
 		}
 		root = &doc
 	}
 	return ParseNode(root, path, absDir)
+}
+
+// unmarshalYAML is yaml.Unmarshal, left behind once ctx is done: the YAML
+// parser cannot be stopped, so a parse the user interrupted ends in the
+// background while the command returns.
+func unmarshalYAML(ctx context.Context, data []byte, doc *yaml.Node) error {
+	done := make(chan error, 1)
+	go func() { done <- yaml.Unmarshal(data, doc) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // ParseNode parses an mcpServers object that has already been read into a YAML

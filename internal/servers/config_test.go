@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -179,7 +180,7 @@ func TestConfigErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse([]byte(tc.src), "servers.json")
+			_, err := Parse(context.Background(), []byte(tc.src), "servers.json")
 			if err == nil {
 				t.Fatalf("Parse succeeded; want error %q", tc.want)
 			}
@@ -197,7 +198,7 @@ func TestConfigErrors(t *testing.T) {
 func TestConfigErrorColumnsCountCharacters(t *testing.T) {
 	// "é" is two bytes but one column.
 	src := `{"mcpServers": {"d": {"command": "é", "args": 1}}}`
-	_, err := Parse([]byte(src), "s.json")
+	_, err := Parse(context.Background(), []byte(src), "s.json")
 	want := `s.json:1:47: mcpServers.d.args: must be a list of strings, not the number 1`
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %s", err, want)
@@ -228,7 +229,7 @@ func TestParseServers(t *testing.T) {
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := Load(path)
+	cfg, err := Load(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +289,7 @@ func TestParseServers(t *testing.T) {
 func TestParseJSONEscapes(t *testing.T) {
 	// JSON escapes YAML does not know ("\/") and tab indentation.
 	src := "{\n\t\"mcpServers\": {\n\t\t\"d\": {\"command\": \"a\\/b\\u00e9\\t\"}\n\t}\n}"
-	cfg, err := Parse([]byte(src), "s.json")
+	cfg, err := Parse(context.Background(), []byte(src), "s.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +335,7 @@ servers:
 }
 
 func TestParseYAMLSyntaxError(t *testing.T) {
-	_, err := Parse([]byte("mcpServers:\n  docs: [unclosed\n"), "servers.yaml")
+	_, err := Parse(context.Background(), []byte("mcpServers:\n  docs: [unclosed\n"), "servers.yaml")
 	// At the unclosed bracket (yaml.v3 says line 1: it counts a parser
 	// error's line from 0).
 	want := "servers.yaml:2:9: YAML: did not find expected ',' or ']' (this [ is never closed)\n" +
@@ -368,7 +369,7 @@ func TestToolFilterAllows(t *testing.T) {
 // settings beside mcpServers and marks servers "disabled".
 func TestClaudeDesktopConfig(t *testing.T) {
 	path := filepath.Join("testdata", "claude_desktop_config.json")
-	cfg, err := Load(path)
+	cfg, err := Load(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -393,12 +394,12 @@ func TestServerEntryErrorsStay(t *testing.T) {
 		{`{"mcpServers": {"d": {"command": "x"}}, "mcpServer": {}}`,
 			`s.json:1:41: unknown field "mcpServer" (did you mean "mcpServers"?)`},
 	} {
-		_, err := Parse([]byte(tc.src), "s.json")
+		_, err := Parse(context.Background(), []byte(tc.src), "s.json")
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("got %v\nwant %s", err, tc.want)
 		}
 	}
-	cfg, err := Parse([]byte(`{"mcpServers": {"d": {"command": "x"}}}`), "s.json")
+	cfg, err := Parse(context.Background(), []byte(`{"mcpServers": {"d": {"command": "x"}}}`), "s.json")
 	if err != nil || len(cfg.Warnings) != 0 || len(cfg.Disabled) != 0 {
 		t.Errorf("plain config: %+v, %v; want no warnings, nothing disabled", cfg, err)
 	}
@@ -412,11 +413,11 @@ func TestDisabledServerNeedsNoEnv(t *testing.T) {
   "off": {"url": "https://h/mcp", "headers": {"Authorization": "Bearer ${env:TOOLGRADE_TEST_UNSET}"}, "disabled": true},
   "on": {"command": "x", "args": ["${env:TOOLGRADE_TEST_UNSET}"]}
 }}`
-	_, err := Parse([]byte(src), "s.json")
+	_, err := Parse(context.Background(), []byte(src), "s.json")
 	if want := "s.json:3:35: mcpServers.on.args[0]: environment variable TOOLGRADE_TEST_UNSET is not set"; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("got %v, want %s...", err, want)
 	}
-	cfg, err := Parse([]byte(strings.Replace(src, `"x", "args"`, `"x", "disabled": true, "args"`, 1)), "s.json")
+	cfg, err := Parse(context.Background(), []byte(strings.Replace(src, `"x", "args"`, `"x", "disabled": true, "args"`, 1)), "s.json")
 	if err != nil || len(cfg.Servers) != 0 || len(cfg.Disabled) != 2 {
 		t.Fatalf("got %+v, %v; want both servers disabled", cfg, err)
 	}

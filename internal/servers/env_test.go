@@ -67,12 +67,12 @@ func TestInheritEnvErrors(t *testing.T) {
 		{`{"mcpServers": {"d": {"url": "http://127.0.0.1:1/mcp", "inheritEnv": ["A"]}}}`,
 			`servers.json:1:56: mcpServers.d.inheritEnv: only applies to stdio servers ("command")`},
 	} {
-		_, err := Parse([]byte(c.src), "servers.json")
+		_, err := Parse(context.Background(), []byte(c.src), "servers.json")
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%s:\n got %v\nwant %s", c.src, err, c.want)
 		}
 	}
-	cfg, err := Parse([]byte(`{"mcpServers": {"d": {"command": "x", "inheritEnv": ["AWS_*", "*", "GITHUB_TOKEN"]}}}`), "servers.json")
+	cfg, err := Parse(context.Background(), []byte(`{"mcpServers": {"d": {"command": "x", "inheritEnv": ["AWS_*", "*", "GITHUB_TOKEN"]}}}`), "servers.json")
 	if err != nil {
 		t.Fatal(err)
 	}

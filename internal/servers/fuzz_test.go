@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -56,7 +57,7 @@ func FuzzParse(f *testing.F) {
 		// Parse touches no file: the names only pick the syntax and name
 		// the file in errors.
 		for _, path := range []string{"fuzz.json", "fuzz.yaml"} {
-			cfg, err := Parse(data, path)
+			cfg, err := Parse(context.Background(), data, path)
 			if err != nil {
 				var pe *srcpos.Error
 				if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), path) {
@@ -64,7 +65,7 @@ func FuzzParse(f *testing.F) {
 				}
 				continue
 			}
-			again, err := Parse(configJSON(t, cfg), path)
+			again, err := Parse(context.Background(), configJSON(t, cfg), path)
 			if err != nil {
 				t.Fatalf("%v\nof the config written back:\n%s", err, configJSON(t, cfg))
 			}

@@ -2,6 +2,7 @@ package servers
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,10 +17,10 @@ import (
 // line:col positions. JSON is not read with the YAML parser because YAML
 // differs from JSON at the edges ("\/" escapes fail, trailing commas pass) and
 // reports only the line of a syntax error.
-func jsonToNode(data []byte, file string) (*yaml.Node, error) {
+func jsonToNode(ctx context.Context, data []byte, file string) (*yaml.Node, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	b := &nodeBuilder{data: data, dec: dec, file: file}
+	b := &nodeBuilder{ctx: ctx, data: data, dec: dec, file: file, pos: srcpos.NewCursor(file, data)}
 	tok, start, err := b.next()
 	if err != nil {
 		return nil, b.syntax(err)
@@ -38,13 +39,25 @@ func jsonToNode(data []byte, file string) (*yaml.Node, error) {
 }
 
 type nodeBuilder struct {
+	ctx  context.Context
 	data []byte
 	dec  *json.Decoder
 	file string
+	// pos locates the tokens, which come in increasing order: each byte
+	// of the file is counted once, however long its lines.
+	pos *srcpos.Cursor
+	// tokens counts the tokens read, so ctx is asked every 4,096.
+	tokens int
 }
 
-// next returns the next token and the byte offset where it starts.
+// next returns the next token and the byte offset where it starts; once
+// ctx is done, its error.
 func (b *nodeBuilder) next() (json.Token, int, error) {
+	if b.tokens++; b.tokens%4096 == 0 {
+		if err := b.ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+	}
 	start := int(b.dec.InputOffset())
 	for start < len(b.data) && strings.IndexByte(" \t\r\n,:", b.data[start]) >= 0 {
 		start++
@@ -58,6 +71,9 @@ func (b *nodeBuilder) errAt(off int, format string, args ...any) error {
 }
 
 func (b *nodeBuilder) syntax(err error) error {
+	if cerr := b.ctx.Err(); cerr != nil && errors.Is(err, cerr) {
+		return err
+	}
 	// The streaming decoder locates some errors at the start of the value
 	// they are in; a whole-input check locates every one at the offending
 	// byte (its Offset counts that byte).
@@ -81,7 +97,7 @@ func (b *nodeBuilder) syntaxAt(off int, format string, args ...any) error {
 }
 
 func (b *nodeBuilder) value(tok json.Token, start int) (*yaml.Node, error) {
-	pos := srcpos.Offset(b.file, b.data, start)
+	pos := b.pos.Pos(start)
 	n := &yaml.Node{Line: pos.Line, Column: pos.Col}
 	switch v := tok.(type) {
 	case json.Delim:

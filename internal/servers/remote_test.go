@@ -35,7 +35,7 @@ func authServer(t *testing.T, h http.Handler, want string) (url string, authed, 
 
 func connectConfig(t *testing.T, src string, opts *Options) *Catalog {
 	t.Helper()
-	cfg, err := Parse([]byte(src), "servers.json")
+	cfg, err := Parse(context.Background(), []byte(src), "servers.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestRemoteTransports(t *testing.T) {
   "remote": {"url": %q, "headers": {"Authorization": "Bearer ${env:TOOLGRADE_TEST_TOKEN}"}},
   "nokey": {"url": %q}
 }}`, base+tc.path, base+tc.path)
-			cfg, err := Parse([]byte(src), "servers.json")
+			cfg, err := Parse(context.Background(), []byte(src), "servers.json")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,7 +113,7 @@ func TestRemoteNoGoroutineLeaks(t *testing.T) {
 	before := settleGoroutines()
 	streamable := httptest.NewServer(mcp.NewStreamableHTTPHandler(get, nil))
 	sse := httptest.NewServer(mcp.NewSSEHandler(get, nil))
-	cfg, err := Parse([]byte(fmt.Sprintf(`{"mcpServers":{"h":{"url":%q},"s":{"url":%q}}}`, streamable.URL+"/mcp", sse.URL+"/sse")), "s.json")
+	cfg, err := Parse(context.Background(), []byte(fmt.Sprintf(`{"mcpServers":{"h":{"url":%q},"s":{"url":%q}}}`, streamable.URL+"/mcp", sse.URL+"/sse")), "s.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestConnectErrorsRedactURLSecrets(t *testing.T) {
   "userinfo": {"url": "http://me:SECRET-PW@%s/mcp"},
   "plain": {"url": "http://%s/mcp"}
 }}`, host(refusing.URL), host(closed.URL), host(closed.URL), host(closed.URL))
-	cfg, err := Parse([]byte(src), "servers.json")
+	cfg, err := Parse(context.Background(), []byte(src), "servers.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -131,7 +131,7 @@ func TestReferenceFilesystemServer(t *testing.T) {
 	src, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
 		"fs": map[string]any{"command": "node", "args": []string{script, dir}},
 	}})
-	cfg, err := Parse(src, filepath.Join(dir, "servers.json"))
+	cfg, err := Parse(context.Background(), src, filepath.Join(dir, "servers.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func referenceServers(t *testing.T, entries map[string][]string) *Catalog {
 			"env": map[string]string{"MEMORY_FILE_PATH": filepath.Join(dir, "memory.jsonl")}}
 	}
 	src, _ := json.Marshal(map[string]any{"mcpServers": servers})
-	cfg, err := Parse(src, filepath.Join(dir, "servers.json"))
+	cfg, err := Parse(context.Background(), src, filepath.Join(dir, "servers.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +337,7 @@ func TestReferenceMemoryServerKeepsState(t *testing.T) {
 // when stderr is not passed through.
 func TestFailedServerSaysWhyFromItsStderr(t *testing.T) {
 	src := []byte(`{"mcpServers": {"bad": {"command": "sh", "args": ["-c", "echo 'loading config' >&2; echo 'fatal: no API key in MY_TOKEN' >&2; exit 1"]}}}`)
-	cfg, err := Parse(src, filepath.Join(t.TempDir(), "servers.json"))
+	cfg, err := Parse(context.Background(), src, filepath.Join(t.TempDir(), "servers.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package srcpos_test
 
 import (
+	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,9 +16,12 @@ import (
 // and the fake Ollama's script.
 func TestSameTypoEveryFormat(t *testing.T) {
 	parse := map[string]func(src, file string) error{
-		"servers": func(src, file string) error { _, err := servers.Parse([]byte(src), file); return err },
-		"suite":   func(src, file string) error { _, err := suite.Parse([]byte(src), file); return err },
-		"script":  func(src, file string) error { _, err := fakeollama.ParseScript([]byte(src), file); return err },
+		"servers": func(src, file string) error {
+			_, err := servers.Parse(context.Background(), []byte(src), file)
+			return err
+		},
+		"suite":  func(src, file string) error { _, err := suite.Parse([]byte(src), file); return err },
+		"script": func(src, file string) error { _, err := fakeollama.ParseScript([]byte(src), file); return err },
 	}
 	const suiteHead = "servers: s.json\ncases:\n  - id: a\n    ask: hi\n"
 	for _, tt := range []struct {
@@ -62,7 +66,7 @@ func TestSameSyntaxErrorEveryFormat(t *testing.T) {
 		var err error
 		switch tt.reader {
 		case "servers":
-			_, err = servers.Parse([]byte(tt.src), "f.yaml")
+			_, err = servers.Parse(context.Background(), []byte(tt.src), "f.yaml")
 		case "suite":
 			_, err = suite.Parse([]byte(tt.src), "f.yaml")
 		case "script":

@@ -45,6 +45,47 @@ func Node(file string, n *yaml.Node) Pos {
 	return Pos{File: file, Line: n.Line, Col: n.Column}
 }
 
+// Cursor turns byte offsets of one file into positions, as Offset does, in
+// time proportional to the distance from the offset it was last asked: a
+// reader that asks in increasing order (a JSON decoder's tokens) pays for
+// the file once, where Offset would count from the start every time.
+type Cursor struct {
+	file string
+	data []byte
+	off  int // the offset last asked, and what is known of it:
+	line int // its line,
+	bol  int // the offset its line starts at,
+	col  int // its column, counted in characters
+	// scanned counts the bytes read to answer, which tests hold to the
+	// file's size for offsets asked in order.
+	scanned int
+}
+
+// NewCursor returns a Cursor over data, the contents of file.
+func NewCursor(file string, data []byte) *Cursor {
+	return &Cursor{file: file, data: data, line: 1, col: 1}
+}
+
+// Pos is Offset(file, data, off).
+func (c *Cursor) Pos(off int) Pos {
+	off = min(max(off, 0), len(c.data))
+	if off < c.off {
+		c.off, c.line, c.bol, c.col = 0, 1, 0, 1
+	}
+	seg := c.data[c.off:off]
+	c.scanned += len(seg)
+	if nl := bytes.LastIndexByte(seg, '\n'); nl >= 0 {
+		c.line += bytes.Count(seg, []byte("\n"))
+		c.bol = c.off + nl + 1
+		c.col = utf8.RuneCount(c.data[c.bol:off]) + 1
+		c.scanned += off - c.bol
+	} else {
+		c.col += utf8.RuneCount(seg)
+	}
+	c.off = off
+	return Pos{File: c.file, Line: c.line, Col: c.col}
+}
+
 // Offset returns the position of byte offset off of data in file, the
 // column counted in characters as YAML parsers and editors count it. An
 // offset past either end is clamped to it.

@@ -177,3 +177,35 @@ func TestNearestAndRelated(t *testing.T) {
 		}
 	}
 }
+
+// TestCursorAgreesWithOffset: a Cursor gives Offset's position at every
+// rune boundary, asked in increasing order (as a decoder asks), backwards
+// and past either end.
+func TestCursorAgreesWithOffset(t *testing.T) {
+	data := []byte("{\"a\": 1,\n  \"é\": \"日本\",\r\n\n\"z\": [1,\n2]}\n")
+	var offs []int
+	for i := range string(data) {
+		offs = append(offs, i)
+	}
+	offs = append(offs, len(data), len(data)+5, 3, 0, -2, 17, 9, 40)
+	c := NewCursor("f", data)
+	for _, off := range offs {
+		if got, want := c.Pos(off), Offset("f", data, off); got != want {
+			t.Errorf("Cursor.Pos(%d) = %v, Offset = %v", off, got, want)
+		}
+	}
+}
+
+// TestCursorIsLinear: offsets asked in order over one long line (a minified
+// file) read each byte at most twice, where Offset reads the whole prefix
+// every time.
+func TestCursorIsLinear(t *testing.T) {
+	data := []byte(strings.Repeat(`"k":"v",`, 100000) + "\n" + strings.Repeat(`"é":1,`, 1000))
+	c := NewCursor("f", data)
+	for off := 0; off < len(data); off += 4 {
+		c.Pos(off)
+	}
+	if c.scanned > 2*len(data) {
+		t.Errorf("the cursor read %d bytes for a file of %d", c.scanned, len(data))
+	}
+}

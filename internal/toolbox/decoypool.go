@@ -39,7 +39,7 @@ func (d *decoyPool) load(ctx context.Context) (*Pool, error) {
 			tools = append(tools, ts...)
 			continue
 		}
-		cfg, err := servers.Load(src.ServersPath)
+		cfg, err := servers.Load(ctx, src.ServersPath)
 		if err != nil {
 			return nil, usage(fmt.Errorf("decoys (%s): %w", src.Pos, err))
 		}

@@ -202,7 +202,7 @@ func (o *opener) ownServers(ctx context.Context, sv *suite.Variant) (*Base, brid
 	o.byFile[s.ServersPath] = base
 	vc := o.byFile[sv.ServersPath]
 	if vc == nil {
-		cfg, err := servers.Load(sv.ServersPath)
+		cfg, err := servers.Load(ctx, sv.ServersPath)
 		if err != nil {
 			return nil, nil, usage(fmt.Errorf("variant %s: %w", sv.Name, err))
 		}
