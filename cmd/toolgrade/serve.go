@@ -100,7 +100,7 @@ type serveFlags struct {
 	addrFile                   string
 	maxRounds                  int
 	origins, hosts             stringList
-	maxBody                    string
+	maxBody, maxBodies         string
 	limits                     proxy.Limits
 }
 
@@ -117,6 +117,7 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.logFormat, "log-format", "text", "request log lines on stderr, `text|json`")
 	fs.StringVar(&f.deny, "deny-tools", "", "comma-separated tool `PATTERNS` never to run (the model is told the tool was not run)")
 	fs.StringVar(&f.maxBody, "max-body", "64MiB", "largest chat request `SIZE` read (bytes, or 100MB, 1GiB); larger ones get 413")
+	fs.StringVar(&f.maxBodies, "max-bodies", "256MiB", "most `SIZE` the chat bodies being read may hold together; a body past it gets 503 server busy")
 	fs.IntVar(&f.limits.MaxChats, "max-chats", proxy.DefaultMaxChats, "chats whose loops run at once; more wait their turn")
 	fs.IntVar(&f.limits.MaxQueue, "max-queue", proxy.DefaultMaxQueue, "chats that may wait for a turn; one more gets 503 server busy, as from Ollama")
 	fs.StringVar(&f.addrFile, "addr-file", "", "write the address it listens on to `FILE` once listening (for scripts using --listen 127.0.0.1:0)")
@@ -143,6 +144,13 @@ func (f *serveFlags) check(pos []string) error {
 		return usageErrorf("serve: --max-body %v", err)
 	}
 	f.limits.MaxBody = n
+	if n, err = proxy.ParseSize(f.maxBodies); err != nil {
+		return usageErrorf("serve: --max-bodies %v", err)
+	}
+	if n < f.limits.MaxBody {
+		return usageErrorf("serve: --max-bodies %s is less than --max-body %s: no body could be read; raise --max-bodies", f.maxBodies, f.maxBody)
+	}
+	f.limits.MaxBodies = n
 	return asUsage(proxy.LoopbackOnly(f.listen))
 }
 

@@ -40,12 +40,14 @@ type Extra struct {
 
 // chat serves POST /api/chat through the bridge loop.
 func (s *Server) chat(w http.ResponseWriter, r *http.Request, st *chatStats) {
-	body, ok := s.limit.readBody(w, r)
+	body, release, ok := s.limit.readBody(w, r, s.bodies)
 	if !ok {
 		return
 	}
 	var req api.ChatRequest
-	if err := json.Unmarshal(body, &req); err != nil {
+	err := json.Unmarshal(body, &req)
+	release()
+	if err != nil {
 		if len(bytes.TrimSpace(body)) == 0 {
 			err = errors.New("missing request body")
 		}
@@ -63,7 +65,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, st *chatStats) {
 	// Malformed requests are answered above without waiting; a chat waits
 	// here for its turn, and nothing of it has run yet.
 	waited := s.now()
-	release, err := s.admit.enter(r.Context())
+	release, err = s.admit.enter(r.Context())
 	if err != nil {
 		if r.Context().Err() == nil {
 			writeError(w, http.StatusServiceUnavailable, err.Error())

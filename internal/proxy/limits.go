@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 // bounds what it holds for them too.
 const (
 	DefaultMaxBody     = 64 << 20
+	DefaultMaxBodies   = 256 << 20
 	DefaultMaxChats    = 8
 	DefaultMaxQueue    = 512
 	DefaultBodyTimeout = time.Minute
@@ -35,6 +37,12 @@ type Limits struct {
 	// is refused with 413 before anything runs. Only chats are bounded: the
 	// proxy reads nothing else, it streams it to Ollama.
 	MaxBody int64
+	// MaxBodies is the most bytes the chat bodies being read may hold
+	// together, whatever the number of connections: a body that would
+	// pass it is refused with 503 and Ollama's busy message (clients retry
+	// it), so many large bodies at once cannot exhaust memory before any
+	// is admitted. A body is held until it is decoded.
+	MaxBodies int64
 	// MaxChats is how many chats run their loops (Ollama requests and tool
 	// calls) at once.
 	MaxChats int
@@ -50,6 +58,9 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxBody <= 0 {
 		l.MaxBody = DefaultMaxBody
 	}
+	if l.MaxBodies <= 0 {
+		l.MaxBodies = max(DefaultMaxBodies, l.MaxBody)
+	}
 	if l.MaxChats <= 0 {
 		l.MaxChats = DefaultMaxChats
 	}
@@ -62,34 +73,165 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// readBody reads a chat's body under the body limit and timeout; on
-// failure it has written the error answer and returns ok false.
-func (l Limits) readBody(w http.ResponseWriter, r *http.Request) (body []byte, ok bool) {
+// readBody reads a chat's body under the body limit, the shared budget and
+// the timeout; on failure it has written the error answer and returns ok
+// false. release gives the body's bytes back to the budget: call it once
+// the body is decoded.
+func (l Limits) readBody(w http.ResponseWriter, r *http.Request, b *budget) (body []byte, release func(), ok bool) {
+	fail := func(code int, msg string) ([]byte, func(), bool) {
+		// The rest of the body is not worth waiting for, and the server
+		// would wait for it before answering on a connection it keeps.
+		w.Header().Set("Connection", "close")
+		writeError(w, code, msg)
+		return nil, nil, false
+	}
+	tooBig := fmt.Sprintf("request body is larger than %s: toolgrade serve --max-body sets the limit", humanize.IBytes(uint64(l.MaxBody)))
+	if r.ContentLength > l.MaxBody {
+		return fail(http.StatusRequestEntityTooLarge, tooBig)
+	}
 	rc := http.NewResponseController(w)
 	// Not every writer has a connection (tests' recorders): the limit
 	// still holds without the deadline.
 	_ = rc.SetReadDeadline(time.Now().Add(l.BodyTimeout))
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, l.MaxBody))
+	held := &holding{b: b}
+	body, err := held.readAll(http.MaxBytesReader(w, r.Body, l.MaxBody), r.ContentLength)
 	if err == nil {
 		// The deadline must not outlive the body: the server's read that
 		// watches for the client leaving would hit it and cancel the chat.
 		_ = rc.SetReadDeadline(time.Time{})
-		return body, true
+		return body, held.release, true
 	}
-	// The rest of the body is not worth waiting for, and the server would
-	// wait for it before answering on a connection it keeps.
-	w.Header().Set("Connection", "close")
-	var tooBig *http.MaxBytesError
+	held.release()
+	var mb *http.MaxBytesError
 	switch {
-	case errors.As(err, &tooBig):
-		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf(
-			"request body is larger than %s: toolgrade serve --max-body sets the limit", humanize.IBytes(uint64(l.MaxBody))))
+	case errors.As(err, &mb):
+		return fail(http.StatusRequestEntityTooLarge, tooBig)
+	case errors.Is(err, errBodiesFull):
+		return fail(http.StatusServiceUnavailable, errBusy.Error())
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		writeError(w, http.StatusRequestTimeout, fmt.Sprintf("request body not received within %s", l.BodyTimeout))
+		return fail(http.StatusRequestTimeout, fmt.Sprintf("request body not received within %s", l.BodyTimeout))
 	default:
-		writeError(w, http.StatusBadRequest, err.Error())
+		return fail(http.StatusBadRequest, err.Error())
 	}
-	return nil, false
+}
+
+// errBodiesFull: the bodies being read already hold Limits.MaxBodies.
+var errBodiesFull = errors.New("the request bodies being read hold all the memory allowed for them")
+
+// budget is the memory every chat body being read shares.
+type budget struct {
+	mu        sync.Mutex
+	held, max int64
+	peak      int64 // the most ever held at once (tests read it)
+	// chunks are the buffers bodies of unknown length are read into,
+	// shared so that a body refused halfway leaves its chunks to the next
+	// body rather than to the garbage collector.
+	chunks sync.Pool
+}
+
+// chunk is a buffer for bodyChunk bytes of a body.
+func (b *budget) chunk() *[bodyChunk]byte {
+	if c, ok := b.chunks.Get().(*[bodyChunk]byte); ok {
+		return c
+	}
+	return new([bodyChunk]byte)
+}
+
+// take reserves n bytes, or reports that the budget cannot hold them.
+func (b *budget) take(n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.held+n > b.max {
+		return false
+	}
+	b.held += n
+	b.peak = max(b.peak, b.held)
+	return true
+}
+
+func (b *budget) give(n int64) {
+	b.mu.Lock()
+	b.held -= n
+	b.mu.Unlock()
+}
+
+// holding is one body's share of the budget.
+type holding struct {
+	b *budget
+	n int64
+}
+
+// bodyChunk is how much of a body of unknown length is read at a time.
+const bodyChunk = 256 << 10
+
+// readAll reads r whole, every byte it holds reserved first. A body of
+// known length is read into one buffer reserved at once (all or nothing);
+// one sent in chunks is read a reserved chunk at a time, then copied into
+// one buffer of its size (reserved too) and its chunks handed back.
+func (h *holding) readAll(r io.Reader, length int64) ([]byte, error) {
+	if length >= 0 {
+		if err := h.take(length + 1); err != nil { // one byte more to see the end
+			return nil, err
+		}
+		buf := make([]byte, length+1)
+		n, err := io.ReadFull(r, buf)
+		switch {
+		case err == io.ErrUnexpectedEOF || err == io.EOF:
+			return buf[:n], nil
+		case err != nil:
+			return nil, err
+		}
+		return nil, errors.New("request body is longer than its Content-Length")
+	}
+	var got []*[bodyChunk]byte
+	defer func() {
+		for _, c := range got {
+			h.b.chunks.Put(c)
+		}
+	}()
+	total := 0
+	for {
+		if total == len(got)*bodyChunk {
+			if err := h.take(bodyChunk); err != nil {
+				return nil, err
+			}
+			got = append(got, h.b.chunk())
+		}
+		c := got[len(got)-1]
+		n, err := r.Read(c[total%bodyChunk:])
+		total += n
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := h.take(int64(total)); err != nil {
+		return nil, err
+	}
+	buf := make([]byte, 0, total)
+	for i, c := range got {
+		buf = append(buf, c[:min(bodyChunk, total-i*bodyChunk)]...)
+	}
+	h.b.give(int64(len(got)) * bodyChunk)
+	h.n -= int64(len(got)) * bodyChunk
+	return buf, nil
+}
+
+// take reserves n more bytes for the body, or says the budget is full.
+func (h *holding) take(n int64) error {
+	if !h.b.take(n) {
+		return errBodiesFull
+	}
+	h.n += n
+	return nil
+}
+
+// release gives the body's reservation back; it may be called twice.
+func (h *holding) release() {
+	h.b.give(h.n)
+	h.n = 0
 }
 
 // admission lets MaxChats chats run at once and MaxQueue more wait.

@@ -64,13 +64,14 @@ type Options struct {
 
 // Server is the proxy, an http.Handler safe for concurrent requests.
 type Server struct {
-	o     Options
-	pass  *httputil.ReverseProxy
-	guard *guard
-	limit Limits
-	admit *admission
-	now   func() time.Time
-	log   *slog.Logger
+	o      Options
+	pass   *httputil.ReverseProxy
+	guard  *guard
+	limit  Limits
+	admit  *admission
+	bodies *budget // what the chat bodies being read hold together
+	now    func() time.Time
+	log    *slog.Logger
 }
 
 // New returns a proxy configured by o.
@@ -88,7 +89,7 @@ func New(o Options) (*Server, error) {
 		return nil, fmt.Errorf("proxy: %w", err)
 	}
 	lim := o.Limits.withDefaults()
-	s := &Server{o: o, guard: g, limit: lim, admit: newAdmission(lim), now: o.Now, log: o.Log}
+	s := &Server{o: o, guard: g, limit: lim, admit: newAdmission(lim), bodies: &budget{max: lim.MaxBodies}, now: o.Now, log: o.Log}
 	if s.now == nil {
 		s.now = time.Now
 	}
