@@ -64,7 +64,7 @@ func bfclRun(t *testing.T) (suitePath, out string, srv *fakeollama.Server, r res
 func TestImportedBFCLSuiteRuns(t *testing.T) {
 	suitePath, out, srv, r := bfclRun(t)
 	trials := readTrialsAll(t, out)
-	st, err := suite.Load(suitePath)
+	st, err := suite.Load(suitePath, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -116,7 +116,7 @@ func TestCasesFromRecordedTrafficRunsAndPasses(t *testing.T) {
 		}
 	}
 	text, _ := os.ReadFile(out)
-	s, err := suite.Load(out)
+	s, err := suite.Load(out, 0)
 	if err != nil {
 		t.Fatalf("the draft does not load: %v\n%s", err, text)
 	}
@@ -172,7 +172,7 @@ func TestCasesFromRecordedTrafficRunsAndPasses(t *testing.T) {
 	if r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.stderr)
 	}
-	s2, err := suite.Load(again)
+	s2, err := suite.Load(again, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -99,7 +99,7 @@ func TestCasesGenerateDraftsTheDocsCatalog(t *testing.T) {
 	}
 
 	// The draft loads and runs as written; only the review marks are warned of.
-	s, err := suite.Load(out)
+	s, err := suite.Load(out, 0)
 	if err != nil || s.AwaitingReview() != 7 {
 		t.Fatalf("%v", err)
 	}

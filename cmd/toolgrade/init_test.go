@@ -44,7 +44,7 @@ func TestInitWritesAStarterSuiteThatWaitsForQuestions(t *testing.T) {
 			t.Errorf("starter suite lacks %q:\n%s", w, text)
 		}
 	}
-	_, err := suite.Load(suitePath)
+	_, err := suite.Load(suitePath, 0)
 	if err == nil || !regexp.MustCompile(regexp.QuoteMeta(suitePath)+`:\d+:3: cases: no case yet: write a question for at least one case: see the commented examples`).MatchString(err.Error()) {
 		t.Fatalf("the starter suite loads, or says the wrong thing: %v", err)
 	}
@@ -80,7 +80,7 @@ func TestInitWritesAStarterSuiteThatWaitsForQuestions(t *testing.T) {
 	if err := os.WriteFile(suitePath, []byte(strings.Join(edited, "\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := suite.Load(suitePath)
+	s, err := suite.Load(suitePath, 0)
 	if err != nil || len(s.Cases) != 1 || s.Cases[0].ID != "search" {
 		t.Fatalf("the edited starter: %v\n%s", err, strings.Join(edited, "\n"))
 	}
@@ -180,7 +180,7 @@ func TestInitAndGenerateOnTheFilesystemServer(t *testing.T) {
 	if g.err != nil {
 		t.Fatalf("%v\n%s", g.err, g.stderr)
 	}
-	if s, err := suite.Load(out); err != nil || len(s.Cases) != 3 {
+	if s, err := suite.Load(out, 0); err != nil || len(s.Cases) != 3 {
 		t.Errorf("generated on the filesystem server: %v", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/gate"
 	"github.com/toolgrade/toolgrade/internal/runner"
+	"github.com/toolgrade/toolgrade/internal/proxy"
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/store"
@@ -32,6 +33,9 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return err
 	}
 	spec := f.spec(given(fs), pos)
+	if spec.MaxSuiteSize, err = proxy.ParseSize(f.maxSuiteSize); err != nil {
+		return usageErrorf("run: --max-suite-size %v", err)
+	}
 	if err := f.gates.checkBaseline(cmp.Or(spec.Resume, spec.Out)); err != nil {
 		return err
 	}
@@ -56,6 +60,7 @@ type runFlags struct {
 	gates                      gateFlags
 	ollama                     ollamaList
 	models, out, resume        string
+	maxSuiteSize               string
 	hostsFile, variants, junit string
 	repeat, parallel, retries  int
 	noExecute, keepTruncated   bool
@@ -73,6 +78,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.parallel, "parallel", 1, "trials of one model at once (Ollama's OLLAMA_NUM_PARALLEL must allow it)")
 	fs.StringVar(&f.out, "out", "", "results `DIR` (default: runs/SUITE-TIMESTAMP)")
 	fs.StringVar(&f.resume, "resume", "", "finish the run in `DIR` without repeating a trial")
+	fs.StringVar(&f.maxSuiteSize, "max-suite-size", "32MiB", "largest suite file `SIZE` read (bytes, or 100MB, 1GiB); a larger one is refused before it is parsed")
 	fs.IntVar(&f.retries, "retries", 2, "times a trial hit by an infrastructure error runs again")
 	fs.Var(&f.ollama, "ollama", "Ollama `URL` (default: OLLAMA_HOST, else http://127.0.0.1:11434); give it several times to spread trials over several Ollamas, URL#N to run N at once on one")
 	fs.StringVar(&f.hostsFile, "ollama-hosts", "", "read Ollama hosts from `FILE`, one URL (URL#N or URL N) a line, # comments; joins --ollama")

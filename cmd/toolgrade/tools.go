@@ -110,7 +110,7 @@ func loadVariantTools(ctx context.Context, suitePath, variant, serversFile strin
 		vt.cfg = cfg
 		return vt, asUsage(err)
 	}
-	s, err := suite.Load(suitePath)
+	s, err := suite.Load(suitePath, 0)
 	if err != nil {
 		return nil, asUsage(err)
 	}

@@ -74,7 +74,7 @@ func NewSuite(cases []Case) (*Suite, error) {
 // defaults and cases apply, and its servers are not started (RunSuite's
 // server stands for them). Its error lists every problem with its line.
 func LoadSuite(path string) (*Suite, error) {
-	s, err := suite.Load(path)
+	s, err := suite.Load(path, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -137,7 +137,7 @@ func open(spec *Spec, o *Options) (*judge, error) {
 	if err != nil {
 		return nil, runs.DirError(spec.Run, err)
 	}
-	s, err := suite.Load(spec.Suite)
+	s, err := suite.Load(spec.Suite, 0)
 	if err != nil {
 		return nil, runs.AsUsage(err)
 	}

@@ -46,7 +46,7 @@ func newRig(t testing.TB, script *fakeollama.Script, fo *fakeollama.Options, so 
 
 func loadSuite(t testing.TB, path string, cat *servers.Catalog) *suite.Suite {
 	t.Helper()
-	s, err := suite.Load(path)
+	s, err := suite.Load(path, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func loadSuite(t *testing.T) *suite.Suite {
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := suite.Load(p)
+	s, err := suite.Load(p, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

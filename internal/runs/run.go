@@ -164,7 +164,7 @@ func (r *session) resume() error {
 		return DirError(r.dir, err)
 	}
 	r.old = r.w.Run()
-	if r.s, err = suite.Load(r.old.Suite.Path); err != nil {
+	if r.s, err = suite.Load(r.old.Suite.Path, r.spec.MaxSuiteSize); err != nil {
 		return AsUsage(err)
 	}
 	if err := checkResume(r.dir, r.old, store.Current{SuiteHash: r.s.Hash}); err != nil {
@@ -177,7 +177,7 @@ func (r *session) resume() error {
 // fresh loads Spec.Suite and checks that the run's directory is free.
 func (r *session) fresh() error {
 	var err error
-	if r.s, err = suite.Load(r.spec.Suite); err != nil {
+	if r.s, err = suite.Load(r.spec.Suite, r.spec.MaxSuiteSize); err != nil {
 		return AsUsage(err)
 	}
 	r.dir = r.spec.Out

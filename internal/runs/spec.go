@@ -18,6 +18,9 @@ type Spec struct {
 	Resume string
 	// Out is a fresh run's directory; "": runs/SUITE-TIMESTAMP.
 	Out string
+	// MaxSuiteSize is the largest suite file read, in bytes; 0:
+	// suite.DefaultMaxSize.
+	MaxSuiteSize int64
 	// Models replace the suite's models when not empty; nil: not given. A
 	// resumed run keeps its own and refuses any list, even an empty one.
 	Models []string

@@ -28,7 +28,7 @@ func ptr[T any](v T) *T { return &v }
 
 func TestLoadExample(t *testing.T) {
 	path := filepath.Join("testdata", "example.yaml")
-	s, err := Load(path)
+	s, err := Load(path, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestLoadExample(t *testing.T) {
 
 func TestLoadInline(t *testing.T) {
 	path := filepath.Join("testdata", "inline.yaml")
-	s, err := Load(path)
+	s, err := Load(path, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -694,5 +694,26 @@ func TestParseNumberOptionsAndKeepAlive(t *testing.T) {
 	}
 	if s.Name != "x" {
 		t.Errorf("Name = %q", s.Name)
+	}
+}
+
+// TestLoadRefusesAnOversizedSuite: a suite past the size given is refused
+// before it is parsed, with the way to read it anyway; the same file loads
+// with a larger size.
+func TestLoadRefusesAnOversizedSuite(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big.yaml")
+	src := "models: [m]\ncases:\n" + strings.Repeat("  - {id: c, ask: \"x\", expect: {no_tool: true}}\n", 1)
+	src += "# " + strings.Repeat("padding ", 200) + "\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(path, 1024)
+	want := path + ": the suite is larger than 1.0 KiB, the most toolgrade reads (it takes about 40 times its size in memory to parse): split it into several suites, or give run --max-suite-size with a larger size"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	if _, err := Load(path, 4096); err != nil {
+		t.Errorf("within the size: %v", err)
 	}
 }

@@ -53,10 +53,15 @@ package suite
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/dustin/go-humanize"
+	"github.com/toolgrade/toolgrade/internal/srcpos"
 
 	"github.com/toolgrade/toolgrade/internal/gate/expr"
 	"go.yaml.in/yaml/v3"
@@ -348,11 +353,33 @@ func (s *Suite) Case(id string) *Case {
 	return nil
 }
 
-// Load reads and parses a suite file.
-func Load(path string) (*Suite, error) {
-	data, err := os.ReadFile(path)
+// DefaultMaxSize is the largest suite file Load reads when given no other
+// size: 32 MiB holds tens of thousands of cases (a whole BFCL import is a
+// few MiB), and parsing takes about 40 times its size in memory, so a
+// larger file is far more likely a mistake than a suite.
+const DefaultMaxSize = 32 << 20
+
+// Load reads and parses a suite file of at most maxSize bytes (0:
+// DefaultMaxSize); a larger one is refused before it is parsed, with the
+// way to read it anyway.
+func Load(path string, maxSize int64) (*Suite, error) {
+	if maxSize <= 0 {
+		maxSize = DefaultMaxSize
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	// Read one byte more than allowed: a FIFO or a device has no size to
+	// check first.
+	data, err := io.ReadAll(io.LimitReader(f, maxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if int64(len(data)) > maxSize {
+		return nil, &srcpos.Error{Pos: srcpos.Pos{File: path}, Msg: fmt.Sprintf(
+			"the suite is larger than %s, the most toolgrade reads (it takes about 40 times its size in memory to parse): split it into several suites, or give run --max-suite-size with a larger size", humanize.IBytes(uint64(maxSize)))}
 	}
 	return Parse(data, path)
 }
