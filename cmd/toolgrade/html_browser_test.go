@@ -171,6 +171,19 @@ func TestHTMLReportInChromium(t *testing.T) {
 		browsertest.Screenshot(t, ctx, "report-transcript-hostile.png")
 	})
 
+	t.Run("a malformed permalink says so", func(t *testing.T) {
+		// The hash names no trial and cannot be decoded: the view says so
+		// rather than stopping on the decoding error, blank.
+		if err := chromedp.Do(tctx, chromedp.Evaluate[chromedp.Void](`location.hash = "#t/%E0%A4%A"; null`)); err != nil {
+			t.Fatal(err)
+		}
+		const shown = `document.querySelector("#transcript") && document.querySelector("#transcript").textContent === "No trial %E0%A4%A in this run."`
+		if _, err := chromedp.Run(tctx, chromedp.Poll[bool](shown, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+			got, _ := chromedp.Run(tctx, chromedp.Evaluate[string](`document.getElementById("app").textContent.slice(0, 200)`))
+			t.Errorf("a malformed permalink shows %q: %v", got, err)
+		}
+	})
+
 	if d := page.Dialogs(); len(d) > 0 {
 		t.Errorf("the page opened dialogs: %q", d)
 	}

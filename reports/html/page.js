@@ -697,7 +697,7 @@
     var left = h("aside", { class: "side" }, filters, h("p", { class: "note" }, list.length + " of " + plural(trials.length, "trial") + (list.length > LIMIT ? " (" + (from + 1) + "–" + Math.min(from + LIMIT, list.length) + " listed; filter to narrow)" : "")), ul);
     var right = h("article", { class: "transcript", id: "transcript" });
     if (cur) drawTrial(right, cur);
-    else if (key) right.appendChild(h("p", { class: "note" }, "No trial " + decodeURIComponent(key) + " in this run."));
+    else if (key) right.appendChild(h("p", { class: "note" }, "No trial " + decoded(key) + " in this run."));
     else right.appendChild(h("p", { class: "note" }, "Choose a trial."));
     return h("div", { class: "viewer" }, left, right);
   }
@@ -745,6 +745,12 @@
     el.appendChild(h("div", { class: "msg answer" }, h("div", { class: "who" }, "Answer"), h("pre", { id: "answer" }, t.a || "(empty)")));
   }
 
+  // decoded is a permalink's key as written, or as it came when it is no
+  // valid encoding (a hand-edited or cut link): never an exception that
+  // would leave the view blank.
+  function decoded(k) {
+    try { return decodeURIComponent(k); } catch (e) { return k; }
+  }
   function plural(n, w) { return n + " " + w + (n === 1 ? "" : "s"); }
   function tokensOf(t, f) { return (t.rounds || []).reduce(function (a, r) { return a + r[f]; }, 0); }
   function pretty(a) {
