@@ -19,6 +19,13 @@ import (
 // read exactly as Ollama's own client reads it (default http://127.0.0.1:11434).
 func Endpoint(flag string) (*url.URL, error) {
 	if strings.TrimSpace(flag) == "" {
+		env := os.Getenv("OLLAMA_HOST")
+		if _, rest, _ := strings.Cut(env, "://"); strings.Contains(strings.SplitN(rest, "/", 2)[0], "@") {
+			// Ollama's client reads OLLAMA_HOST as host and port alone: a
+			// user and password there become part of a host name, and the
+			// password would show in every message that names it.
+			return nil, fmt.Errorf("OLLAMA_HOST %q holds a user or password, which Ollama's client does not read from it: give the URL to --ollama, which sends them", redact.URL(env))
+		}
 		return envconfig.Host(), nil
 	}
 	s := strings.TrimSpace(flag)

@@ -37,6 +37,13 @@ func TestEndpoint(t *testing.T) {
 			t.Errorf("Endpoint(%q): no error", bad)
 		}
 	}
+	// A password in OLLAMA_HOST is refused, masked: Ollama's client would
+	// make it part of a host name and print it.
+	t.Setenv("OLLAMA_HOST", "http://me:SECRET-PW@127.0.0.1:1")
+	_, err := Endpoint("")
+	if want := `OLLAMA_HOST "http://me:xxxxx@127.0.0.1:1" holds a user or password, which Ollama's client does not read from it: give the URL to --ollama, which sends them`; err == nil || err.Error() != want {
+		t.Errorf("a password in OLLAMA_HOST: %v", err)
+	}
 	t.Setenv("OLLAMA_HOST", "x")
 	if EndpointSource("") != "OLLAMA_HOST" || EndpointSource("y") != "--ollama" {
 		t.Error("EndpointSource")
