@@ -32,10 +32,22 @@ type guard struct {
 	exact     []string    // allowed origins, lower case
 	wildcards [][2]string // prefix and suffix around an origin's one "*"
 	hosts     []string    // Host names allowed beside the loopback ones, lower case
+	// who names the server in its refusals: "the proxy", or the viewer.
+	who string
+	// noCORS: no origin can be allowed (Guard's servers take none).
+	noCORS bool
+}
+
+// corsHint says how another origin could be let in, where one can.
+func (g *guard) corsHint() string {
+	if g.noCORS {
+		return ""
+	}
+	return ", or from an origin given to --cors-origin or OLLAMA_ORIGINS"
 }
 
 func newGuard(origins, hosts []string) (*guard, error) {
-	g := &guard{}
+	g := &guard{who: "the proxy"}
 	for _, o := range origins {
 		o = strings.ToLower(strings.TrimSpace(o))
 		if err := CheckOrigin(o); err != nil {
@@ -117,12 +129,12 @@ func (g *guard) check(r *http.Request) verdict {
 	var v verdict
 	if origin := r.Header.Get("Origin"); origin != "" && origin != "http://"+r.Host && origin != "https://"+r.Host {
 		if !g.originAllowed(origin, localPort(r)) {
-			return verdict{refused: fmt.Sprintf("origin %q is not allowed: a browser page may call the proxy only from its own address, or from an origin given to --cors-origin or OLLAMA_ORIGINS", origin)}
+			return verdict{refused: fmt.Sprintf("origin %q is not allowed: a browser page may call %s only from its own address%s", origin, g.who, g.corsHint())}
 		}
 		v.cors = true
 	}
 	if !g.hostAllowed(r.Host) {
-		return verdict{refused: fmt.Sprintf("host %q is not a loopback name or address (DNS rebinding?): call the proxy as localhost or 127.0.0.1, or allow the name with --allow-host", r.Host)}
+		return verdict{refused: fmt.Sprintf("host %q is not a loopback name or address (DNS rebinding?): call %s as localhost or 127.0.0.1, or allow the name with --allow-host", r.Host, g.who)}
 	}
 	return v
 }
@@ -192,11 +204,14 @@ func localPort(r *http.Request) string {
 }
 
 // Guard is serve's origin and host rules (see guard) around another of
-// toolgrade's loopback servers (view): a request from a foreign Origin, or
-// to a Host that is no loopback name nor one of hosts, gets 403 with the
-// reason and never reaches h. It allows no origin beyond serve's defaults.
-func Guard(h http.Handler, hosts []string) http.Handler {
+// toolgrade's loopback servers (view), named who in its refusals ("the
+// viewer"): a request from a foreign Origin, or to a Host that is no
+// loopback name nor one of hosts, gets 403 with the reason and never
+// reaches h. It allows no origin beyond serve's defaults, and none can be
+// given.
+func Guard(h http.Handler, who string, hosts []string) http.Handler {
 	g, _ := newGuard(nil, hosts) // no origins: nothing to refuse
+	g.who, g.noCORS = who, true
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if v := g.check(r); v.refused != "" {
 			http.Error(w, v.refused, http.StatusForbidden)

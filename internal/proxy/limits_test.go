@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -197,4 +198,30 @@ func dial(t *testing.T, addr string) net.Conn {
 	conn.SetDeadline(time.Now().Add(guardDeadline))
 	t.Cleanup(func() { conn.Close() })
 	return conn
+}
+
+// TestOllamaDownKeepsItsPasswordOut: a request passed to an Ollama that
+// does not answer gets 502 naming its URL with the password masked as
+// every message of toolgrade masks it (xxxxx).
+func TestOllamaDownKeepsItsPasswordOut(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+	e := newEnvWith(t, nil, func(o *proxy.Options) {
+		o.Upstream = &url.URL{Scheme: "http", Host: closed, User: url.UserPassword("me", "SECRET-PW")}
+	})
+	res, err := http.Get(e.url.JoinPath("/api/tags").String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	resp, body := res, b
+	want := `{"error":"toolgrade serve: Ollama at http://me:xxxxx@` + closed + ` did not answer: `
+	if resp.StatusCode != http.StatusBadGateway || !strings.HasPrefix(string(body), want) || strings.Contains(string(body), "SECRET") {
+		t.Errorf("%d %s, want 502 starting %s", resp.StatusCode, body, want)
+	}
 }

@@ -107,9 +107,14 @@ func TestGuard(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		b, _ := io.ReadAll(res.Body)
 		res.Body.Close()
 		if res.StatusCode != http.StatusForbidden {
 			t.Errorf("%s with Origin %q Host %q: %s, want 403", c.path, c.origin, c.host, res.Status)
+		}
+		// The refusal names the viewer, and no flag the viewer lacks.
+		if !strings.Contains(string(b), "the viewer") || strings.Contains(string(b), "proxy") || strings.Contains(string(b), "--cors-origin") {
+			t.Errorf("%s with Origin %q Host %q says %q", c.path, c.origin, c.host, b)
 		}
 	}
 	for _, id := range []string{"0/..", "0/../x", "1/x", "-1/x", "0/.git", "x"} {

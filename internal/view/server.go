@@ -43,7 +43,7 @@ func Handler(dirs []string, hosts []string) http.Handler {
 	mux.HandleFunc("GET /api/progress", v.progress)
 	mux.HandleFunc("GET /run", sandboxed(v.report))
 	mux.HandleFunc("GET /compare", sandboxed(v.compare))
-	return proxy.Guard(secure(mux), hosts)
+	return proxy.Guard(secure(mux), "the viewer", hosts)
 }
 
 // pageCSP is the policy of every page made of a run's files (its
