@@ -34,7 +34,7 @@ func BenchmarkTrial(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	start := time.Now()
-	if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: models(b, r, "scripted-good"), Repeat: b.N}); err != nil {
+	if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: models(b, r, "scripted-good"), Repeat: b.N, AllRepeats: true}); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "trials/s")
@@ -53,7 +53,7 @@ func BenchmarkParallelSpeedup(b *testing.B) {
 		r.runner.Out = record.NewWriter(discard{})
 		var elapsed time.Duration
 		r.runner.OnProgress = func(p runner.Progress) { elapsed = p.Elapsed }
-		if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: models(b, r, "scripted-good"), Repeat: trials, Parallel: parallel}); err != nil {
+		if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: models(b, r, "scripted-good"), Repeat: trials, Parallel: parallel, AllRepeats: true}); err != nil {
 			b.Fatal(err)
 		}
 		return trials / elapsed.Seconds()
@@ -96,7 +96,7 @@ func BenchmarkMemory100k(b *testing.B) {
 	for range b.N {
 		rig.ResetPeakRSS()
 		start := time.Now()
-		if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: models(b, r, "scripted-good"), Repeat: repeat, Parallel: 4}); err != nil {
+		if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: models(b, r, "scripted-good"), Repeat: repeat, Parallel: 4, AllRepeats: true}); err != nil {
 			b.Fatal(err)
 		}
 		fmt.Fprintf(os.Stderr, "%d trials in %v: peak RSS %.1f MB after 1,000 trials, %.1f MB after %d\n",
