@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -169,7 +170,9 @@ func TestOneModelAndAnOlderRun(t *testing.T) {
 	old := big
 	old.size = 0
 	c = mustChoose(t, fixtureRun(t, 10, old, small), Options{})
-	if c.CostBy != CostP50 || len(c.Warnings) != 1 || c.Candidate != "qwen3:1.7b" || c.Recommendation.Kind != KindCandidate ||
+	// The fixture's run.json names no schedule: its models ran in blocks.
+	if c.CostBy != CostP50 || !slices.Equal(c.Warnings, []string{ConfoundedNote, "run.json does not say how much memory every model took (qwen3:8b: Ollama's /api/ps did not list it after its warm-up (it unloaded it at once, or this Ollama does not say)): cost is ordered by p50 latency alone"}) ||
+		c.Candidate != "qwen3:1.7b" || c.Recommendation.Kind != KindCandidate ||
 		!strings.HasSuffix(c.Recommendation.Text, "3.0× faster at p50") {
 		t.Errorf("older run: by %s, %v, %+v", c.CostBy, c.Warnings, c.Recommendation)
 	}
