@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"strings"
+	"sync"
 
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
@@ -41,7 +42,7 @@ func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
 			continue
 		}
 		base := bridge.Request{Model: infos[i].Name, Think: think, KeepAlive: o.ka}
-		o.lanes = append(o.lanes, r.newLane(&o.cfg, &infos[i], base, repeat))
+		o.lanes = append(o.lanes, r.newLane(&o.cfg, &infos[i], base, repeat, &o.progress))
 	}
 	return infos, o.run(ctx)
 }
@@ -54,6 +55,8 @@ type order struct {
 	ka     *api.Duration
 	lanes  []*lane
 	loaded map[*lane]bool // lanes loaded once already (OnModel told)
+	// progress is held by the lanes' tallies while they report.
+	progress sync.Mutex
 }
 
 func (o *order) run(ctx context.Context) error {

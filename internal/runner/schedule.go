@@ -30,9 +30,11 @@ type lane struct {
 
 // newLane is info's lane before it is loaded: its plan and tally, reported
 // at once when every trial is already done.
-func (r *Runner) newLane(cfg *Config, info *record.Model, base bridge.Request, repeat int) *lane {
+// mu is held while any lane of the run reports, so that OnProgress is called
+// from one goroutine at a time.
+func (r *Runner) newLane(cfg *Config, info *record.Model, base bridge.Request, repeat int, mu *sync.Mutex) *lane {
 	variants, done, total, skipped := cfg.plan(info.Name, repeat)
-	tl := &tally{prog: Progress{Model: info.Name, Total: total, Done: skipped}, on: r.OnProgress, judge: cfg.Judge, now: r.now()}
+	tl := &tally{mu: mu, prog: Progress{Model: info.Name, Total: total, Done: skipped}, on: r.OnProgress, judge: cfg.Judge, now: r.now()}
 	l := &lane{info: info, base: base, tally: tl, variants: variants, done: done, idle: skipped == total}
 	if l.idle {
 		tl.report()
@@ -325,7 +327,7 @@ func (s *schedule) giveUp(l *lane, h *hostRun, err error) {
 // tally counts one model's trials as they end, for OnProgress and
 // --stop-early; any worker may call it.
 type tally struct {
-	mu    sync.Mutex
+	mu    *sync.Mutex // shared by every lane of a run
 	prog  Progress
 	ev    *evidence // nil: the run does not stop early
 	judge record.JudgeOptions
