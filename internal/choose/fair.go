@@ -19,7 +19,9 @@ func memory(rows []Row, run *record.Run) (notes []string, missing []string) {
 	for i := range run.Models {
 		models[run.Models[i].Name] = &run.Models[i]
 	}
-	measured := func(m *record.Model) bool { return m != nil && m.Cost != nil && m.Cost.Loaded != nil && m.Cost.Loaded.Size > 0 }
+	measured := func(m *record.Model) bool {
+		return m != nil && m.Cost != nil && m.Cost.Loaded != nil && m.Cost.Loaded.Size > 0
+	}
 	anyCost := false
 	for _, m := range models {
 		anyCost = anyCost || m.Cost != nil
