@@ -1,6 +1,9 @@
 // Package runner runs a suite's cases through the bridge loop against a list
-// of models and variants, model by model, scores each trial and appends it to
-// the trials file as soon as it ends.
+// of models and variants, scores each trial and appends it to the trials
+// file as soon as it ends. The models' trials are interleaved when one
+// Ollama holds them all, else run in counterbalanced blocks (order.go); the
+// repeats of a case that would copy its first two at temperature 0 are
+// recorded as copies, not sent (copies.go).
 package runner
 
 import (
@@ -62,7 +65,8 @@ type Config struct {
 	// Repeat is how many times each case runs per model; zero: 1.
 	Repeat int
 	// Parallel is how many trials of one model run at once; zero: 1. Ollama
-	// must allow it (OLLAMA_NUM_PARALLEL), or requests queue there.
+	// must allow it (OLLAMA_NUM_PARALLEL), or requests queue there. Models
+	// run interleaved share it: Parallel trials of them all at once.
 	Parallel int
 	// Retries is how many times a trial that hit an infrastructure failure
 	// runs again; zero: 2; negative: none.
