@@ -124,7 +124,7 @@ func (h *HTML) Add(t *record.Trial) {
 			h.correct[t.CaseID][called]++
 		}
 	}
-	if t.Transcript != nil {
+	if t.Transcript != nil && !t.IsCopy() { // a copy took no model time
 		row.walls = append(row.walls, float32(t.Transcript.Wall.Seconds()))
 	}
 	if h.err != nil {

@@ -119,7 +119,7 @@ func (j *JUnit) Add(t *record.Trial) {
 		c = &junitCaseAcc{outcomes: map[string]int{}}
 		s.cases[t.CaseID] = c
 	}
-	if t.Transcript != nil {
+	if t.Transcript != nil && !t.IsCopy() { // a copy took no time
 		c.wall += t.Transcript.Wall
 	}
 	d := junitDetail{repeat: t.Repeat, outcome: t.Score.Outcome, detail: t.Score.Detail}

@@ -124,7 +124,11 @@ func (p *TranscriptPrinter) header(b *strings.Builder, t *record.Trial) {
 	fmt.Fprintf(b, "%s %s  %s\n", p.paint(sgrBold, fmt.Sprintf("=== %s %s #%d", name, Printable(t.CaseID), t.Repeat)),
 		p.paint(sgrDim, fmt.Sprintf("seed %d", t.Seed)), p.outcome(t.Score.Outcome))
 	var facts []string
-	if tr := t.Transcript; tr != nil {
+	if t.IsCopy() {
+		// Not sent to the model: its transcript and times are repeat
+		// CopyOf's, not its own.
+		facts = append(facts, fmt.Sprintf("a copy of repeat %d, not sent to the model: its first two repeats agreed at temperature 0; the conversation below is repeat %d's", *t.CopyOf, *t.CopyOf))
+	} else if tr := t.Transcript; tr != nil {
 		rounds := termtext.Count(len(tr.Rounds), "round")
 		if tr.MaxRounds > 0 {
 			rounds += fmt.Sprintf(" (limit %d)", tr.MaxRounds)

@@ -50,7 +50,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, req *api.ChatReque
 	}
 	if len(req.Messages) == 0 && req.KeepAlive != nil && req.KeepAlive.Duration == 0 {
 		s.mu.Lock()
-		delete(s.loaded, m)
+		delete(s.loaded, m.weights)
 		s.mu.Unlock()
 		writeJSON(w, http.StatusOK, s.bare(req, "unload"))
 		return
@@ -76,7 +76,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, req *api.ChatReque
 		return
 	}
 	if len(req.Messages) == 0 {
-		s.touch(m, req.KeepAlive)
+		s.touch(m, req)
 		writeJSON(w, http.StatusOK, s.bare(req, "load"))
 		return
 	}
@@ -103,7 +103,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, req *api.ChatReque
 		return
 	}
 
-	cold := s.touch(m, req.KeepAlive)
+	cold := s.touch(m, req)
 	ans := s.compose(reply, fault, think, m.KeepUnknownCalls, req.Tools)
 	s.respond(w, r, req, ans, s.metrics(m, req, ans, latency, cold), fault, errMsg)
 }
@@ -136,24 +136,53 @@ func wait(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// touch marks m as loaded until its keep-alive runs out and reports whether
-// it was not loaded before (a cold start).
-func (s *Server) touch(m *modelInfo, keepAlive *api.Duration) bool {
+// touch marks m's weights as loaded until the request's keep-alive runs
+// out and reports whether they were not loaded before, or loaded with
+// another num_ctx (a cold start). Loading weights beyond Script.MaxLoaded
+// unloads the weights used longest ago, as Ollama's scheduler does.
+func (s *Server) touch(m *modelInfo, req *api.ChatRequest) bool {
 	keep := defaultKeep
-	if keepAlive != nil {
-		keep = min(max(keepAlive.Duration, 0), 100*365*24*time.Hour)
+	if req.KeepAlive != nil {
+		keep = min(max(req.KeepAlive.Duration, 0), 100*365*24*time.Hour)
 	}
 	now := s.now()
+	n := numCtx(m, req)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	l, ok := s.loaded[m]
-	cold := !ok || !l.expires.After(now)
-	if keep == 0 {
-		delete(s.loaded, m)
-	} else {
-		s.loaded[m] = loadedModel{expires: now.Add(keep)}
+	w := m.weights
+	l, ok := s.loaded[w]
+	cold := !ok || !l.expires.After(now) || l.numCtx != n
+	if cold {
+		l = loadedModel{by: m, numCtx: n}
 	}
+	if keep == 0 {
+		delete(s.loaded, w)
+		return cold
+	}
+	s.uses++
+	l.expires, l.used = now.Add(keep), s.uses
+	s.loaded[w] = l
+	s.evict(now)
 	return cold
+}
+
+// evict unloads the weights used longest ago while more are loaded than
+// Script.MaxLoaded allows, and forgets expired ones; s.mu held.
+func (s *Server) evict(now time.Time) {
+	for w, l := range s.loaded {
+		if !l.expires.After(now) {
+			delete(s.loaded, w)
+		}
+	}
+	for s.maxLoaded > 0 && len(s.loaded) > s.maxLoaded {
+		var oldest *modelInfo
+		for w, l := range s.loaded {
+			if oldest == nil || l.used < s.loaded[oldest].used {
+				oldest = w
+			}
+		}
+		delete(s.loaded, oldest)
+	}
 }
 
 // metrics are the done line's counts and durations: the prompt is

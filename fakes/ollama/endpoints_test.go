@@ -299,3 +299,64 @@ func TestPsListsTheLoadedMemory(t *testing.T) {
 		t.Errorf("size_vram %v (loaded %v): want 0 on the CPU, all with gpu", vram, loaded)
 	}
 }
+
+// TestPsListsWeightsOnceAtTheirLoadedContext: as Ollama's scheduler keeps
+// one runner per weights file, two names for the same weights (same_weights)
+// share one digest and one loaded copy, listed under the name that loaded
+// it; the context listed is the num_ctx the model was loaded with, and a
+// request with another loads it again; with max_loaded 2 a third model
+// unloads the one used longest ago.
+func TestPsListsWeightsOnceAtTheirLoadedContext(t *testing.T) {
+	s := &Script{MaxLoaded: 2, Models: []Model{
+		{Name: "qwen3:8b"}, {Name: "my-qwen", SameWeights: "qwen3:8b"}, {Name: "other"}, {Name: "third"},
+	}}
+	h := newHarness(t, s, nil)
+	ctx := context.Background()
+	ps := func() map[string]api.ProcessModelResponse {
+		t.Helper()
+		got, err := h.client.ListRunning(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]api.ProcessModelResponse{}
+		for _, m := range got.Models {
+			out[m.Name] = m
+		}
+		return out
+	}
+	load := func(m string, numCtx int) {
+		h.chat(t, &api.ChatRequest{Model: m, Messages: []api.Message{}, Options: map[string]any{"num_ctx": numCtx}})
+	}
+	load("qwen3:8b", 4096)
+	load("my-qwen", 4096)
+	got := ps()
+	if len(got) != 1 || got["qwen3:8b"].ContextLength != 4096 {
+		t.Fatalf("ps after loading both names %+v, want qwen3:8b alone at 4096", got)
+	}
+	tags, err := h.client.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	digests := map[string]string{}
+	for _, m := range tags.Models {
+		digests[m.Name] = m.Digest
+	}
+	if digests["qwen3:8b"] == "" || digests["qwen3:8b"] != digests["my-qwen:latest"] || digests["other:latest"] == digests["qwen3:8b"] {
+		t.Errorf("digests %v: the two names of one weights share one, the other model has its own", digests)
+	}
+	small := ps()["qwen3:8b"].Size
+	ex := h.chat(t, &api.ChatRequest{Model: "my-qwen", Messages: user("q"), Options: map[string]any{"num_ctx": 16384}})
+	if len(ex.lines) == 0 {
+		t.Fatal("no answer")
+	}
+	got = ps()
+	if m, ok := got["my-qwen:latest"]; !ok || m.ContextLength != 16384 || m.Size <= small {
+		t.Errorf("ps after a request at num_ctx 16384 %+v: the weights reloaded by my-qwen, larger", got)
+	}
+	load("other", 4096)
+	load("third", 4096)
+	got = ps()
+	if _, ok := got["my-qwen:latest"]; ok || len(got) != 2 {
+		t.Errorf("ps %+v: with max_loaded 2, loading a third unloads the weights used longest ago", got)
+	}
+}

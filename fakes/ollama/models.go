@@ -21,6 +21,9 @@ type modelInfo struct {
 	digest  string     // 64 hex digits, as /api/tags shows it
 	params  int64      // parameter count, 0 when ParameterSize is not a number
 	size    int64      // bytes on disk
+	// weights is the model whose weights these are: itself, or the model
+	// its SameWeights names. Models load by their weights.
+	weights *modelInfo
 }
 
 // defaultNumCtx is the context length of a model whose script sets none.
@@ -55,6 +58,7 @@ func newModelInfo(m Model) *modelInfo {
 		params:  parseParams(m.ParameterSize),
 	}
 	mi.size = modelSize(mi.params, m.Quantization)
+	mi.weights = mi
 	return mi
 }
 
@@ -155,10 +159,11 @@ func modelSize(params int64, quant string) int64 {
 // It adds a KV cache of one byte of context a token per 62,500 parameters
 // (128 KB a token for 8B, about what a llama-style model with grouped-query
 // attention keeps in f16) and 1 MiB of compute buffers.
-func (m *modelInfo) loadedSize() int64 {
+// numCtx is the context it was loaded with.
+func (m *modelInfo) loadedSize(numCtx int) int64 {
 	params := m.params
 	if params == 0 {
 		params = 8_000_000_000
 	}
-	return m.size + int64(m.NumCtx)*(params/62_500) + 1<<20
+	return m.size + int64(numCtx)*(params/62_500) + 1<<20
 }

@@ -39,6 +39,10 @@ type Script struct {
 	// Fallback is the answer when no rule matches; nil means the content
 	// "I do not know.".
 	Fallback *Reply `yaml:"fallback"`
+	// MaxLoaded is how many models stay loaded at once, as Ollama's
+	// OLLAMA_MAX_LOADED_MODELS (or its memory) allows: loading one more
+	// unloads the one used longest ago. Zero: no limit.
+	MaxLoaded int `yaml:"max_loaded"`
 }
 
 // Model is one model of a script, with what /api/tags and /api/show report.
@@ -73,6 +77,11 @@ type Model struct {
 	// size as size_vram too. False is the captured Ollama, on a CPU:
 	// size_vram 0.
 	GPU bool `yaml:"gpu"`
+	// SameWeights names another model of the script whose weights this one
+	// is under another name (as `ollama cp` makes): the same digest, and
+	// one loaded copy, which /api/ps lists once under the name that loaded
+	// it, as Ollama keeps one runner per weights file. Empty: its own.
+	SameWeights string `yaml:"same_weights"`
 }
 
 // Rule says when it applies (all of its set conditions must hold) and what

@@ -65,16 +65,27 @@ type Server struct {
 	version  string
 	created  time.Time // modified_at of every model
 	noRecord bool      // Options.DontRecord
+	// maxLoaded is Script.MaxLoaded: 0, no limit.
+	maxLoaded int
 
 	mu       sync.Mutex
 	requests []Request
-	loaded   map[*modelInfo]loadedModel
-	rng      *rand.Rand
+	// loaded are the weights in memory, by the model that has them.
+	loaded map[*modelInfo]loadedModel
+	uses   int // counts loads and uses, for unloading the least recent
+	rng    *rand.Rand
 }
 
-// loadedModel is a model in memory, as /api/ps lists it.
+// loadedModel is weights in memory, as /api/ps lists them.
 type loadedModel struct {
 	expires time.Time
+	// by is the model whose name loaded them, the name /api/ps lists.
+	by *modelInfo
+	// numCtx is the context they were loaded with: a request for another
+	// loads them again.
+	numCtx int
+	// used orders the loaded weights by their last use.
+	used int
 }
 
 // rule is a script rule with its model resolved and its matchers compiled.
@@ -145,6 +156,14 @@ func New(s *Script, o *Options) *Server {
 	srv.created = srv.clock().UTC()
 	for _, m := range s.Models {
 		srv.models = append(srv.models, newModelInfo(m))
+	}
+	srv.maxLoaded = s.MaxLoaded
+	for _, m := range srv.models {
+		if m.SameWeights != "" {
+			// Validate checked it names a model with weights of its own.
+			m.weights = srv.findModel(m.SameWeights)
+			m.digest, m.size = m.weights.digest, m.weights.size
+		}
 	}
 	for _, r := range s.Rules {
 		c := &rule{Rule: r, user: compileMatcher(r.User), tool: compileMatcher(r.ToolResult), tools: compileMatcher(r.Tools)}

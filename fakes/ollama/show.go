@@ -77,13 +77,14 @@ func (s *Server) ps(w http.ResponseWriter) {
 	now := s.now()
 	s.mu.Lock()
 	models := []api.ProcessModelResponse{}
-	for m, l := range s.loaded {
+	for weights, l := range s.loaded {
 		if !l.expires.After(now) {
 			continue
 		}
-		size := m.loadedSize()
+		m := l.by // the name that loaded the weights, as Ollama lists them
+		size := weights.loadedSize(l.numCtx)
 		var vram int64
-		if m.GPU {
+		if weights.GPU {
 			vram = size
 		}
 		models = append(models, api.ProcessModelResponse{
@@ -94,7 +95,7 @@ func (s *Server) ps(w http.ResponseWriter) {
 			Digest:        m.digest,
 			Details:       m.details(),
 			ExpiresAt:     l.expires,
-			ContextLength: m.NumCtx,
+			ContextLength: l.numCtx,
 		})
 	}
 	s.mu.Unlock()

@@ -28,6 +28,20 @@ func validate(s *Script, at func(path) srcpos.Pos) error {
 		errs.Add(at(p), p.String(), format, args...)
 	}
 	seen := checkModels(s.Models, bad)
+	for i, m := range s.Models {
+		if m.SameWeights == "" {
+			continue
+		}
+		n := model.ParseName(m.SameWeights)
+		if j, ok := seen[strings.ToLower(n.String())]; !ok || !n.IsValid() {
+			bad(path{"models", i, "same_weights"}, "model %q is not declared in models", m.SameWeights)
+		} else if s.Models[j].SameWeights != "" || j == i {
+			bad(path{"models", i, "same_weights"}, "name the model that has the weights itself, not %q", m.SameWeights)
+		}
+	}
+	if s.MaxLoaded < 0 {
+		bad(path{"max_loaded"}, "must not be negative")
+	}
 	if s.Latency < 0 {
 		bad(path{"latency"}, "must not be negative")
 	}

@@ -47,6 +47,9 @@ func Choose(r *store.Reader, opts Options) (*Choice, []*record.SyntaxError, erro
 	if len(c.Models) == 0 {
 		return nil, warnings, &InputError{fmt.Sprintf("%s: no model has trials of the base catalog", r.Dir)}
 	}
+	notes, missing := memory(c.Models, r.Run)
+	c.Warnings = append(c.Warnings, notes...)
+	c.Warnings = append(c.Warnings, fairness(r.Run)...)
 	c.CostBy = costBy(c.Models)
 	c.markFrontier()
 	if c.Reference = opts.Reference; c.Reference != "" {
@@ -68,7 +71,7 @@ func Choose(r *store.Reader, opts Options) (*Choice, []*record.SyntaxError, erro
 		cand.Candidate = true
 	}
 	if c.CostBy == CostP50 {
-		c.Warnings = append(c.Warnings, "run.json does not say how much memory every model took (a run recorded before toolgrade measured it): cost is ordered by p50 latency alone")
+		c.Warnings = append(c.Warnings, memoryWarning(missing))
 	}
 	return c, warnings, nil
 }

@@ -40,6 +40,9 @@ type slim struct {
 	eval     int
 	evalDur  time.Duration
 	load     time.Duration
+	// copied: a copy of an earlier repeat (record.Trial.CopyOf), which
+	// took no model time: its verdict counts, its numbers do not.
+	copied bool
 }
 
 // side is every trial one side of a comparison kept.
@@ -66,7 +69,8 @@ func (s *side) add(k pairKey, t *record.Trial, opts record.JudgeOptions) {
 	if o != record.OutcomePass {
 		sl.detail = t.Score.Detail
 	}
-	if tr := t.Transcript; tr != nil {
+	sl.copied = t.IsCopy()
+	if tr := t.Transcript; tr != nil && !sl.copied {
 		sl.wall = tr.Wall
 		sl.roundOff, sl.roundN = int32(len(s.rounds)), int32(len(tr.Rounds))
 		for _, r := range tr.Rounds {
@@ -146,7 +150,25 @@ func Models(r *store.Reader, a, b string, opts *Options) (*Comparison, []*record
 	models := modelMap(r.Run)
 	names := [2]string{a, b}
 	c.build(sides, nil, opts, func(i int, _ groupKey) *ModelInfo { return modelInfo(models, names[i]) })
+	c.Warnings = append(c.Warnings, costNotes(r.Run, a, b)...)
 	return c, w, nil
+}
+
+// costNotes are what the cost lines of models a and b of run rest on: one
+// weights under two names (their differences are noise), and a latency
+// confounded with time when they ran one after the other.
+func costNotes(run *record.Run, a, b string) []string {
+	var pair []record.Model
+	for _, m := range run.Models {
+		if m.Name == a || m.Name == b {
+			pair = append(pair, m)
+		}
+	}
+	out := record.SameWeights(pair)
+	if run.CostConfounded() {
+		out = append(out, fmt.Sprintf("%s and %s ran one after another (blocks): their latency and speed may differ with the machine's load at the time, not theirs", a, b))
+	}
+	return out
 }
 
 // Variants compares variants a and b of one run ("base" or "" is the
@@ -452,6 +474,9 @@ func (ga *groupAcc) addPair(k pairKey, pair [2]*slim, sides [2]*side) {
 		}
 	}
 	for i, t := range pair {
+		if t.copied {
+			continue // no model time: latency, tokens and speed leave it out
+		}
 		ga.walls[i] = append(ga.walls[i], t.wall.Seconds())
 		for _, w := range sides[i].rounds[t.roundOff : t.roundOff+t.roundN] {
 			ga.rounds[i] = append(ga.rounds[i], w.Seconds())

@@ -23,9 +23,10 @@ type Tally struct {
 
 // Add counts t: a trial that ran, whatever its score; an infrastructure
 // error (record.OutcomeInfraError) says nothing of the model's speed and is
-// left out.
+// left out, as is a copy of an earlier repeat (record.Trial.CopyOf), which
+// took no model time.
 func (c *Tally) Add(t *record.Trial) {
-	if t.Score.Outcome == record.OutcomeInfraError || t.Transcript == nil {
+	if t.Score.Outcome == record.OutcomeInfraError || t.Transcript == nil || t.IsCopy() {
 		return
 	}
 	c.trials++

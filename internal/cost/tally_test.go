@@ -27,6 +27,8 @@ func TestTheTrialsMeasureTheCost(t *testing.T) {
 		r.Add(trial("m", host, record.OutcomePass, time.Duration(i)*time.Second, i%4 == 0))
 	}
 	r.Add(trial("m", "a", record.OutcomeInfraError, time.Hour, false))
+	// A copy of an earlier repeat took no model time: left out.
+	r.Add(trial("m", "a", record.OutcomePass, time.Second, true).Copy(3, 3, time.Time{}))
 	r.Add(trial("solo", "", record.OutcomeWrongTool, time.Second, false))
 	c := r.Model("m")
 	// Nearest rank: the 10th and the 19th of 1..20 s, within the

@@ -91,7 +91,7 @@ func (s *Stats) AddJudged(t *record.Trial, j record.Judgements) {
 	passK, _ := s.pass.Count(&j)
 	selK, selN := s.selection.Count(&j)
 	a.passK, a.selK, a.selN = a.passK+passK, a.selK+selK, a.selN+selN
-	if tr := t.Transcript; tr != nil {
+	if tr := t.Transcript; tr != nil && !t.IsCopy() { // a copy took no model time
 		a.wall.Add(tr.Wall.Seconds())
 		if len(tr.Rounds) > 0 {
 			a.prompt += tr.Rounds[0].Metrics.PromptEvalCount

@@ -148,7 +148,7 @@ func TestCheckModel(t *testing.T) {
 	if err != nil || v != "0.17.4" {
 		t.Errorf("Ping: %q %v", v, err)
 	}
-	if load, err := o.Warmup(ctx, "scripted-good", nil); err != nil || load <= 0 {
+	if load, err := o.Warmup(ctx, "scripted-good", nil, nil); err != nil || load <= 0 {
 		t.Errorf("Warmup: %v %v", load, err)
 	}
 }

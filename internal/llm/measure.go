@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"strings"
 
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
@@ -88,7 +89,7 @@ func MeasureTools(ctx context.Context, c bridge.Chatter, req MeasureRequest) (Pr
 // Ollama loaded it with; 0 when the model is not listed (it may already be
 // unloaded) or Ollama does not say.
 func LoadedContext(ctx context.Context, l RunningLister, model string) (int, error) {
-	m, err := running(ctx, l, model)
+	m, err := running(ctx, l, model, "")
 	if err != nil || m == nil {
 		return 0, err
 	}
@@ -97,17 +98,20 @@ func LoadedContext(ctx context.Context, l RunningLister, model string) (int, err
 
 // LoadedSize is what /api/ps lists for model once it is loaded: the memory
 // it takes (and how much of it is on the GPU) and its context length; nil
-// when the model is not listed (it may already be unloaded).
-func LoadedSize(ctx context.Context, l RunningLister, model string) (*record.Loaded, error) {
-	m, err := running(ctx, l, model)
+// when the model is not listed (it may already be unloaded). digest, when
+// known, finds the model's weights loaded under another name: Ollama keeps
+// one runner per weights file and lists it under the name that loaded it.
+func LoadedSize(ctx context.Context, l RunningLister, model, digest string) (*record.Loaded, error) {
+	m, err := running(ctx, l, model, digest)
 	if err != nil || m == nil {
 		return nil, err
 	}
 	return &record.Loaded{Size: m.Size, SizeVRAM: m.SizeVRAM, ContextLength: m.ContextLength}, nil
 }
 
-// running is model's entry in /api/ps; nil when it is not listed.
-func running(ctx context.Context, l RunningLister, model string) (*api.ProcessModelResponse, error) {
+// running is model's entry in /api/ps, by name, else by digest (when
+// given); nil when it is not listed.
+func running(ctx context.Context, l RunningLister, model, digest string) (*api.ProcessModelResponse, error) {
 	ps, err := l.ListRunning(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("asking Ollama how %q is loaded: %w", model, unwrapURL(err))
@@ -117,7 +121,17 @@ func running(ctx context.Context, l RunningLister, model string) (*api.ProcessMo
 			return &ps.Models[i], nil
 		}
 	}
+	for i, m := range ps.Models {
+		if digest != "" && sameDigest(m.Digest, digest) {
+			return &ps.Models[i], nil
+		}
+	}
 	return nil, nil
+}
+
+// sameDigest compares two digests with or without their "sha256:".
+func sameDigest(a, b string) bool {
+	return strings.EqualFold(strings.TrimPrefix(a, "sha256:"), strings.TrimPrefix(b, "sha256:"))
 }
 
 // promptCount sends one measuring request and returns its prompt_eval_count.

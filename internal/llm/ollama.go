@@ -98,11 +98,13 @@ func (o *Ollama) chatter() bridge.Chatter { return &IdleChatter{Next: o.Client, 
 
 // Warmup loads model with a chat request that has no messages: Ollama loads
 // the model and answers done_reason "load" without metrics, so the load time
-// returned is the request's wall time.
-func (o *Ollama) Warmup(ctx context.Context, model string, keepAlive *api.Duration) (time.Duration, error) {
+// returned is the request's wall time. The options (num_ctx among them) are
+// those the trials send: a model loaded without them would be loaded again
+// by the first trial, and /api/ps would list its memory at another context.
+func (o *Ollama) Warmup(ctx context.Context, model string, keepAlive *api.Duration, options map[string]any) (time.Duration, error) {
 	stream := false
 	start := time.Now()
-	err := o.chatter().Chat(ctx, &api.ChatRequest{Model: model, Messages: []api.Message{}, Stream: &stream, KeepAlive: keepAlive},
+	err := o.chatter().Chat(ctx, &api.ChatRequest{Model: model, Messages: []api.Message{}, Stream: &stream, KeepAlive: keepAlive, Options: options},
 		func(api.ChatResponse) error { return nil })
 	return time.Since(start), err
 }
@@ -123,12 +125,12 @@ func (o *Ollama) LoadedContext(ctx context.Context, model string) (int, error) {
 }
 
 // Loaded is what /api/ps reports of model once loaded (see LoadedSize),
-// under o.Timeout; nil when it is not listed.
-func (o *Ollama) Loaded(ctx context.Context, model string) (*record.Loaded, error) {
+// under o.Timeout; nil when it is not listed, by name nor by digest.
+func (o *Ollama) Loaded(ctx context.Context, model, digest string) (*record.Loaded, error) {
 	var l *record.Loaded
 	err := o.check(ctx, "which models are loaded", func(ctx context.Context) error {
 		var err error
-		l, err = LoadedSize(ctx, o.Client, model)
+		l, err = LoadedSize(ctx, o.Client, model, digest)
 		return err
 	})
 	return l, err

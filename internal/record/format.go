@@ -39,7 +39,12 @@ import (
 // answer, for cases with a rubric), and in run.json the judge, the
 // overrides judge_model and judge_repeat and a rescore's rejudged,
 // judge_model and stale_verdicts; older lines have no judged answer.
-const Format = "1.6"
+//
+// 1.7 added copy_of to trial lines (a repeat recorded as a copy of repeat 0,
+// not sent to the model: cost readers leave it out) and in run.json
+// all_repeats and schedule; older readers read a copy as the trial it
+// copies.
+const Format = "1.7"
 
 // FormatMajor is the major version of Format: the newest this build reads.
 const FormatMajor = 1

@@ -74,6 +74,15 @@ type Run struct {
 	// (--stop-early) and what it saved; nil when every case ran every
 	// repeat. A resume keeps it.
 	StopEarly *RunStopEarly `json:"stop_early,omitempty"`
+	// AllRepeats is true when the run was started with --all-repeats: every
+	// repeat was sent to the model, even where the first two of a case
+	// agreed at temperature 0 (see Trial.CopyOf); a resume keeps it.
+	AllRepeats bool `json:"all_repeats,omitempty"`
+	// Schedule is how the trials of the run's models were ordered against
+	// each other, so that a comparison of their cost can say what it rests
+	// on: ScheduleInterleaved, ScheduleABBA or ScheduleBlocks; "" with one
+	// model, and in runs recorded before format 1.7 (blocks).
+	Schedule string `json:"schedule,omitempty"`
 	// Rescored is set on a run made by `toolgrade rescore`: its trials are
 	// those of another run, judged again against an edited suite.
 	Rescored *RunRescored `json:"rescored,omitempty"`
@@ -88,6 +97,30 @@ type Run struct {
 	// nil when the suite is in no repository (and in runs recorded before
 	// toolgrade looked).
 	Commit *RunCommit `json:"commit,omitempty"`
+}
+
+// Schedules: how a run ordered its models' trials (Run.Schedule).
+const (
+	// ScheduleInterleaved: the models were loaded together on one Ollama
+	// and their trials alternated case by case, the model going first
+	// alternating too, so that whatever else the machine did fell on both.
+	ScheduleInterleaved = "interleaved"
+	// ScheduleABBA: the models could not stay loaded together (or ran on a
+	// pool of Ollamas), so each ran in two blocks, the first half of the
+	// cases in model order and the second half in reverse (A B B A): each
+	// model has as much early as late time.
+	ScheduleABBA = "abba"
+	// ScheduleBlocks: each model's trials ran as one block, one model after
+	// the other: a difference in latency may be the machine's, not the
+	// models'.
+	ScheduleBlocks = "blocks"
+)
+
+// CostConfounded reports whether the run's latency and throughput
+// comparisons between its models may be confounded with time: its models
+// ran in plain blocks (and runs recorded before format 1.7 did).
+func (r *Run) CostConfounded() bool {
+	return r != nil && len(r.Models) > 1 && (r.Schedule == "" || r.Schedule == ScheduleBlocks)
 }
 
 // RunCommit is the revision of the repository holding a run's suite.
@@ -417,4 +450,43 @@ func ReadRun(dir string) (*Run, error) {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	return &r, nil
+}
+
+// SameWeights says, for each set of m's models that share one digest (the
+// same weights under several names, as `ollama cp` makes them), that they
+// are one model, one line each in run order; nil when every digest differs
+// or is unknown.
+func SameWeights(m []Model) []string {
+	names := map[string][]string{}
+	var order []string
+	for _, x := range m {
+		if x.Digest == "" || slices.Contains(names[x.Digest], x.Name) {
+			continue
+		}
+		if names[x.Digest] == nil {
+			order = append(order, x.Digest)
+		}
+		names[x.Digest] = append(names[x.Digest], x.Name)
+	}
+	var out []string
+	for _, d := range order {
+		if n := names[d]; len(n) > 1 {
+			out = append(out, fmt.Sprintf("%s are the same weights (digest %s): differences between them are noise", andList(n), shortDigest(d)))
+		}
+	}
+	return out
+}
+
+// andList is "a and b", "a, b and c".
+func andList(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// shortDigest is a digest's first 8 hex digits, without its "sha256:".
+func shortDigest(d string) string {
+	d = strings.TrimPrefix(d, "sha256:")
+	return d[:min(8, len(d))]
 }

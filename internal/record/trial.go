@@ -33,6 +33,28 @@ type Trial struct {
 	// with a rubric (answer: {judge: ...}) whose trial ended with an answer;
 	// nil otherwise, and in trials written before format 1.6.
 	Judged *Judged `json:"judged,omitempty"`
+	// CopyOf is set on a repeat that was not sent to the model: at
+	// temperature 0 the first two repeats of its case (same model and
+	// variant) gave the same calls, arguments and answer, so later repeats
+	// are copies. It names the repeat copied (0), whose Score, Judged and
+	// Transcript the copy carries, so that every reader of verdicts and
+	// behaviour reads it as that repeat; readers of cost (latency, tokens,
+	// speed) leave it out (IsCopy), and Attempts is 0. Nil on a trial that
+	// ran, and in trials written before format 1.7.
+	CopyOf *int `json:"copy_of,omitempty"`
+}
+
+// IsCopy reports whether the trial is a copy of an earlier repeat (CopyOf):
+// it took no model time, and cost readers leave it out.
+func (t *Trial) IsCopy() bool { return t.CopyOf != nil }
+
+// Copy is the trial of repeat rep that copies src (see CopyOf): src's
+// verdict and transcript under rep's key, seed and start time.
+func (src *Trial) Copy(rep int, seed int64, start time.Time) *Trial {
+	c := *src
+	from := src.Repeat
+	c.Repeat, c.Seed, c.Start, c.Attempts, c.CopyOf, c.Host = rep, seed, start, 0, &from, ""
+	return &c
 }
 
 // Key identifies a trial within a run (for resuming and pairing).

@@ -102,7 +102,7 @@ func TestADeadHostIsNotGivenUpWhenTheRunEnds(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // deadlock guard
 	defer cancel()
 	const repeat = 20
-	if _, err := run.Run(ctx, runner.Config{Suite: s, Models: ms, Repeat: repeat, WaitOllama: time.Millisecond}); err != nil {
+	if _, err := run.Run(ctx, runner.Config{Suite: s, Models: ms, Repeat: repeat, WaitOllama: time.Millisecond, AllRepeats: true}); err != nil {
 		t.Fatal(err)
 	}
 	trials := r.trials(t)

@@ -136,7 +136,8 @@ func (r *Runner) hostRuns(cfg Config, m *record.Model) []*hostRun {
 // told to OnHost and left out, and no host of a pool waits for its Ollama
 // to answer; the one Ollama does. It fails only when no host loaded the
 // model.
-func (r *Runner) warmupHosts(ctx context.Context, cfg Config, model string, hosts []*hostRun, ka *api.Duration) ([]*hostRun, time.Duration, error) {
+func (r *Runner) warmupHosts(ctx context.Context, cfg Config, info *record.Model, hosts []*hostRun, ka *api.Duration) ([]*hostRun, time.Duration, error) {
+	model := info.Name
 	if len(hosts) == 0 {
 		return nil, 0, fmt.Errorf("no Ollama host serves %s", model)
 	}
@@ -155,7 +156,7 @@ func (r *Runner) warmupHosts(ctx context.Context, cfg Config, model string, host
 			loads[i], errs[i] = r.warmup(ctx, cfg, p, h.Models, model, ka)
 			if lr, ok := h.Models.(LoadedReporter); ok && errs[i] == nil {
 				// Best effort: a cost unknown leaves the run as it was.
-				h.loaded, _ = lr.Loaded(ctx, model)
+				h.loaded, _ = lr.Loaded(ctx, model, hostDigest(info, h.Name))
 			}
 		}()
 	}
@@ -182,6 +183,16 @@ func (r *Runner) warmupHosts(ctx context.Context, cfg Config, model string, host
 		return nil, 0, ctx.Err()
 	}
 	return nil, 0, errors.Join(errs...)
+}
+
+// hostDigest is the digest of info's model on the host named, else its own.
+func hostDigest(info *record.Model, host string) string {
+	for _, mh := range info.Hosts {
+		if mh.Host == host && mh.Digest != "" {
+			return mh.Digest
+		}
+	}
+	return info.Digest
 }
 
 // measureLoaded records in info what each host that loaded it reported: its

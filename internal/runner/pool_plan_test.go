@@ -47,6 +47,13 @@ func TestOnlyOverTwoHostsRunsExactlyTheShard(t *testing.T) {
 					t.Errorf("trial %v outside the shard or twice", tr.Key())
 				}
 				got[tr.Key()] = true
+				if tr.IsCopy() {
+					// A copy ran on no host; it is in the shard all the same.
+					if tr.Host != "" || tr.Repeat < 2 {
+						t.Errorf("copy %v on host %q", tr.Key(), tr.Host)
+					}
+					continue
+				}
 				byHost[tr.Host]++
 			}
 			if len(got) != len(only) || len(byHost) != 2 {

@@ -135,7 +135,7 @@ func TestAHostKilledMidRunLosesNothing(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // deadlock guard
 	defer cancel()
-	if _, err := r.runner.Run(ctx, runner.Config{Suite: s, Models: ms, Repeat: repeat, WaitOllama: time.Millisecond}); err != nil {
+	if _, err := r.runner.Run(ctx, runner.Config{Suite: s, Models: ms, Repeat: repeat, WaitOllama: time.Millisecond, AllRepeats: true}); err != nil {
 		t.Fatal(err)
 	}
 	<-killed
@@ -193,7 +193,7 @@ func TestEveryHostDownStopsTheRun(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	_, err = r.runner.Run(ctx, runner.Config{Suite: s, Models: ms, Repeat: 5, WaitOllama: 50 * time.Millisecond})
+	_, err = r.runner.Run(ctx, runner.Config{Suite: s, Models: ms, Repeat: 5, WaitOllama: 50 * time.Millisecond, AllRepeats: true})
 	if _, ok := err.(*runner.OllamaDownError); !ok {
 		t.Fatalf("err %T %v, want *OllamaDownError", err, err)
 	}
@@ -225,7 +225,7 @@ func TestAHostWithoutTheModelIsNotUsedForIt(t *testing.T) {
 	if len(r.notes) != 1 || !strings.Contains(r.notes[0], lacking) || !strings.Contains(r.notes[0], "scripted-weak") || !strings.Contains(r.notes[0], "not pulled") {
 		t.Errorf("start-up notes %q", r.notes)
 	}
-	if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: ms, Repeat: 20, Parallel: 2}); err != nil {
+	if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: ms, Repeat: 20, Parallel: 2, AllRepeats: true}); err != nil {
 		t.Fatal(err)
 	}
 	byHost := map[string]int{}
@@ -284,7 +284,7 @@ func BenchmarkHostsSpeedup(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: ms, Repeat: trials}); err != nil {
+		if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: ms, Repeat: trials, AllRepeats: true}); err != nil {
 			b.Fatal(err)
 		}
 		return trials / elapsed.Seconds()

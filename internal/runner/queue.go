@@ -20,6 +20,40 @@ type queue struct {
 	// drained, when set, is called once every trial was fed and none is
 	// left or in flight: a host still being pinged then stops.
 	drained func()
+	// held, when set, says a trial must wait in the queue (a later repeat
+	// whose case's first two have not ended: see copies): get passes over
+	// it and the bound does not count it. Its answer may change only
+	// before the queue hears, through finish, that a trial ended.
+	held func(job) bool
+}
+
+// next is the index of the first trial not held; -1 when none is. When
+// every trial was fed and none is in flight, a held one is released
+// rather than wait for ever (it then runs as any other). q.mu held.
+func (q *queue) next() int {
+	for i, j := range q.items {
+		if q.held == nil || !q.held(j) {
+			return i
+		}
+	}
+	if len(q.items) > 0 && q.closed && q.busy == 0 {
+		return 0
+	}
+	return -1
+}
+
+// ready counts the trials not held; q.mu held.
+func (q *queue) ready() int {
+	if q.held == nil {
+		return len(q.items)
+	}
+	n := 0
+	for _, j := range q.items {
+		if !q.held(j) {
+			n++
+		}
+	}
+	return n
 }
 
 // check calls drained once the queue is drained; q.mu held.
@@ -48,7 +82,7 @@ func newQueue(ctx context.Context, limit int) (*queue, func() bool) {
 func (q *queue) put(j job) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	for len(q.items) >= q.limit && !q.stopped {
+	for q.ready() >= q.limit && !q.stopped {
 		q.cond.Wait()
 	}
 	if q.stopped {
@@ -68,9 +102,9 @@ func (q *queue) get() (job, bool) {
 		if q.stopped {
 			return job{}, false
 		}
-		if len(q.items) > 0 {
-			j := q.items[0]
-			q.items = q.items[1:]
+		if i := q.next(); i >= 0 {
+			j := q.items[i]
+			q.items = slices.Delete(q.items, i, i+1)
 			q.busy++
 			q.cond.Broadcast()
 			return j, true

@@ -1,6 +1,9 @@
 // Package runner runs a suite's cases through the bridge loop against a list
-// of models and variants, model by model, scores each trial and appends it to
-// the trials file as soon as it ends.
+// of models and variants, scores each trial and appends it to the trials
+// file as soon as it ends. The models' trials are interleaved when one
+// Ollama holds them all, else run in counterbalanced blocks (order.go); the
+// repeats of a case that would copy its first two at temperature 0 are
+// recorded as copies, not sent (copies.go).
 package runner
 
 import (
@@ -25,7 +28,10 @@ type Models interface {
 	Check(ctx context.Context, model string) (*record.Model, error)
 	// Warmup loads the model so its load time is not charged to a trial, and
 	// returns the load time Ollama reported.
-	Warmup(ctx context.Context, model string, keepAlive *api.Duration) (time.Duration, error)
+	// options are the suite's model options (num_ctx among them), so that
+	// the model is loaded as its trials will run it and not loaded again
+	// by the first trial, and what it occupies is measured at them.
+	Warmup(ctx context.Context, model string, keepAlive *api.Duration, options map[string]any) (time.Duration, error)
 	// Unload frees the model's memory once its trials are done, so the next
 	// model does not load beside it.
 	Unload(ctx context.Context, model string) error
@@ -43,9 +49,12 @@ type ContextLoader interface {
 
 // LoadedReporter is a Models that can say what a loaded model occupies
 // (*llm.Ollama reads /api/ps). The runner asks it after the warm-up, for
-// the model's cost in run.json; nil with nil error: not listed.
+// the model's cost in run.json, and once every model is warmed up, whether
+// they stay loaded together (see Config.Schedule); nil with nil error: not
+// listed. Ollama lists weights loaded under another name (the same digest)
+// once, under the name that loaded them: digest, when known, finds them.
 type LoadedReporter interface {
-	Loaded(ctx context.Context, model string) (*record.Loaded, error)
+	Loaded(ctx context.Context, model, digest string) (*record.Loaded, error)
 }
 
 // Config is one run: which cases, models, repeats and how many at once.
@@ -56,7 +65,8 @@ type Config struct {
 	// Repeat is how many times each case runs per model; zero: 1.
 	Repeat int
 	// Parallel is how many trials of one model run at once; zero: 1. Ollama
-	// must allow it (OLLAMA_NUM_PARALLEL), or requests queue there.
+	// must allow it (OLLAMA_NUM_PARALLEL), or requests queue there. Models
+	// run interleaved share it: Parallel trials of them all at once.
 	Parallel int
 	// Retries is how many times a trial that hit an infrastructure failure
 	// runs again; zero: 2; negative: none.
@@ -98,6 +108,22 @@ type Config struct {
 	// trials not in it are neither run nor counted, and a model with none
 	// in it is not loaded. Nil: every trial.
 	Only map[record.TrialKey]bool
+	// AllRepeats sends every repeat to the model (run --all-repeats). False
+	// records the later repeats of a case as copies of repeat 0 (see
+	// record.Trial.CopyOf) once its first two repeats agree at temperature
+	// 0 (see CopiesApply); a case's later repeats then start only once its
+	// first two have ended.
+	AllRepeats bool
+	// Firsts are the trials of repeats 0 and 1 in Done (resume), so that a
+	// case whose first two repeats ran in an earlier session is settled as
+	// if they ran in this one; nil: a case with either in Done runs every
+	// repeat.
+	Firsts map[record.TrialKey]*record.Trial
+	// Schedule is how the models' trials are ordered against each other:
+	// "" chooses (record.ScheduleInterleaved when one Ollama keeps every
+	// model loaded at once, else record.ScheduleABBA); ScheduleBlocks or
+	// ScheduleABBA asks for that order. See order.go.
+	Schedule string
 	// SkippedServers maps the servers that failed to connect to why. The
 	// trials of a case that expects a tool only they may have offered
 	// (suite.ExpectedCall.Skipped) are not run but recorded as
@@ -180,6 +206,10 @@ type Progress struct {
 	// Saved counts the trials of this model that --stop-early skipped
 	// because their case was settled; Total no longer counts them.
 	Saved int
+	// Copies counts the trials of RunThisTime recorded as copies of their
+	// case's repeat 0 instead of being sent to the model (see
+	// Config.AllRepeats).
+	Copies int
 }
 
 // add counts a trial this run just wrote, as the rates count it: an
@@ -189,6 +219,9 @@ func (p *Progress) add(t *record.Trial, judge record.JudgeOptions, elapsed time.
 	p.Done++
 	p.RunThisTime++
 	p.Elapsed = elapsed
+	if t.IsCopy() {
+		p.Copies++
+	}
 	j := record.JudgeWith(t, judge)
 	switch {
 	case j.Infra:
@@ -229,6 +262,9 @@ type Runner struct {
 	// OnHost, when set, is told what the pool does with a host: a model
 	// missing there, a host paused or given up.
 	OnHost func(msg string)
+	// OnSchedule, when set, is told how the models' trials are ordered
+	// (a record.Schedule* value, "" with one model) and why, once chosen.
+	OnSchedule func(schedule, why string)
 	// Grader, when set, grades each trial once it is scored, before it is
 	// written (the judge of answers with a rubric: see package judge).
 	Grader Grader
@@ -243,6 +279,7 @@ type Grader interface {
 
 // job is one trial to run.
 type job struct {
+	lane    *lane
 	c       *suite.Case
 	repeat  int
 	variant *Variant
@@ -264,53 +301,12 @@ func (r *Runner) CheckModels(ctx context.Context, names []string) ([]record.Mode
 	return models, nil
 }
 
-// Run runs every trial of cfg that is not already done, model by model, and
-// returns the models it ran with their warm-up load times. It stops when ctx
-// ends; the trials in flight are then dropped, not written.
-func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
-	repeat := max(cfg.Repeat, 1)
-	infos := append([]record.Model(nil), cfg.Models...)
-	think, err := bridge.ParseThink(cfg.Suite.Defaults.Think)
-	if err != nil {
-		return nil, err
-	}
-	ka := keepAlive(cfg.Suite)
-	for i := range infos {
-		info := &infos[i]
-		if !cfg.hasTrials(info.Name) {
-			// Another shard runs this model: loading it here would only
-			// cost the time --shard-by model saves.
-			continue
-		}
-		hosts, err := r.load(ctx, cfg, info, ka)
-		if err != nil {
-			return infos[:i], err
-		}
-		if r.OnModel != nil {
-			r.OnModel(*info)
-		}
-		// What every trial of this model sends; each adds its messages and seed.
-		base := bridge.Request{Model: info.Name, Think: think, KeepAlive: ka}
-		if err := r.runModel(ctx, cfg, info, base, repeat, hosts); err != nil {
-			return infos[:i+1], err
-		}
-		if i+1 < len(infos) {
-			// Best effort: a model left loaded only costs memory until
-			// its keep_alive expires.
-			for _, h := range hosts {
-				_ = h.Models.Unload(ctx, info.Name)
-			}
-		}
-	}
-	return infos, nil
-}
-
 // load warms info's model up on the hosts that serve it and returns those
 // that loaded it, with info's load time and what it occupies set (see
 // measureLoaded) and, when its details name no num_ctx, the context it was
 // loaded with.
 func (r *Runner) load(ctx context.Context, cfg Config, info *record.Model, ka *api.Duration) ([]*hostRun, error) {
-	hosts, load, err := r.warmupHosts(ctx, cfg, info.Name, r.hostRuns(cfg, info), ka)
+	hosts, load, err := r.warmupHosts(ctx, cfg, info, r.hostRuns(cfg, info), ka)
 	if err != nil {
 		var down *OllamaDownError
 		if errors.As(err, &down) {

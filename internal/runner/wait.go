@@ -75,6 +75,13 @@ func (p *pause) busy() bool {
 	return p.done != nil || p.err != nil
 }
 
+// failed reports whether a wait ran out: the host is given up.
+func (p *pause) failed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err != nil
+}
+
 // enabled reports whether failures that cannot reach Ollama wait.
 func (p *pause) enabled() bool { return p.limit > 0 }
 
@@ -168,10 +175,11 @@ func retryPolicy(cfg Config) (int, time.Duration) {
 // warmup loads a model, retrying failures as trials are retried and waiting
 // for an Ollama that cannot be reached.
 func (r *Runner) warmup(ctx context.Context, cfg Config, p *pause, m Models, model string, ka *api.Duration) (time.Duration, error) {
+	opts := loadOptions(cfg.Suite)
 	retries, backoff0 := retryPolicy(cfg)
 	backoff, waits := backoff0, 0
 	for attempt := 1; ; attempt++ {
-		load, err := m.Warmup(ctx, model, ka)
+		load, err := m.Warmup(ctx, model, ka, opts)
 		if err == nil || ctx.Err() != nil {
 			return load, err
 		}

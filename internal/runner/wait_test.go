@@ -48,7 +48,7 @@ func (o *outage) Chat(ctx context.Context, req *api.ChatRequest, fn api.ChatResp
 	return o.chat.Chat(ctx, req, fn)
 }
 
-func (o *outage) Warmup(ctx context.Context, model string, ka *api.Duration) (time.Duration, error) {
+func (o *outage) Warmup(ctx context.Context, model string, ka *api.Duration, opts map[string]any) (time.Duration, error) {
 	o.mu.Lock()
 	o.warmups++
 	if o.warmDownFrom > 0 && o.warmups == o.warmDownFrom {
@@ -59,7 +59,7 @@ func (o *outage) Warmup(ctx context.Context, model string, ka *api.Duration) (ti
 	if down {
 		return 0, refused
 	}
-	return o.Models.Warmup(ctx, model, ka)
+	return o.Models.Warmup(ctx, model, ka, opts)
 }
 
 func (o *outage) Ping(context.Context) error {

@@ -23,7 +23,7 @@ func (r *session) create(ctx context.Context) error {
 		Repeat: r.repeat, Parallel: r.parallel, Models: r.ol.models,
 		Catalogs: r.vs.Catalogs, Overrides: r.overrides, Shard: r.shard,
 		NoExecute: deref(sp.NoExecute, false), KeepTruncated: sp.KeepTruncated,
-		JUnit: sp.JUnit, Judge: runJudge(r.judge),
+		JUnit: sp.JUnit, Judge: runJudge(r.judge), AllRepeats: sp.AllRepeats,
 	}
 	if deref(sp.StopEarly, false) {
 		rule := stats.SPRT{Threshold: sp.threshold()}.Filled()
@@ -99,6 +99,7 @@ func (r *session) config() (runner.Config, error) {
 		Suite: r.s, Models: r.ol.models, Repeat: r.repeat, Parallel: r.parallel, Retries: r.spec.Retries,
 		Done: r.done, WaitOllama: r.spec.WaitOllama, NoExecute: run.NoExecute, Variants: r.vs.Variants,
 		Only: r.only, Judge: judge, SkippedServers: map[string]string{},
+		AllRepeats: run.AllRepeats,
 	}
 	for _, sk := range run.SkippedServers {
 		cfg.SkippedServers[sk.Name] = sk.Error
@@ -110,17 +111,28 @@ func (r *session) config() (runner.Config, error) {
 		cfg.WaitOllama = -1 // the runner's zero would mean its default
 	}
 	se := run.StopEarly
-	if se == nil {
+	if se != nil {
+		cfg.StopEarly = &stats.SPRT{Threshold: se.Threshold, Delta: se.Delta, Alpha: se.Alpha, Beta: se.Beta}
+		cfg.Outcomes = map[record.TrialKey]string{}
+	}
+	copies := !cfg.AllRepeats && r.repeat > 2
+	if copies {
+		cfg.Firsts = map[record.TrialKey]*record.Trial{}
+	}
+	if len(r.done) == 0 || (se == nil && !copies) {
 		return cfg, nil
 	}
-	cfg.StopEarly = &stats.SPRT{Threshold: se.Threshold, Delta: se.Delta, Alpha: se.Alpha, Beta: se.Beta}
-	if len(r.done) > 0 {
-		cfg.Outcomes = map[record.TrialKey]string{}
-		if _, err := store.ReadTrials(r.dir, func(t *record.Trial) { cfg.Outcomes[t.Key()] = runner.Evidence(t, judge) }); err != nil {
-			return cfg, err
+	// What earlier sessions recorded: the evidence --stop-early counts, and
+	// the first two repeats of each case, which settle its copies.
+	_, err := store.ReadTrials(r.dir, func(t *record.Trial) {
+		if se != nil {
+			cfg.Outcomes[t.Key()] = runner.Evidence(t, judge)
 		}
-	}
-	return cfg, nil
+		if copies && t.Repeat < 2 && r.done[t.Key()] {
+			cfg.Firsts[t.Key()] = t
+		}
+	})
+	return cfg, err
 }
 
 // execute runs the trials of cfg, with progress on stderr, and says how the
@@ -133,10 +145,13 @@ func (r *session) execute(ctx context.Context, cfg runner.Config) *Ending {
 		run.Grader = r.judge
 	}
 	saved := map[string]int{} // per model, this session
+	last := map[string]runner.Progress{}
 	run.OnProgress = func(p runner.Progress) {
 		saved[p.Model] = p.Saved
+		last[p.Model] = p
 		prog.update(p)
 	}
+	run.OnSchedule = func(schedule, why string) { r.scheduled(schedule, why) }
 	run.OnWait = func(left time.Duration) {
 		fmt.Fprintf(r.stderr, "toolgrade: Ollama at %s unreachable; waiting (%s left)...\n", r.ol.first.Base, left.Round(time.Second))
 	}
@@ -145,11 +160,48 @@ func (r *session) execute(ctx context.Context, cfg runner.Config) *Ending {
 			fmt.Fprintf(r.stderr, "toolgrade: warning: updating %s: %v\n", record.RunFile, err)
 		}
 	}
+	if !cfg.AllRepeats && cfg.Repeat > 2 {
+		if ok, why := runner.CopiesApply(r.s, nil, nil); !ok {
+			fmt.Fprintf(r.stderr, "toolgrade: every repeat is sent to the model: %s\n", why)
+		}
+	}
 	ran, err := run.Run(ctx, cfg)
 	prog.finish()
 	e := &Ending{Err: err, End: time.Now(), Models: ran, Restarts: r.cat.Restarts()}
 	for _, n := range saved {
 		e.Saved += n
 	}
+	copies, recorded := 0, 0
+	for _, p := range last {
+		copies, recorded = copies+p.Copies, recorded+p.RunThisTime
+	}
+	if copies > 0 {
+		fmt.Fprintf(r.stderr, "toolgrade: skipped %d of %d trials: their cases' first two repeats agreed at temperature 0 (copies); --all-repeats runs them\n", copies, recorded)
+	}
 	return e
+}
+
+// scheduled records in run.json how the models' trials are ordered, and
+// says so. A resume that orders them otherwise keeps the weaker of the two
+// (blocks, then abba, then interleaved): the latency of the whole run rests
+// on it.
+func (r *session) scheduled(schedule, why string) {
+	if schedule == "" {
+		return
+	}
+	say := map[string]string{
+		record.ScheduleInterleaved: "the models' trials are interleaved case by case",
+		record.ScheduleABBA:        "the models run in counterbalanced blocks (A B B A over halves of the cases)",
+		record.ScheduleBlocks:      "the models run one after another: their latency may differ with the machine's load, not theirs",
+	}[schedule]
+	fmt.Fprintf(r.stderr, "toolgrade: %s: %s\n", say, why)
+	weak := map[string]int{record.ScheduleInterleaved: 1, record.ScheduleABBA: 2, record.ScheduleBlocks: 3}
+	err := r.w.Update(func(run *record.Run) {
+		if run.Schedule == "" || weak[schedule] > weak[run.Schedule] {
+			run.Schedule = schedule
+		}
+	})
+	if err != nil {
+		fmt.Fprintf(r.stderr, "toolgrade: warning: updating %s: %v\n", record.RunFile, err)
+	}
 }

@@ -51,6 +51,9 @@ type Meta struct {
 	Commit *record.RunCommit
 	// Judge is this session's judge model; nil: the suite has no rubric.
 	Judge *record.RunJudge
+	// AllRepeats is run --all-repeats; a session may add it, never remove
+	// it, so a resume sends to the model what the run did.
+	AllRepeats bool
 }
 
 // New is a fresh run's run.json.
@@ -99,6 +102,7 @@ func (m *Meta) Session(r *record.Run) {
 	r.Parallel = m.Parallel
 	r.NoExecute = r.NoExecute || m.NoExecute
 	r.KeepTruncated = r.KeepTruncated || m.KeepTruncated
+	r.AllRepeats = r.AllRepeats || m.AllRepeats
 	if m.JUnit != "" {
 		r.JUnit = absPath(m.JUnit)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -13,35 +14,34 @@ import (
 )
 
 // progress shows a run's progress on stderr: a bar on a terminal, plain lines
-// (at every tenth of a model's trials) anywhere else, such as CI logs.
+// (at every tenth of a model's trials) anywhere else, such as CI logs. Models
+// whose trials run interleaved (or in ABBA blocks) share one bar.
 type progress struct {
-	w       io.Writer
-	tty     bool
-	bar     *progressbar.ProgressBar
-	model   string
-	lastTen int
+	w   io.Writer
+	tty bool
+	bar *progressbar.ProgressBar
+	// last is each model of the bar's latest progress, in order.
+	last    map[string]runner.Progress
+	order   []string
+	lastTen map[string]int
 }
 
 func newProgress(w io.Writer) *progress {
 	f, ok := w.(*os.File)
-	return &progress{w: w, tty: ok && term.IsTerminal(int(f.Fd()))}
+	return &progress{w: w, tty: ok && term.IsTerminal(int(f.Fd())), last: map[string]runner.Progress{}, lastTen: map[string]int{}}
 }
 
 func (p *progress) update(pr runner.Progress) {
-	if pr.Model != p.model {
-		p.finish()
-		p.model = pr.Model
-		p.lastTen = -1
-		if p.tty {
-			p.bar = progressbar.NewOptions(pr.Total,
-				progressbar.OptionSetWriter(p.w),
-				progressbar.OptionSetDescription(pr.Model),
-				progressbar.OptionShowCount(),
-				progressbar.OptionSetPredictTime(true),
-				progressbar.OptionClearOnFinish(),
-			)
+	if _, seen := p.last[pr.Model]; !seen {
+		if p.allDone() {
+			// The models before ran all their trials: a bar of its own.
+			p.finish()
+			p.last, p.order = map[string]runner.Progress{}, nil
 		}
+		p.order = append(p.order, pr.Model)
+		p.lastTen[pr.Model] = -1
 	}
+	p.last[pr.Model] = pr
 	// Pass counts this session's trials only: after a resume, say so, and
 	// how many of Done came from before.
 	passNote := fmt.Sprintf("pass %d/%d", pr.Pass, pr.Scored)
@@ -52,19 +52,18 @@ func (p *progress) update(pr runner.Progress) {
 		}
 		passNote += " this session"
 	}
-	if p.bar != nil {
-		p.bar.Describe(fmt.Sprintf("%s %s", pr.Model, passNote))
-		p.bar.Set(pr.Done)
+	if p.tty {
+		p.show()
 		return
 	}
 	if pr.Total == 0 {
 		return
 	}
 	ten := pr.Done * 10 / pr.Total
-	if ten == p.lastTen {
+	if ten == p.lastTen[pr.Model] {
 		return
 	}
-	p.lastTen = ten
+	p.lastTen[pr.Model] = ten
 	eta := "–"
 	if pr.RunThisTime > 0 && pr.Done < pr.Total {
 		per := pr.Elapsed / time.Duration(pr.RunThisTime)
@@ -75,6 +74,39 @@ func (p *progress) update(pr runner.Progress) {
 		done += fmt.Sprintf(" (%d before this session)", before)
 	}
 	fmt.Fprintf(p.w, "%s: %s, %s, %s, eta %s\n", pr.Model, done, passNote, termtext.Count(pr.Infra, "infra error"), eta)
+}
+
+// allDone reports whether every model of the bar ran all its trials.
+func (p *progress) allDone() bool {
+	for _, pr := range p.last {
+		if pr.Done < pr.Total {
+			return false
+		}
+	}
+	return true
+}
+
+// show draws the bar over the models it holds.
+func (p *progress) show() {
+	total, done := 0, 0
+	var desc []string
+	for _, m := range p.order {
+		pr := p.last[m]
+		total, done = total+pr.Total, done+pr.Done
+		desc = append(desc, fmt.Sprintf("%s pass %d/%d", m, pr.Pass, pr.Scored))
+	}
+	if p.bar == nil {
+		p.bar = progressbar.NewOptions(total,
+			progressbar.OptionSetWriter(p.w),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionClearOnFinish(),
+		)
+	} else if p.bar.GetMax() != total {
+		p.bar.ChangeMax(total)
+	}
+	p.bar.Describe(strings.Join(desc, " · "))
+	p.bar.Set(done)
 }
 
 func (p *progress) finish() {

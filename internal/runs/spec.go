@@ -59,6 +59,11 @@ type Spec struct {
 	// StopThreshold is the pass rate StopEarly judges against; nil:
 	// stats.DefaultSPRT's.
 	StopThreshold *float64
+	// AllRepeats sends every repeat to the model; false records the later
+	// repeats of a case whose first two agreed at temperature 0 as their
+	// copies (see runner.Config.AllRepeats). run.json records it, and a
+	// resume keeps it (a session may add it, never remove it).
+	AllRepeats bool
 	// Variants are the suite variants to run, "base" for the servers' own
 	// catalog; nil: not given (the base and every variant, or a resumed
 	// run's own, which it cannot change).

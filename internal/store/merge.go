@@ -247,6 +247,8 @@ func mergeRuns(runs []*record.Run) *record.Run {
 		if r.Status != StatusComplete && out.Status == StatusComplete {
 			out.Status, out.Error = r.Status, r.Error
 		}
+		out.AllRepeats = out.AllRepeats || r.AllRepeats
+		out.Schedule = weakerSchedule(out.Schedule, r.Schedule)
 		for _, m := range r.Models {
 			// A shard that ran none of a model's trials never loaded it:
 			// keep the load time of one that did.
@@ -260,6 +262,18 @@ func mergeRuns(runs []*record.Run) *record.Run {
 		}
 	}
 	return &out
+}
+
+// weakerSchedule is the order of two shards' models that their merged
+// latency rests on: "" (a shard of one model, whose models then ran on
+// different machines or sessions) before blocks before abba before
+// interleaved.
+func weakerSchedule(a, b string) string {
+	rank := map[string]int{"": 0, record.ScheduleBlocks: 1, record.ScheduleABBA: 2, record.ScheduleInterleaved: 3}
+	if rank[b] < rank[a] {
+		return b
+	}
+	return a
 }
 
 func basicDrift(a, b *record.Run) []string {

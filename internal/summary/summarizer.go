@@ -182,7 +182,9 @@ func (s *Summarizer) Add(t *record.Trial) {
 	m.s.RepeatedCalls += j.RepeatedCalls
 	m.addJudged(t, &j)
 	m.rounds.Add(sc.Rounds)
-	m.addCosts(t.Transcript)
+	if !t.IsCopy() { // a copy of an earlier repeat took no model time
+		m.addCosts(t.Transcript)
+	}
 }
 
 // addJudged counts what the judge model did with a scored trial's answer
