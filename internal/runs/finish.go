@@ -108,7 +108,12 @@ func finishRun(ctx context.Context, w *store.Writer, e *Ending, rep Reporter, st
 	if rep != nil {
 		// After Ctrl-C too: the reports say the run is partial.
 		if err := rep.Reports(w.Reader(), warn); err != nil {
-			return err
+			// Every trial ran, but a run whose summary and reports are
+			// missing is not complete: run.json says why.
+			uerr := w.Update(func(r *record.Run) {
+				r.Status, r.Error = store.StatusFailed, "the reports could not be written: "+err.Error()
+			})
+			return errors.Join(err, uerr)
 		}
 	}
 	return stopError(ctx, w.Dir(), runErr, stderr)

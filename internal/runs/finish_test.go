@@ -117,3 +117,31 @@ func TestFinishSaysHowToResume(t *testing.T) {
 		t.Errorf("reporter: %q", rep.calls)
 	}
 }
+
+// TestARunWhoseReportsFailedIsNotComplete: every trial ran, but the reports
+// could not be written: run.json says failed, and why, and the error is
+// returned; no gate is judged.
+func TestARunWhoseReportsFailedIsNotComplete(t *testing.T) {
+	s := loadSuite(t)
+	dir := filepath.Join(t.TempDir(), "run")
+	w, err := store.Create(dir, (&Meta{Suite: s, Parallel: 1}).New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	rep := &reporter{failReports: errors.New("trials.jsonl:7: a line longer than 64 MiB")}
+	err = Finish(context.Background(), w, nil, &FinishOptions{Reporter: rep, Suite: s})
+	if err == nil || !strings.Contains(err.Error(), "trials.jsonl:7") {
+		t.Errorf("err = %v", err)
+	}
+	got, rerr := record.ReadRun(dir)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	if got.Status != store.StatusFailed || got.Error != "the reports could not be written: trials.jsonl:7: a line longer than 64 MiB" {
+		t.Errorf("run.json: status %q error %q", got.Status, got.Error)
+	}
+	if strings.Join(rep.calls, "; ") != "reports complete" {
+		t.Errorf("reporter: %q", rep.calls)
+	}
+}
