@@ -33,7 +33,7 @@ type trialLine struct {
 
 // Write appends one trial, marked with the current Format.
 func (w *Writer) Write(t *Trial) error {
-	b, err := json.Marshal(trialLine{Format: Format, Trial: t})
+	b, err := fitLine(t, MaxWrittenLine)
 	if err != nil {
 		return fmt.Errorf("encoding trial %s/%s#%d: %w", t.Model, t.CaseID, t.Repeat, err)
 	}
@@ -86,7 +86,7 @@ type Reader struct {
 // NewReader reads trials from r; file names it in warnings.
 func NewReader(r io.Reader, file string) *Reader {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), 64<<20)
+	sc.Buffer(make([]byte, 0, 64*1024), MaxLine)
 	return &Reader{sc: sc, file: file}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -187,5 +188,34 @@ func TestAddRestarts(t *testing.T) {
 	r.AddRestarts(nil)
 	if r.Servers[0].Restarts != 0 || r.Servers[1].Restarts != 3 {
 		t.Errorf("servers %+v, want docs 0 and fs 3", r.Servers)
+	}
+}
+
+// TestAWriterCutsALineThatWouldNotFit: a trial whose texts would make a
+// line past the limit is written with them cut, each ending with a note,
+// and reads back; the trial given is not changed.
+func TestAWriterCutsALineThatWouldNotFit(t *testing.T) {
+	big := strings.Repeat("é", 3000) // 6,000 bytes
+	tr := &Trial{Model: "m", CaseID: "c", Score: Score{Outcome: OutcomePass, Detail: big},
+		Transcript: &Transcript{Answer: big, Messages: []Message{{Role: "user", Content: big}},
+			Rounds: []Round{{Executions: []Execution{{Name: "huge", Result: big, Error: big, Arguments: []byte(`{"n":1}`)}}}}}}
+	b, err := fitLine(tr, 8000)
+	if err != nil || len(b) > 8000 {
+		t.Fatalf("%d bytes, %v", len(b), err)
+	}
+	var back Trial
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	res := back.Transcript.Rounds[0].Executions[0].Result
+	if !strings.HasPrefix(res, "éé") || !strings.Contains(res, "… [toolgrade cut ") || !utf8.ValidString(res) || len(res) >= len(big) {
+		t.Errorf("result %q", res)
+	}
+	if tr.Transcript.Answer != big || tr.Transcript.Rounds[0].Executions[0].Result != big {
+		t.Error("the trial given was changed")
+	}
+	if _, err := fitLine(&Trial{Model: "m", CaseID: "c", Transcript: &Transcript{Rounds: []Round{{Executions: []Execution{{Arguments: []byte(`"` + big + `"`)}}}}}}, 2000); err == nil ||
+		!strings.Contains(err.Error(), "arguments are too long to record") {
+		t.Errorf("arguments past the limit: %v", err)
 	}
 }

@@ -1,0 +1,81 @@
+package record
+
+import (
+	"encoding/json"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/dustin/go-humanize"
+)
+
+// MaxWrittenLine is the longest trial line a Writer writes: a longer one
+// (a tool result of many MiB the model was shown whole, with
+// --max-result-bytes -1) has its longest texts cut, each with a note, until
+// it fits. Every reader reads lines up to MaxLine, so what a run writes,
+// every command reads, with room for lines older builds wrote.
+const MaxWrittenLine = 16 << 20
+
+// MaxLine is the longest line a Reader reads; a longer one is a warning
+// naming its file and line, and reading goes on after it.
+const MaxLine = 64 << 20
+
+// fitLine returns the line of t, cut to at most limit bytes: the texts of
+// its transcript and score (messages, answers, thinking, tool results,
+// details) are shortened, the longest first, to a common length that is
+// halved until the line fits. The trial itself is not changed. A line that
+// does not fit even so (its arguments alone are too long) is an error.
+func fitLine(t *Trial, limit int) ([]byte, error) {
+	b, err := json.Marshal(trialLine{Format: Format, Trial: t})
+	if err != nil || len(b) <= limit {
+		return b, err
+	}
+	for keep := limit / 4; keep >= 256; keep /= 2 {
+		c := cutTexts(t, keep)
+		if b, err = json.Marshal(trialLine{Format: Format, Trial: c}); err != nil || len(b) <= limit {
+			return b, err
+		}
+	}
+	return nil, fmt.Errorf("its line is %s even with every text cut, more than %s: its tool calls' arguments are too long to record",
+		humanize.IBytes(uint64(len(b))), humanize.IBytes(uint64(limit)))
+}
+
+// cutTexts is a copy of t whose texts longer than keep bytes are cut to it,
+// each ending with a note of what was cut.
+func cutTexts(t *Trial, keep int) *Trial {
+	c := *t
+	cut := func(s *string) {
+		if len(*s) <= keep {
+			return
+		}
+		n := keep
+		for n > 0 && !utf8.RuneStart((*s)[n]) {
+			n--
+		}
+		*s = (*s)[:n] + fmt.Sprintf("… [toolgrade cut %s of this text from the record, which keeps at most %s a trial; the model was shown all of it]",
+			humanize.IBytes(uint64(len(*s)-n)), humanize.IBytes(MaxWrittenLine))
+	}
+	cut(&c.Score.Detail)
+	if t.Transcript == nil {
+		return &c
+	}
+	tr := *t.Transcript
+	c.Transcript = &tr
+	cut(&tr.Answer)
+	tr.Messages = append([]Message(nil), tr.Messages...)
+	for i := range tr.Messages {
+		cut(&tr.Messages[i].Content)
+		cut(&tr.Messages[i].Thinking)
+	}
+	tr.Rounds = append([]Round(nil), tr.Rounds...)
+	for i := range tr.Rounds {
+		r := &tr.Rounds[i]
+		cut(&r.Response.Content)
+		cut(&r.Response.Thinking)
+		r.Executions = append([]Execution(nil), r.Executions...)
+		for j := range r.Executions {
+			cut(&r.Executions[j].Result)
+			cut(&r.Executions[j].Error)
+		}
+	}
+	return &c
+}
