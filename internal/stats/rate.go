@@ -187,9 +187,9 @@ type rateJSON struct {
 	// CaseSums are Σk_i², Σn_i·k_i and Σn_i² over the cases, from which
 	// the interval takes its design effect; absent when unknown.
 	CaseSums *[3]int64 `json:"case_sums,omitempty"`
-	Value float64 `json:"value"`
-	Lo    float64 `json:"lo"`
-	Hi    float64 `json:"hi"`
+	Value    float64   `json:"value"`
+	Lo       float64   `json:"lo"`
+	Hi       float64   `json:"hi"`
 }
 
 // MarshalJSON writes {"k", "n", "cases", "deff", "case_sums", "value",
