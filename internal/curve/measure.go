@@ -51,9 +51,10 @@ type Stats struct {
 type rowKey struct{ model, variant string }
 
 type acc struct {
-	m          Measure
-	selK, selN int
-	passK      int
+	m Measure
+	// sel and pass tally the rates case by case: a case's repeats are one
+	// cluster.
+	sel, pass  stats.RateCases
 	wall       stats.Histogram
 	prompt, pn int
 }
@@ -85,12 +86,16 @@ func (s *Stats) AddJudged(t *record.Trial, j record.Judgements) {
 	}
 	if j.Excluded {
 		a.m.Truncated++
+		// Pass counts over the trials that are no infrastructure error
+		// (Measure): an excluded trial is one that did not pass.
+		a.pass.AddCounts(t.CaseID, 0, 1)
 		return
 	}
-	// Pass counts over the trials (Measure), so only its k is kept here.
 	passK, _ := s.pass.Count(&j)
-	selK, selN := s.selection.Count(&j)
-	a.passK, a.selK, a.selN = a.passK+passK, a.selK+selK, a.selN+selN
+	a.pass.AddCounts(t.CaseID, passK, 1)
+	if selK, selN := s.selection.Count(&j); selN > 0 {
+		a.sel.AddCounts(t.CaseID, selK, selN)
+	}
 	if tr := t.Transcript; tr != nil {
 		a.wall.Add(tr.Wall.Seconds())
 		if len(tr.Rounds) > 0 {
@@ -116,8 +121,8 @@ func (s *Stats) Measure(model, variant string) (Measure, bool) {
 		return Measure{}, false
 	}
 	m := a.m
-	m.Selection = stats.Rate{K: a.selK, N: a.selN}
-	m.Pass = stats.Rate{K: a.passK, N: m.Trials - m.Infra}
+	m.Selection = a.sel.Rate()
+	m.Pass = a.pass.Rate()
 	m.P50 = a.wall.Quantile(0.5)
 	if a.pn > 0 {
 		m.PromptTokens = float64(a.prompt) / float64(a.pn)
