@@ -262,11 +262,13 @@ type unpairedKey struct {
 type rateAcc struct {
 	k, n          [2]int
 	worse, better int
-	// both and neither count the concordant pairs: met on both sides, on
-	// neither.
-	both, neither int
 	// ck and cn count as the summary does (calls, for the validity rates).
 	ck, cn [2]int
+	// side and byCall tally each side's rate case by case, pairs the
+	// pairs defined on both sides (A current, B base, in the "met" sense):
+	// a case's repeats are one cluster.
+	side, byCall [2]stats.RateCases
+	pairs        stats.PairedCases
 }
 
 type costAcc struct {
@@ -424,17 +426,17 @@ func (ga *groupAcc) addPair(k pairKey, pair [2]*slim, sides [2]*side) {
 				if jd.OK {
 					ra.k[i]++
 				}
+				ra.side[i].Add(k.caseID, jd.OK)
 			}
-			k, n := m.Count(&pair[i].m)
-			ra.ck[i] += k
-			ra.cn[i] += n
+			ck, cn := m.Count(&pair[i].m)
+			ra.ck[i] += ck
+			ra.cn[i] += cn
+			if cn > 0 {
+				ra.byCall[i].AddCounts(k.caseID, ck, cn)
+			}
 		}
-		if a.Defined && b.Defined && a.OK == b.OK {
-			if a.OK {
-				ra.both++
-			} else {
-				ra.neither++
-			}
+		if a.Defined && b.Defined {
+			ra.pairs.Add(k.caseID, b.OK, a.OK)
 		}
 		if a.Defined && b.Defined && a.OK != b.OK {
 			// OK means "met" for every metric; for one where lower is
@@ -490,10 +492,6 @@ func (ga *groupAcc) addPair(k pairKey, pair [2]*slim, sides [2]*side) {
 	}
 }
 
-func newRate(k, n int) stats.Rate {
-	return stats.Rate{K: k, N: n}
-}
-
 // finish turns the tallies into the group's rows; a margin above 0 judges
 // each rate's non-inferiority too.
 func (ga *groupAcc) finish(alpha, margin float64, info func(int) *ModelInfo) {
@@ -506,17 +504,22 @@ func (ga *groupAcc) finish(alpha, margin float64, info func(int) *ModelInfo) {
 			continue
 		}
 		row := RateRow{Metric: m.Name, LowerIsBetter: m.LowerIsBetter,
-			Rate:  SidePair[stats.Rate]{newRate(ra.k[0], ra.n[0]), newRate(ra.k[1], ra.n[1])},
-			Worse: ra.worse, Better: ra.better, both: ra.both, neither: ra.neither}
+			Rate:  SidePair[stats.Rate]{ra.side[0].Rate(), ra.side[1].Rate()},
+			Worse: ra.worse, Better: ra.better, pairs: ra.pairs.Counts(), components: ra.pairs.Components(),
+			Evidence: ra.pairs.Evidence()}
+		row.Deff = row.pairs.Deff
 		row.Delta = row.Rate.Current.Value() - row.Rate.Base.Value()
-		row.P = stats.McNemar(ra.worse, ra.better)
-		row.TooFew = stats.McNemar(ra.worse+ra.better, 0) >= alpha
+		row.P = stats.McNemarCounts(row.pairs)
+		row.TooFew = stats.McNemarFloor(row.pairs) >= alpha
 		row.Verdict = verdict(row.P, alpha, ra.better > ra.worse)
 		if ra.ck != ra.k || ra.cn != ra.n {
-			row.ByCall = &SidePair[stats.Rate]{newRate(ra.ck[0], ra.cn[0]), newRate(ra.ck[1], ra.cn[1])}
+			row.ByCall = &SidePair[stats.Rate]{ra.byCall[0].Rate(), ra.byCall[1].Rate()}
 		}
 		if margin > 0 {
 			row.NonInferiority = row.JudgeNonInferiority(margin)
+		}
+		if m.Name == metric.Pass {
+			g.Evidence = row.Evidence
 		}
 		g.Rates = append(g.Rates, row)
 	}
@@ -543,7 +546,9 @@ func (ga *groupAcc) finish(alpha, margin float64, info func(int) *ModelInfo) {
 		default:
 			continue
 		}
-		ch.Pass = SidePair[stats.Rate]{newRate(cc.k[0], cc.n[0]), newRate(cc.k[1], cc.n[1])}
+		// One case's repeats are that case's own evidence: its rate
+		// counts them as its trials.
+		ch.Pass = SidePair[stats.Rate]{stats.Rate{K: cc.k[0], N: cc.n[0]}, stats.Rate{K: cc.k[1], N: cc.n[1]}}
 		ch.P = stats.McNemar(cc.worse, cc.better)
 		ch.Supported = ch.P < alpha
 		if ch.Kind == KindRegression {

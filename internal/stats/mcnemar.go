@@ -49,3 +49,18 @@ func McNemarCounts(c PairedCounts) float64 {
 	m := min(e.onlyA, e.onlyB)
 	return min(1, 2*regIncBeta(n-m, m+1, 0.5))
 }
+
+// McNemarFloor is the smallest p-value McNemarCounts could give the
+// discordant pairs of c: every one of them the same way. When it is not
+// below the level, no verdict is possible however they fall.
+func McNemarFloor(c PairedCounts) float64 {
+	d := c.OnlyA + c.OnlyB
+	deff := c.deffAt(0)
+	if !(deff > 1) {
+		return McNemar(d, 0)
+	}
+	if d <= 0 {
+		return 1
+	}
+	return min(1, 2*math.Pow(0.5, float64(d)/deff))
+}
