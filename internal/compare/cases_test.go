@@ -8,12 +8,25 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/store"
 )
 
-// deterministicRun writes a run of models m and n over cases case
+// deterministicRun compares at 5 points models m and n over cases cases
 // repeated repeats times, each model answering every repeat of a case the
 // same way (a model at temperature 0): pass(model, case) says how.
 func deterministicRun(t *testing.T, cases, repeats int, pass func(model string, c int) bool) *RateRow {
+	t.Helper()
+	r := writeCases(t, cases, repeats, func(model string, c, _ int) bool { return pass(model, c) })
+	cmp, _, err := Models(r, "m", "n", &Options{Margin: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cmp.Groups[0].Rate(metric.Pass)
+}
+
+// writeCases writes a run of models m and n over cases cases repeated
+// repeats times: pass(model, case, repeat) says which trials pass.
+func writeCases(t *testing.T, cases, repeats int, pass func(model string, c, rep int) bool) *store.Reader {
 	t.Helper()
 	run := baseRun()
 	run.Repeat = repeats
@@ -22,18 +35,14 @@ func deterministicRun(t *testing.T, cases, repeats int, pass func(model string, 
 		for c := range cases {
 			for rep := range repeats {
 				outcome := record.OutcomeWrongTool
-				if pass(model, c) {
+				if pass(model, c, rep) {
 					outcome = record.OutcomePass
 				}
 				trials = append(trials, trial(model, "", fmt.Sprintf("c%03d", c), rep, outcome, time.Second))
 			}
 		}
 	}
-	cmp, _, err := Models(writeRun(t, run, trials), "m", "n", &Options{Margin: 0.05})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cmp.Groups[0].Rate(metric.Pass)
+	return writeRun(t, run, trials)
 }
 
 // The unit of evidence is the case. 11 cases × 10 repeats of two

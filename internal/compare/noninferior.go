@@ -57,6 +57,12 @@ type NonInferiority struct {
 	// no number would, because the observed loss is beyond the margin.
 	CasesNeeded int `json:"cases_needed,omitempty"`
 	PairsNeeded int `json:"pairs_needed,omitempty"`
+	// Variance is the variance components of the paired difference,
+	// between cases and within a case (stats.Components): whether more
+	// repeats would help at all.
+	Variance stats.Components `json:"variance"`
+	// independent is the independent pairs CasesNeeded came from.
+	independent int
 	// SmallestMargin is the smallest margin these pairs show the current
 	// side not worse at (0 when it is not worse at any).
 	SmallestMargin float64 `json:"smallest_margin"`
@@ -88,7 +94,7 @@ func (r *RateRow) JudgeNonInferiority(margin float64) *NonInferiority {
 	v := stats.NonInferiority(lo, hi, margin)
 	ni := &NonInferiority{Margin: margin, Pairs: raw.N(), Diff: raw.Diff(), Lo: lo, Hi: hi,
 		Verdict: v.String(), Words: v.Phrase(margin), SmallestMargin: stats.SmallestMargin(good, NILevel),
-		Evidence: r.Evidence, Deff: raw.Deff}
+		Evidence: r.Evidence, Deff: raw.Deff, Variance: r.components}
 	if r.LowerIsBetter {
 		ni.Lo, ni.Hi = -hi, -lo
 	}
@@ -96,6 +102,7 @@ func (r *RateRow) JudgeNonInferiority(margin float64) *NonInferiority {
 		n := float64(good.N())
 		pA, pB := float64(good.Both+good.OnlyA)/n, float64(good.Both+good.OnlyB)/n
 		pairs := stats.PairsForNonInferiority(pA, pB, float64(good.Discordant())/n, margin, NIAlpha, NIPower)
+		ni.independent = pairs
 		ni.CasesNeeded, ni.PairsNeeded = r.casesNeeded(pairs)
 	}
 	return ni
@@ -130,4 +137,30 @@ func (ni *NonInferiority) Reading() string {
 		return ni.Words + " (the observed loss exceeds " + stats.Points(ni.Margin) + ")"
 	}
 	return fmt.Sprintf("%s (~%d cases, %d more)", ni.Words, ni.CasesNeeded, ni.MoreCases())
+}
+
+// Advice says, when undecided, what would decide in cases and repeats:
+// more cases, and more repeats only when the pilot's repeats disagreed
+// enough for them to help. Never more repeats on a run whose repeats all
+// agreed: at temperature 0 a repeat is a copy. "" when decided, or when
+// no number of cases would do.
+func (ni *NonInferiority) Advice() string {
+	if ni.Verdict != stats.NIUndecided.String() || ni.CasesNeeded == 0 {
+		return ""
+	}
+	v, cases := ni.Variance, ni.Evidence.Cases
+	write := fmt.Sprintf("write about %d more cases", ni.MoreCases())
+	if ni.MoreCases() == 0 {
+		write = fmt.Sprintf("about %d cases would decide with %.0f%% power, as many as the run has: run them again or write more", ni.CasesNeeded, 100*NIPower)
+	}
+	switch {
+	case !v.Known:
+		return write
+	case v.Within == 0:
+		return "repeats agree on every case (as at temperature 0), so more repeats add nothing: " + write
+	}
+	if r := v.RepeatsNeeded(ni.independent, cases); r > 0 {
+		return fmt.Sprintf("%s, or repeat these %d cases %d times each (--repeat %d): their repeats disagree enough for repeats to help", write, cases, r, r)
+	}
+	return write + ": more repeats alone would not decide, the cases differ too much"
 }

@@ -341,10 +341,11 @@ func (p *PairedCases) Evidence() Evidence {
 // about Between/m + Within/(m·r). Within is 0 when every case's repeats
 // agreed, and unknown (NaN-free: Known false) with one trial per case.
 type Components struct {
-	Between, Within float64
+	Between float64 `json:"between_cases"`
+	Within  float64 `json:"within_case"`
 	// Known is false when no case has more than one trial: within-case
 	// variance cannot be told apart from between-case variance.
-	Known bool
+	Known bool `json:"known"`
 }
 
 // Components estimates the variance components of the paired difference
@@ -374,6 +375,23 @@ func (p *PairedCases) Components() Components {
 		msw = 0
 	}
 	return Components{Between: max(0, (msb-msw)/n0), Within: msw, Known: true}
+}
+
+// RepeatsNeeded is the repeats per case with which cases cases would do
+// the work of pairs independent pairs; 0 when no number of repeats would
+// (the between-case variance alone is too much for that many cases), or
+// the components are unknown.
+func (c Components) RepeatsNeeded(pairs, cases int) int {
+	total := c.Between + c.Within
+	if !c.Known || total <= 0 || pairs <= 0 || cases <= 0 {
+		return 0
+	}
+	// cases·(B+W)/(B+W/r) ≥ pairs ⇔ W/r ≤ cases·(B+W)/pairs − B.
+	room := float64(cases)*total/float64(pairs) - c.Between
+	if room <= 0 || c.Within <= 0 {
+		return 0
+	}
+	return max(1, int(math.Ceil(c.Within/room-1e-9)))
 }
 
 // CasesNeeded turns a number of independent pairs that would decide into
