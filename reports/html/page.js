@@ -561,14 +561,16 @@
 
   // marginLine is a rate's non-inferiority verdict under its McNemar one:
   // the difference's interval in points and the verdict in the same words
-  // as the terminal, marked by verdict, with the pairs an undecided one
-  // needs. Nothing without a margin.
+  // as the terminal, marked by verdict, with the cases an undecided one
+  // needs (a case is the unit of evidence). Nothing without a margin.
   function marginLine(ni) {
     if (!ni) return null;
     var p = function (v) { return (v >= 0 ? "+" : "") + (v * 100).toFixed(1); };
     var words = ni.words;
-    if (ni.verdict === "undecided") words += ni.pairs_needed ? " (~" + ni.pairs_needed + " pairs)" : " (the observed loss exceeds the margin)";
-    return h("div", { class: "ni ni-" + ni.verdict, title: "Tango's 95% interval of the paired difference, over " + plural(ni.pairs, "pair") + "; the smallest margin these pairs decide: " + (ni.smallest_margin * 100).toFixed(1) + " pts" },
+    var cases = (ni.evidence && ni.evidence.cases) || 0;
+    if (ni.verdict === "undecided") words += ni.cases_needed ? " (~" + ni.cases_needed + " cases, " + Math.max(ni.cases_needed - cases, 0) + " more)" : " (the observed loss exceeds the margin)";
+    var over = cases ? plural(cases, "case") + " (" + plural(ni.pairs, "pair") + ")" : plural(ni.pairs, "pair");
+    return h("div", { class: "ni ni-" + ni.verdict, title: "Tango's 95% interval of the paired difference, a case's pairs one cluster, over " + over + "; the smallest margin these pairs decide: " + (ni.smallest_margin * 100).toFixed(1) + " pts" },
       "[" + p(Math.floor(ni.lo * 1000) / 1000) + ", " + p(Math.ceil(ni.hi * 1000) / 1000) + "] · " + words);
   }
 
