@@ -195,7 +195,7 @@ func versusCells(m *choose.Row) []string {
 	if v.Verdict == stats.NIUndecided.String() && v.CasesNeeded > 0 {
 		verdict = fmt.Sprintf("undecided: about %d cases would decide", v.CasesNeeded)
 	}
-	return []string{fmt.Sprintf("%s [%s] (%s)", choose.SignedPoints(v.Diff), choose.PointsRange(v.Lo, v.Hi), v.Evidence),
+	return []string{fmt.Sprintf("%s [%s] over %s", choose.SignedPoints(v.Diff), choose.PointsRange(v.Lo, v.Hi), v.Evidence),
 		fmt.Sprintf("%s; difference test: %s", verdict, v.Test)}
 }
 

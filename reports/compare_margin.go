@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/metric"
@@ -18,7 +19,7 @@ func writeMarginTable(w io.Writer, c *compare.Comparison, g *compare.Group, base
 		return nil
 	}
 	var rows [][]string
-	var advice []string
+	var advice adviceLines
 	for _, r := range shownRates(g) {
 		ni := r.NonInferiority
 		if ni == nil {
@@ -29,9 +30,7 @@ func writeMarginTable(w io.Writer, c *compare.Comparison, g *compare.Group, base
 			test += " ¹"
 		}
 		rows = append(rows, []string{rateName(r), stats.PointsInterval(ni.Diff, ni.Lo, ni.Hi, ni.Margin), test, ni.Reading()})
-		if a := ni.Advice(); a != "" {
-			advice = append(advice, rateName(r)+": "+a)
-		}
+		advice.add(rateName(r), ni.Advice())
 	}
 	if len(rows) == 0 {
 		return nil
@@ -40,10 +39,38 @@ func writeMarginTable(w io.Writer, c *compare.Comparison, g *compare.Group, base
 	if err := Table(w, head, rows); err != nil {
 		return err
 	}
-	for _, a := range advice {
-		fmt.Fprintln(w, Printable(a))
-	}
+	advice.write(w)
 	return nil
+}
+
+// adviceLines gathers what would decide each undecided rate, one line per
+// piece of advice with the rates it is for: repeats that agree give every
+// rate the same words.
+type adviceLines struct {
+	texts []string
+	names map[string][]string
+}
+
+// add records advice for the rate called name; "" is none.
+func (a *adviceLines) add(name, advice string) {
+	if advice == "" {
+		return
+	}
+	if a.names == nil {
+		a.names = map[string][]string{}
+	}
+	if _, ok := a.names[advice]; !ok {
+		a.texts = append(a.texts, advice)
+	}
+	a.names[advice] = append(a.names[advice], name)
+}
+
+// write writes "pass, selection: write about 62 more cases", one line per
+// piece of advice, in the order first given.
+func (a *adviceLines) write(w io.Writer) {
+	for _, t := range a.texts {
+		fmt.Fprintln(w, Printable(strings.Join(a.names[t], ", ")+": "+t))
+	}
 }
 
 // writeMarginNote explains the margin tables under a comparison, once: how

@@ -25,7 +25,7 @@ func WritePlanTerminal(w io.Writer, p *compare.Plan) error {
 	}
 	head := []string{"Variant", "Rate", "base → candidate", "Discordant", "Cases now", "Decides now at", "Cases needed"}
 	var rows [][]string
-	var advice []string
+	var advice adviceLines
 	for _, r := range p.Rows {
 		name := metric.Get(r.Metric).Short
 		if r.LowerIsBetter {
@@ -45,16 +45,12 @@ func WritePlanTerminal(w io.Writer, p *compare.Plan) error {
 		// The smallest margin rounded up: a margin must exceed it.
 		at := stats.Points(math.Ceil(1000**r.SmallestMargin-1e-9) / 1000)
 		rows = append(rows, []string{Printable(r.Group), name, rates, disc, fmt.Sprintf("%s (%s)", r.Evidence, r.Verdict), at, need})
-		if r.Advice != "" {
-			advice = append(advice, fmt.Sprintf("%s %s: %s", r.Group, name, r.Advice))
-		}
+		advice.add(r.Group+" "+name, r.Advice)
 	}
 	if err := Table(w, head, rows); err != nil {
 		return err
 	}
-	for _, a := range advice {
-		fmt.Fprintln(w, Printable(a))
-	}
+	advice.write(w)
 	fmt.Fprint(w, "Cases needed: a case is the unit of evidence (its repeats are one observation when they agree). The independent pairs n = ⌈(z(1−α)·σ0 + z(power)·σ1)² / (δ + M)²⌉, with δ the candidate's rate minus the base's (for a lower-is-better rate, the other way), M the margin, "+
 		"ψ the discordant share, σ1² = ψ − δ², and σ0² = 2q + δ0(1 − δ0) at δ0 = −M, q the share of pairs only the base passes restricted to δ0 (Nam 1997, on Tango's score statistic), "+
 		"are turned into cases of r repeats as n·(B + W/r)/(B + W), B and W the pilot's variance of the paired difference between cases and within a case (one-way ANOVA); with no variance to tell them apart, a case counts as one pair.\n")
