@@ -190,7 +190,7 @@
   }
 
   function modelTable() {
-    var sec = section("Models", "models", "Rates with their 95% Wilson intervals; infrastructure errors are kept out of every rate. Round limit: lower is better.");
+    var sec = section("Models", "models", "Rates with their 95% Wilson intervals, a case's repeats counted as one cluster (a case is the unit of evidence); infrastructure errors are kept out of every rate. Round limit: lower is better.");
     // The judged column only for runs with rubrics (answer: {judge: ...}).
     var judgedCol = S.models.some(function (m) { return m.judged || m.judge_errors || m.judge_stale; });
     var head = h("tr", null, ["Model", "Pass", "Tool selection", "Arg validity", "Arg accuracy", "Irrelevance",
