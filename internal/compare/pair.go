@@ -278,6 +278,8 @@ type costAcc struct {
 }
 
 type caseAcc struct {
+	// idx numbers the case in its group, for the rates' per-case tallies.
+	idx           int
 	k, n          [2]int
 	worse, better int
 	reg, fix      *CaseChange
@@ -417,6 +419,11 @@ func GroupLabel(g *Group, mode string) string {
 }
 
 func (ga *groupAcc) addPair(k pairKey, pair [2]*slim, sides [2]*side) {
+	cc := ga.cases[k.caseID]
+	if cc == nil {
+		cc = &caseAcc{idx: len(ga.cases)}
+		ga.cases[k.caseID] = cc
+	}
 	for mi := range ga.metrics {
 		m, ra := &ga.metrics[mi], &ga.rates[mi]
 		a, b := m.Judgement(&pair[0].m), m.Judgement(&pair[1].m)
@@ -426,17 +433,17 @@ func (ga *groupAcc) addPair(k pairKey, pair [2]*slim, sides [2]*side) {
 				if jd.OK {
 					ra.k[i]++
 				}
-				ra.side[i].Add(k.caseID, jd.OK)
+				ra.side[i].Add(cc.idx, jd.OK)
 			}
 			ck, cn := m.Count(&pair[i].m)
 			ra.ck[i] += ck
 			ra.cn[i] += cn
 			if cn > 0 {
-				ra.byCall[i].AddCounts(k.caseID, ck, cn)
+				ra.byCall[i].AddCounts(cc.idx, ck, cn)
 			}
 		}
 		if a.Defined && b.Defined {
-			ra.pairs.Add(k.caseID, b.OK, a.OK)
+			ra.pairs.Add(cc.idx, b.OK, a.OK)
 		}
 		if a.Defined && b.Defined && a.OK != b.OK {
 			// OK means "met" for every metric; for one where lower is
@@ -464,11 +471,6 @@ func (ga *groupAcc) addPair(k pairKey, pair [2]*slim, sides [2]*side) {
 		ca.eval += t.eval
 		ca.evalDur += t.evalDur
 		ca.load += t.load
-	}
-	cc := ga.cases[k.caseID]
-	if cc == nil {
-		cc = &caseAcc{}
-		ga.cases[k.caseID] = cc
 	}
 	for i, t := range pair {
 		cc.n[i]++

@@ -52,9 +52,10 @@ type rowKey struct{ model, variant string }
 
 type acc struct {
 	m Measure
-	// sel and pass tally the rates case by case: a case's repeats are one
-	// cluster.
+	// sel and pass tally the rates case by case, numbered by caseIdx: a
+	// case's repeats are one cluster.
 	sel, pass  stats.RateCases
+	caseIdx    map[string]int
 	wall       stats.Histogram
 	prompt, pn int
 }
@@ -73,7 +74,7 @@ func (s *Stats) AddJudged(t *record.Trial, j record.Judgements) {
 	k := rowKey{t.Model, t.Variant}
 	a := s.rows[k]
 	if a == nil {
-		a = &acc{}
+		a = &acc{caseIdx: map[string]int{}}
 		s.rows[k] = a
 		if !s.hasModel(t.Model) {
 			s.models = append(s.models, t.Model)
@@ -88,13 +89,13 @@ func (s *Stats) AddJudged(t *record.Trial, j record.Judgements) {
 		a.m.Truncated++
 		// Pass counts over the trials that are no infrastructure error
 		// (Measure): an excluded trial is one that did not pass.
-		a.pass.AddCounts(t.CaseID, 0, 1)
+		a.pass.AddCounts(a.index(t.CaseID), 0, 1)
 		return
 	}
 	passK, _ := s.pass.Count(&j)
-	a.pass.AddCounts(t.CaseID, passK, 1)
+	a.pass.AddCounts(a.index(t.CaseID), passK, 1)
 	if selK, selN := s.selection.Count(&j); selN > 0 {
-		a.sel.AddCounts(t.CaseID, selK, selN)
+		a.sel.AddCounts(a.index(t.CaseID), selK, selN)
 	}
 	if tr := t.Transcript; tr != nil {
 		a.wall.Add(tr.Wall.Seconds())
@@ -103,6 +104,16 @@ func (s *Stats) AddJudged(t *record.Trial, j record.Judgements) {
 			a.pn++
 		}
 	}
+}
+
+// index is case id's number in the row, for the per-case tallies.
+func (a *acc) index(id string) int {
+	i, ok := a.caseIdx[id]
+	if !ok {
+		i = len(a.caseIdx)
+		a.caseIdx[id] = i
+	}
+	return i
 }
 
 func (s *Stats) hasModel(m string) bool {

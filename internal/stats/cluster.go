@@ -199,43 +199,46 @@ func plural(n int, noun string) string {
 
 func itoa(n int) string { return big.NewInt(int64(n)).String() }
 
-// RateCases accumulates one rate case by case: the passes and trials of
-// each case, whose Rate carries the design effect of its clusters. The
-// zero value is ready to use; it is not safe for concurrent use. Memory
-// grows with the number of cases.
-type RateCases struct {
-	cases map[string]*[2]int
+// CaseTally is one case's passes K of its trials N.
+type CaseTally struct{ K, N int32 }
+
+// RateCases tallies one rate case by case: element i is the caller's case
+// i, so that many rates of the same cases share one numbering (a map from
+// case id to index kept once by the caller). A case no trial of the rate
+// counted stays {0, 0} and counts nowhere. The zero value is ready to use;
+// not safe for concurrent use.
+type RateCases []CaseTally
+
+// at returns case i's tally, growing the slice as needed.
+func (r *RateCases) at(i int) *CaseTally {
+	if i >= len(*r) {
+		*r = append(*r, make([]CaseTally, i+1-len(*r))...)
+	}
+	return &(*r)[i]
 }
 
-// Add counts one trial of case id: ok when it met the rate.
-func (r *RateCases) Add(id string, ok bool) {
+// Add counts one trial of case i: ok when it met the rate.
+func (r *RateCases) Add(i int, ok bool) {
 	k := 0
 	if ok {
 		k = 1
 	}
-	r.AddCounts(id, k, 1)
+	r.AddCounts(i, k, 1)
 }
 
-// AddCounts counts k passes of n trials of case id.
-func (r *RateCases) AddCounts(id string, k, n int) {
-	if r.cases == nil {
-		r.cases = map[string]*[2]int{}
-	}
-	c := r.cases[id]
-	if c == nil {
-		c = &[2]int{}
-		r.cases[id] = c
-	}
-	c[0] += k
-	c[1] += n
+// AddCounts counts k passes of n trials of case i.
+func (r *RateCases) AddCounts(i, k, n int) {
+	c := r.at(i)
+	c.K += int32(k)
+	c.N += int32(n)
 }
 
 // Rate is the passes of every case over their trials, with the cases and
 // their design effect.
-func (r *RateCases) Rate() Rate {
+func (r RateCases) Rate() Rate {
 	var sums clusterSums
-	for _, c := range r.cases {
-		sums.addRate(c[0], c[1])
+	for _, c := range r {
+		sums.addRate(int(c.K), int(c.N))
 	}
 	return sums.rate()
 }
@@ -256,31 +259,32 @@ func (c *clusterSums) rate() Rate {
 }
 
 // Evidence is the cases and trials the rate rests on.
-func (r *RateCases) Evidence() Evidence {
+func (r RateCases) Evidence() Evidence {
 	var sums clusterSums
-	for _, c := range r.cases {
-		sums.add(c[1], c[0], c[0], c[0] == 0 || c[0] == c[1])
+	for _, c := range r {
+		sums.addRate(int(c.K), int(c.N))
 	}
 	return sums.evidence()
 }
 
-// PairedCases accumulates paired outcomes case by case (pairs matched by
-// case and repeat), whose Counts carry the design effect of the paired
-// difference. The zero value is ready to use; not safe for concurrent use.
-type PairedCases struct {
-	cases map[string]*PairedCounts
-}
+// CasePairs is one case's paired outcomes: both met, only A, only B,
+// neither.
+type CasePairs struct{ Both, OnlyA, OnlyB, Neither int32 }
 
-// Add counts one pair of case id: a and b say whether A and B met the rate.
-func (p *PairedCases) Add(id string, a, b bool) {
-	if p.cases == nil {
-		p.cases = map[string]*PairedCounts{}
+func (c CasePairs) n() int { return int(c.Both + c.OnlyA + c.OnlyB + c.Neither) }
+
+// PairedCases accumulates paired outcomes (pairs matched by case and
+// repeat) case by case, element i the caller's case i as in RateCases;
+// its Counts carry the design effect of the paired difference. The zero
+// value is ready to use; not safe for concurrent use.
+type PairedCases []CasePairs
+
+// Add counts one pair of case i: a and b say whether A and B met the rate.
+func (p *PairedCases) Add(i int, a, b bool) {
+	if i >= len(*p) {
+		*p = append(*p, make([]CasePairs, i+1-len(*p))...)
 	}
-	c := p.cases[id]
-	if c == nil {
-		c = &PairedCounts{}
-		p.cases[id] = c
-	}
+	c := &(*p)[i]
 	switch {
 	case a && b:
 		c.Both++
@@ -295,30 +299,30 @@ func (p *PairedCases) Add(id string, a, b bool) {
 
 // sums are the clusters of the paired difference: +1 for a pair only A
 // met, −1 for one only B met.
-func (p *PairedCases) sums() clusterSums {
+func (p PairedCases) sums() clusterSums {
 	var sums clusterSums
-	for _, c := range p.cases {
-		sums.addPaired(*c)
+	for _, c := range p {
+		sums.addPaired(c)
 	}
 	return sums
 }
 
 // addPaired counts one case's pairs.
-func (s *clusterSums) addPaired(c PairedCounts) {
-	n := c.N()
-	same := c.Both == n || c.OnlyA == n || c.OnlyB == n || c.Neither == n
-	s.add(n, c.OnlyA-c.OnlyB, c.OnlyA+c.OnlyB, same)
+func (s *clusterSums) addPaired(c CasePairs) {
+	n := c.n()
+	same := int(c.Both) == n || int(c.OnlyA) == n || int(c.OnlyB) == n || int(c.Neither) == n
+	s.add(n, int(c.OnlyA-c.OnlyB), int(c.OnlyA+c.OnlyB), same)
 }
 
 // Counts is the four outcomes summed over the cases, with the design
 // effect of their clusters.
-func (p *PairedCases) Counts() PairedCounts {
+func (p PairedCases) Counts() PairedCounts {
 	var out PairedCounts
-	for _, c := range p.cases {
-		out.Both += c.Both
-		out.OnlyA += c.OnlyA
-		out.OnlyB += c.OnlyB
-		out.Neither += c.Neither
+	for _, c := range p {
+		out.Both += int(c.Both)
+		out.OnlyA += int(c.OnlyA)
+		out.OnlyB += int(c.OnlyB)
+		out.Neither += int(c.Neither)
 	}
 	if out.N() == 0 {
 		return out
@@ -330,7 +334,7 @@ func (p *PairedCases) Counts() PairedCounts {
 
 // Evidence is the cases and pairs the counts rest on; a case's repeats
 // agree when every one of its pairs came out the same way.
-func (p *PairedCases) Evidence() Evidence {
+func (p PairedCases) Evidence() Evidence {
 	s := p.sums()
 	return s.evidence()
 }
@@ -352,7 +356,7 @@ type Components struct {
 // with the usual ANOVA estimators: MSW = Σ within-case squares/(N − m),
 // MSB = Σ n_i(ȳ_i − ȳ)²/(m − 1), n₀ = (N − Σn_i²/N)/(m − 1),
 // Between = max(0, (MSB − MSW)/n₀), Within = MSW.
-func (p *PairedCases) Components() Components {
+func (p PairedCases) Components() Components {
 	s := p.sums()
 	m, n := float64(s.cases), float64(s.n)
 	if s.cases < 2 || s.n == int64(s.cases) {
@@ -360,8 +364,8 @@ func (p *PairedCases) Components() Components {
 	}
 	// Within-case squares: Σ y² − Σ s_i²/n_i.
 	within := float64(s.q)
-	for _, c := range p.cases {
-		if k := c.N(); k > 0 {
+	for _, c := range p {
+		if k := c.n(); k > 0 {
 			d := float64(c.OnlyA - c.OnlyB)
 			within -= d * d / float64(k)
 		}

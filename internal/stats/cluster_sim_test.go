@@ -136,7 +136,7 @@ func drawClusteredPairs(rng *rand.Rand, m, r int, cells []float64, rho float64) 
 	pi := make([]float64, 4)
 	for range m {
 		caseProbs(rng, cells, rho, pi)
-		var c PairedCounts
+		var c CasePairs
 		for range r {
 			switch pick(rng, pi) {
 			case 0:
@@ -150,10 +150,10 @@ func drawClusteredPairs(rng *rand.Rand, m, r int, cells []float64, rho float64) 
 			}
 		}
 		sums.addPaired(c)
-		total.Both += c.Both
-		total.OnlyA += c.OnlyA
-		total.OnlyB += c.OnlyB
-		total.Neither += c.Neither
+		total.Both += int(c.Both)
+		total.OnlyA += int(c.OnlyA)
+		total.OnlyB += int(c.OnlyB)
+		total.Neither += int(c.Neither)
 	}
 	total.Cases, total.Deff, total.m = sums.cases, sums.deff(), sums.moments()
 	return total

@@ -2,7 +2,6 @@ package stats
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"testing"
 )
@@ -13,7 +12,7 @@ func TestOneRepeatIsIndependent(t *testing.T) {
 	for _, tt := range []struct{ k, n int }{{0, 10}, {10, 10}, {7, 11}, {81, 263}, {1, 3}} {
 		var rc RateCases
 		for i := range tt.n {
-			rc.Add(fmt.Sprint("case", i), i < tt.k)
+			rc.Add(i, i < tt.k)
 		}
 		r := rc.Rate()
 		if r.Deff != 1 || r.Cases != tt.n || r.K != tt.k || r.N != tt.n {
@@ -30,7 +29,7 @@ func TestOneRepeatIsIndependent(t *testing.T) {
 	i := 0
 	for cell, n := range map[[2]bool]int{{true, true}: 59, {true, false}: 6, {false, true}: 16, {false, false}: 80} {
 		for range n {
-			pc.Add(fmt.Sprint("case", i), cell[0], cell[1])
+			pc.Add(i, cell[0], cell[1])
 			i++
 		}
 	}
@@ -56,8 +55,8 @@ func TestCopiesCountOnce(t *testing.T) {
 	var pc PairedCases
 	for i := range 11 {
 		for range 10 {
-			rc.Add(fmt.Sprint("c", i), i < 8)
-			pc.Add(fmt.Sprint("c", i), i < 8, i < 8)
+			rc.Add(i, i < 8)
+			pc.Add(i, i < 8, i < 8)
 		}
 	}
 	r := rc.Rate()
@@ -90,7 +89,7 @@ func TestClusteredCopiesOfAWorseModel(t *testing.T) {
 	var pc PairedCases
 	for i := range 100 {
 		for range 10 {
-			pc.Add(fmt.Sprint("c", i), i >= 40, true)
+			pc.Add(i, i >= 40, true)
 		}
 	}
 	c := pc.Counts()
@@ -153,7 +152,7 @@ func TestComponentsCasesNeeded(t *testing.T) {
 	var copies PairedCases
 	for i := range 20 {
 		for range 5 {
-			copies.Add(fmt.Sprint(i), i%4 == 0, i%4 == 1)
+			copies.Add(i, i%4 == 0, i%4 == 1)
 		}
 	}
 	c := copies.Components()
@@ -170,8 +169,8 @@ func TestComponentsCasesNeeded(t *testing.T) {
 		t.Errorf("unknown components: %d, want 73", n)
 	}
 	var once PairedCases
-	once.Add("a", true, false)
-	once.Add("b", false, false)
+	once.Add(0, true, false)
+	once.Add(1, false, false)
 	if c := once.Components(); c.Known {
 		t.Errorf("one trial per case: %+v, want unknown", c)
 	}
@@ -189,7 +188,7 @@ func TestRateJSONCases(t *testing.T) {
 	}
 	var rc RateCases
 	for i := range 6 {
-		rc.AddCounts(fmt.Sprint(i), []int{3, 0, 3, 2, 3, 1}[i], 3)
+		rc.AddCounts(i, []int{3, 0, 3, 2, 3, 1}[i], 3)
 	}
 	r := rc.Rate()
 	b, err := json.Marshal(r)

@@ -45,12 +45,13 @@ type outcomeAcc struct {
 	outcomes                       map[string]int
 	// judged tallies the answers the judge passed of those it judged.
 	judged tally
-	// cases tallies the pass rate case by case, for a tag's interval
-	// (a case's repeats are one cluster); nil for a case's own group.
+	// cases tallies the pass rate case by case (by the row's numbering of
+	// its cases), for a tag's interval: a case's repeats are one cluster.
+	// Nil for a case's own group.
 	cases *stats.RateCases
 }
 
-func (a *outcomeAcc) add(caseID, outcome string, j *record.Judgements) {
+func (a *outcomeAcc) add(caseIdx int, outcome string, j *record.Judgements) {
 	if a.outcomes == nil {
 		a.outcomes = map[string]int{}
 	}
@@ -74,7 +75,7 @@ func (a *outcomeAcc) add(caseID, outcome string, j *record.Judgements) {
 	}
 	a.scored++
 	if a.cases != nil {
-		a.cases.Add(caseID, outcome == record.OutcomePass)
+		a.cases.Add(caseIdx, outcome == record.OutcomePass)
 	}
 }
 
@@ -103,8 +104,10 @@ type tally struct{ k, n int }
 type modelAcc struct {
 	s ModelSummary
 	// rates are the Summarizer's rates' tallies case by case, in its
-	// order: a case's repeats are one cluster of every rate.
+	// order: a case's repeats are one cluster of every rate. caseIdx
+	// numbers the row's cases for them, once for every rate.
 	rates              []stats.RateCases
+	caseIdx            map[string]int
 	rounds             stats.Counts
 	trialLat, roundLat stats.Histogram
 	evalDur            time.Duration
@@ -142,6 +145,7 @@ func (s *Summarizer) row(model, variant string) *modelAcc {
 	m := &modelAcc{
 		s:        ModelSummary{Model: model, Variant: variant, Outcomes: map[string]int{}},
 		rates:    make([]stats.RateCases, len(s.rates)),
+		caseIdx:  map[string]int{},
 		cases:    map[string]*stats.CaseCount{},
 		examples: map[string][]Example{},
 		byCase:   map[string]*outcomeAcc{},
@@ -192,13 +196,23 @@ func (s *Summarizer) Add(t *record.Trial) {
 	for i := range s.rates {
 		k, n := s.rates[i].Count(&j)
 		if n > 0 {
-			m.rates[i].AddCounts(t.CaseID, k, n)
+			m.rates[i].AddCounts(m.index(t.CaseID), k, n)
 		}
 	}
 	m.s.RepeatedCalls += j.RepeatedCalls
 	m.addJudged(t, &j)
 	m.rounds.Add(sc.Rounds)
 	m.addCosts(t.Transcript)
+}
+
+// index is case id's number in the row, for the per-case tallies.
+func (m *modelAcc) index(id string) int {
+	i, ok := m.caseIdx[id]
+	if !ok {
+		i = len(m.caseIdx)
+		m.caseIdx[id] = i
+	}
+	return i
 }
 
 // addJudged counts what the judge model did with a scored trial's answer
@@ -262,7 +276,7 @@ func (m *modelAcc) addGroups(t *record.Trial, j *record.Judgements) {
 		c = &outcomeAcc{}
 		m.byCase[t.CaseID] = c
 	}
-	c.add(t.CaseID, t.Score.Outcome, j)
+	c.add(m.index(t.CaseID), t.Score.Outcome, j)
 	for _, tag := range t.Tags {
 		g := m.byTag[tag]
 		if g == nil {
@@ -270,7 +284,7 @@ func (m *modelAcc) addGroups(t *record.Trial, j *record.Judgements) {
 			m.byTag[tag] = g
 			m.tagCases[tag] = map[string]bool{}
 		}
-		g.add(t.CaseID, t.Score.Outcome, j)
+		g.add(m.index(t.CaseID), t.Score.Outcome, j)
 		m.tagCases[tag][t.CaseID] = true
 	}
 }
