@@ -264,11 +264,13 @@ type rateAcc struct {
 	worse, better int
 	// ck and cn count as the summary does (calls, for the validity rates).
 	ck, cn [2]int
-	// side and byCall tally each side's rate case by case, pairs the
+	// side tallies each side's rate case by case and callDelta how
+	// counting by call changes it (empty for a rate every trial counts
+	// once, which is most of them); pairs tallies the
 	// pairs defined on both sides (A current, B base, in the "met" sense):
 	// a case's repeats are one cluster.
-	side, byCall [2]stats.RateCases
-	pairs        stats.PairedCases
+	side, callDelta [2]stats.RateCases
+	pairs           stats.PairedCases
 }
 
 type costAcc struct {
@@ -428,18 +430,21 @@ func (ga *groupAcc) addPair(k pairKey, pair [2]*slim, sides [2]*side) {
 		m, ra := &ga.metrics[mi], &ga.rates[mi]
 		a, b := m.Judgement(&pair[0].m), m.Judgement(&pair[1].m)
 		for i, jd := range [2]record.Judgement{a, b} {
+			k1, n1 := 0, 0
 			if jd.Defined {
-				ra.n[i]++
+				n1 = 1
 				if jd.OK {
-					ra.k[i]++
+					k1 = 1
 				}
+				ra.n[i]++
+				ra.k[i] += k1
 				ra.side[i].Add(cc.idx, jd.OK)
 			}
 			ck, cn := m.Count(&pair[i].m)
 			ra.ck[i] += ck
 			ra.cn[i] += cn
-			if cn > 0 {
-				ra.byCall[i].AddCounts(cc.idx, ck, cn)
+			if ck != k1 || cn != n1 {
+				ra.callDelta[i].AddCounts(cc.idx, ck-k1, cn-n1)
 			}
 		}
 		if a.Defined && b.Defined {
@@ -494,6 +499,16 @@ func (ga *groupAcc) addPair(k pairKey, pair [2]*slim, sides [2]*side) {
 	}
 }
 
+// byCall is side i's rate counted by call, case by case: its trials'
+// tallies and the differences their calls made.
+func (ra *rateAcc) byCall(i int) stats.Rate {
+	cases := slices.Clone(ra.side[i])
+	for j, d := range ra.callDelta[i] {
+		cases.AddCounts(j, int(d.K), int(d.N))
+	}
+	return cases.Rate()
+}
+
 // finish turns the tallies into the group's rows; a margin above 0 judges
 // each rate's non-inferiority too.
 func (ga *groupAcc) finish(alpha, margin float64, info func(int) *ModelInfo) {
@@ -515,7 +530,7 @@ func (ga *groupAcc) finish(alpha, margin float64, info func(int) *ModelInfo) {
 		row.TooFew = stats.McNemarFloor(row.pairs) >= alpha
 		row.Verdict = verdict(row.P, alpha, ra.better > ra.worse)
 		if ra.ck != ra.k || ra.cn != ra.n {
-			row.ByCall = &SidePair[stats.Rate]{ra.byCall[0].Rate(), ra.byCall[1].Rate()}
+			row.ByCall = &SidePair[stats.Rate]{ra.byCall(0), ra.byCall(1)}
 		}
 		if margin > 0 {
 			row.NonInferiority = row.JudgeNonInferiority(margin)
