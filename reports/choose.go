@@ -192,10 +192,10 @@ func versusCells(m *choose.Row) []string {
 		return []string{"no paired trials", ""}
 	}
 	verdict := v.Words
-	if v.Verdict == stats.NIUndecided.String() && v.PairsNeeded > 0 {
-		verdict = fmt.Sprintf("undecided: about %d pairs would decide", v.PairsNeeded)
+	if v.Verdict == stats.NIUndecided.String() && v.CasesNeeded > 0 {
+		verdict = fmt.Sprintf("undecided: about %d cases would decide", v.CasesNeeded)
 	}
-	return []string{fmt.Sprintf("%s [%s] (%d pairs)", choose.SignedPoints(v.Diff), choose.PointsRange(v.Lo, v.Hi), v.Pairs),
+	return []string{fmt.Sprintf("%s [%s] over %s", choose.SignedPoints(v.Diff), choose.PointsRange(v.Lo, v.Hi), v.Evidence),
 		fmt.Sprintf("%s; difference test: %s", verdict, v.Test)}
 }
 
@@ -203,7 +203,7 @@ func versusCells(m *choose.Row) []string {
 // the truncated prompts when any.
 func chooseNotes(c *choose.Choice) []string {
 	notes := []string{
-		"Rates with 95% Wilson intervals; the difference from the reference over paired trials (same case and repeat) with Tango's 95% score interval, in points.",
+		"Rates with 95% Wilson intervals; the difference from the reference over paired trials (same case and repeat) with Tango's 95% score interval, in points. A case is the unit of evidence: a case's repeats are one cluster, so repeats that agree count once.",
 		fmt.Sprintf("Frontier: no other model is at least as good on %s and at least as cheap (p50, and memory as /api/ps listed it once loaded), and better or cheaper on one.", c.Metric),
 		"Difference test: McNemar's (better, worse, ~ for no detectable difference), a question apart: a model can be detectably worse and still within the margin.",
 	}

@@ -52,7 +52,7 @@ func WriteCompareTerminal(w io.Writer, c *compare.Comparison) error {
 		}
 		writeCases(w, g)
 	}
-	fmt.Fprintf(w, "\nRates over the scored pairs, with 95%% Wilson intervals; verdicts from an exact McNemar test on the discordant pairs (rates) and a Mann-Whitney U test (latency), at alpha %.3g; ~ means no detectable difference.\n", c.Alpha)
+	fmt.Fprintf(w, "\nRates over the scored pairs, with 95%% Wilson intervals; verdicts from McNemar's test on the discordant pairs (rates) and a Mann-Whitney U test (latency), at alpha %.3g; ~ means no detectable difference. A case is the unit of evidence: the rates and McNemar's test count a case's repeats as one cluster (exact with one repeat a case; otherwise on the pairs divided by their design effect).\n", c.Alpha)
 	if notes.rates {
 		fmt.Fprintf(w, "¹ too few discordant pairs for any verdict at alpha %.3g (even all of them one way would not reach it)\n", c.Alpha)
 	}
@@ -72,6 +72,10 @@ type footnotes struct{ rates, latency bool }
 // writeGroupHead writes a group's heading and what its pairs are made of.
 func writeGroupHead(w io.Writer, g *compare.Group, mode string) {
 	fmt.Fprintf(w, "\n== %s ==\n", Printable(compare.GroupLabel(g, mode)))
+	if g.Evidence.Cases > 0 {
+		// A case is the unit of evidence: say it before the pairs.
+		fmt.Fprintf(w, "%s; ", g.Evidence)
+	}
 	fmt.Fprintf(w, "%s, %d scored (infrastructure errors: %d base, %d current, kept out of every rate)", termtext.Count(g.Pairs, "pair"), g.Scored, g.Infra.Base, g.Infra.Current)
 	if n := g.Truncated.Base + g.Truncated.Current; n > 0 {
 		fmt.Fprintf(w, "; truncated (a prompt reached num_ctx, kept out): %d base, %d current", g.Truncated.Base, g.Truncated.Current)

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/metric"
@@ -18,6 +19,7 @@ func writeMarginTable(w io.Writer, c *compare.Comparison, g *compare.Group, base
 		return nil
 	}
 	var rows [][]string
+	var advice adviceLines
 	for _, r := range shownRates(g) {
 		ni := r.NonInferiority
 		if ni == nil {
@@ -28,12 +30,47 @@ func writeMarginTable(w io.Writer, c *compare.Comparison, g *compare.Group, base
 			test += " ¹"
 		}
 		rows = append(rows, []string{rateName(r), stats.PointsInterval(ni.Diff, ni.Lo, ni.Hi, ni.Margin), test, ni.Reading()})
+		advice.add(rateName(r), ni.Advice())
 	}
 	if len(rows) == 0 {
 		return nil
 	}
 	head := []string{"Margin " + stats.Points(c.Margin), curH + " − " + baseH + " [95% interval]", "Difference test", "Non-inferiority of " + curH}
-	return Table(w, head, rows)
+	if err := Table(w, head, rows); err != nil {
+		return err
+	}
+	advice.write(w)
+	return nil
+}
+
+// adviceLines gathers what would decide each undecided rate, one line per
+// piece of advice with the rates it is for: repeats that agree give every
+// rate the same words.
+type adviceLines struct {
+	texts []string
+	names map[string][]string
+}
+
+// add records advice for the rate called name; "" is none.
+func (a *adviceLines) add(name, advice string) {
+	if advice == "" {
+		return
+	}
+	if a.names == nil {
+		a.names = map[string][]string{}
+	}
+	if _, ok := a.names[advice]; !ok {
+		a.texts = append(a.texts, advice)
+	}
+	a.names[advice] = append(a.names[advice], name)
+}
+
+// write writes "pass, selection: write about 62 more cases", one line per
+// piece of advice, in the order first given.
+func (a *adviceLines) write(w io.Writer) {
+	for _, t := range a.texts {
+		fmt.Fprintln(w, Printable(strings.Join(a.names[t], ", ")+": "+t))
+	}
 }
 
 // writeMarginNote explains the margin tables under a comparison, once: how
@@ -45,7 +82,8 @@ func writeMarginNote(w io.Writer, c *compare.Comparison) {
 	m := stats.Points(c.Margin)
 	fmt.Fprintf(w, "Margin %s: Tango's 95%% score interval of the paired difference; not worse by more than %s when the interval lies above -%s (below +%s for a lower-is-better rate), worse by more than %s when it lies wholly beyond. "+
 		"The difference test asks another question: worse beside \"not worse by more than %s\" is a real loss smaller than the margin, and ~ beside \"undecided\" is no evidence that the two are alike. "+
-		"~N pairs: the paired trials that would decide with 80%% power if the rates and discordance stayed as observed (toolgrade plan).\n", m, m, m, m, m, m)
+		"A case is the unit of evidence: the pairs of one case are one cluster, so repeats that agree count once (the interval and the test run on the pairs divided by their design effect). "+
+		"~N cases: the cases that would decide with 80%% power if the rates, the discordance and the agreement of repeats stayed as observed (toolgrade plan).\n", m, m, m, m, m, m)
 }
 
 // shownRates are the rate rows a group's tables show. A metric neither side

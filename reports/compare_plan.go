@@ -23,35 +23,39 @@ func WritePlanTerminal(w io.Writer, p *compare.Plan) error {
 		fmt.Fprintf(w, "Planning from stated rates (base %s, candidate %s): margin %s, %.0f%% power, one-sided alpha %.3g (compare's 95%% interval)\n",
 			Printable(p.Base), Printable(p.Current), m, 100*p.Power, p.Alpha)
 	}
-	head := []string{"Variant", "Rate", "base → candidate", "Discordant", "Pairs now", "Decides now at", "Pairs needed"}
+	head := []string{"Variant", "Rate", "base → candidate", "Discordant", "Cases now", "Decides now at", "Cases needed"}
 	var rows [][]string
+	var advice adviceLines
 	for _, r := range p.Rows {
 		name := metric.Get(r.Metric).Short
 		if r.LowerIsBetter {
 			name += " (lower is better)"
 		}
-		need := fmt.Sprint(r.PairsNeeded)
-		if r.PairsNeeded == 0 {
+		need := fmt.Sprint(r.CasesNeeded)
+		if r.CasesNeeded == 0 {
 			need = "none would: the candidate trails by the margin or more"
 		}
 		rates := fmt.Sprintf("%.1f%% → %.1f%%", 100*r.BaseRate, 100*r.CurrentRate)
 		disc := fmt.Sprintf("%.1f%%", 100*r.Discordance)
 		if r.SmallestMargin == nil {
-			head = []string{"Rate", "base → candidate", "Discordant", "Pairs needed"}
+			head = []string{"Rate", "base → candidate", "Discordant", "Cases needed"}
 			rows = append(rows, []string{name, rates, disc, need})
 			continue
 		}
 		// The smallest margin rounded up: a margin must exceed it.
 		at := stats.Points(math.Ceil(1000**r.SmallestMargin-1e-9) / 1000)
-		rows = append(rows, []string{Printable(r.Group), name, rates, disc, fmt.Sprintf("%d (%s)", r.Pairs, r.Verdict), at, need})
+		rows = append(rows, []string{Printable(r.Group), name, rates, disc, fmt.Sprintf("%s (%s)", r.Evidence, r.Verdict), at, need})
+		advice.add(r.Group+" "+name, r.Advice)
 	}
 	if err := Table(w, head, rows); err != nil {
 		return err
 	}
-	fmt.Fprint(w, "Pairs needed: n = ⌈(z(1−α)·σ0 + z(power)·σ1)² / (δ + M)²⌉, with δ the candidate's rate minus the base's (for a lower-is-better rate, the other way), M the margin, "+
-		"ψ the discordant share, σ1² = ψ − δ², and σ0² = 2q + δ0(1 − δ0) at δ0 = −M, q the share of pairs only the base passes restricted to δ0 (Nam 1997, on Tango's score statistic).\n")
+	advice.write(w)
+	fmt.Fprint(w, "Cases needed: a case is the unit of evidence (its repeats are one observation when they agree). The independent pairs n = ⌈(z(1−α)·σ0 + z(power)·σ1)² / (δ + M)²⌉, with δ the candidate's rate minus the base's (for a lower-is-better rate, the other way), M the margin, "+
+		"ψ the discordant share, σ1² = ψ − δ², and σ0² = 2q + δ0(1 − δ0) at δ0 = −M, q the share of pairs only the base passes restricted to δ0 (Nam 1997, on Tango's score statistic), "+
+		"are turned into cases of r repeats as n·(B + W/r)/(B + W), B and W the pilot's variance of the paired difference between cases and within a case (one-way ANOVA); with no variance to tell them apart, a case counts as one pair.\n")
 	if p.Dir != "" {
-		fmt.Fprint(w, "Pairs now: the pilot's pairs and their verdict at the margin. Decides now at: the smallest margin they already show the candidate not worse at (−lo of Tango's 95% interval; 0 when it is not worse at any).\n")
+		fmt.Fprint(w, "Cases now: the pilot's cases and their verdict at the margin. Decides now at: the smallest margin they already show the candidate not worse at (−lo of Tango's 95% interval; 0 when it is not worse at any).\n")
 	}
 	return nil
 }

@@ -78,8 +78,11 @@ func mdModels(b *strings.Builder, s *summary.Summary, variants bool) {
 		row[0] = mdText(row[0])
 		mdRow(b, row)
 	}
-	b.WriteString("\nRates with 95% Wilson intervals over the scored trials; infrastructure errors are counted apart, never as model failures.\n\n")
+	b.WriteString("\nRates with 95% Wilson intervals over the scored trials, a case's repeats counted as one cluster (a case is the unit of evidence); infrastructure errors are counted apart, never as model failures.\n\n")
 	for _, m := range s.Models {
+		if m.Evidence.Cases > 0 {
+			fmt.Fprintf(b, "- %s: %s\n", mdText(m.Label(variants)), m.Evidence)
+		}
 		if m.Infra > 0 {
 			fmt.Fprintf(b, "- %s: %s\n", mdText(m.Label(variants)), termtext.Count(m.Infra, "infrastructure error"))
 		}

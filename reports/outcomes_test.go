@@ -57,7 +57,9 @@ func TestSummaryExcludesTruncated(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"m: arg validity 33% [6–80], valid if coerced 100% [43–100]: 2 calls were valid once coerced",
+		// Six calls in two trials of two cases: the calls of a case are one
+		// cluster.
+		"m: arg validity 33% [4–86], valid if coerced 100% [31–100]: 2 calls were valid once coerced",
 		"m: 1 call repeated an earlier call of the same trial",
 		"m: 2 trials kept out of every rate: a prompt reached num_ctx",
 		"they are kept out of every rate (--keep-truncated counts them)",

@@ -14,6 +14,7 @@ import (
 
 // sweepFixture is internal/curve's recorded tool-count sweep: two models at
 // 0, 10, 30 and 60 decoys (3 to 63 tools); "weak" falls from 16/18 to 6/18.
+// Nine cases of two repeats a point: the intervals count the nine cases.
 const sweepFixture = "../internal/curve/testdata/sweep"
 
 func readSweep(t *testing.T) (*record.Run, []*record.Trial) {
@@ -57,9 +58,9 @@ func TestSweepTerminal(t *testing.T) {
 		"\nTool-count sweep: good\n",
 		"\nTool-count sweep: weak\n",
 		"│ Decoys       │ Tools │ Selection         │ Pass        │ p50   │ Prompt │ Selection 0–100%     │",
-		"│ 0            │ 3     │ 16/18 89% [67–97] │ 90% [69–98] │ 1.06s │ 350    │ █████████████████▊·· │",
-		"│ 10 (1 infra) │ 13    │ 14/17 82% [58–94] │ 84% [62–95] │ 1.26s │ 850    │ ████████████████▌··· │",
-		"│ 60           │ 63    │ 6/18 33% [16–57]  │ 40% [21–62] │ 2.26s │ 3350   │ ██████▋············· │",
+		"│ 0            │ 3     │ 16/18 89% [56–99] │ 90% [59–99] │ 1.06s │ 350    │ █████████████████▊·· │",
+		"│ 10 (1 infra) │ 13    │ 14/17 82% [49–96] │ 84% [52–97] │ 1.26s │ 850    │ ████████████████▌··· │",
+		"│ 60           │ 63    │ 6/18 33% [12–65]  │ 40% [16–69] │ 2.26s │ 3350   │ ██████▋············· │",
 		"└──────────────┴───────┴───────────────────┴─────────────┴───────┴────────┴──────────────────────┘\nselection falls below 80% at 30 decoys (33 tools); its 95% interval is wholly below 80% from 60 decoys (63 tools)\n",
 		"\nselection holds at or above 80% through 60 decoys (63 tools)\n",
 		sweepNote,
@@ -82,7 +83,7 @@ func TestSweepMarkdown(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"### Tool-count sweep: weak\n\n| Decoys | Tools | Selection | Pass | p50 | Prompt | Selection 0–100% |\n| ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
-		"| 30 | 33 | 12/18 67% \\[43–84\\] | 70% \\[48–86\\] | 1.66s | 1850 | `█████████████▍······` |\n",
+		"| 30 | 33 | 12/18 67% \\[35–88\\] | 70% \\[39–90\\] | 1.66s | 1850 | `█████████████▍······` |\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("Markdown report lacks %q", want)

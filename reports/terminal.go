@@ -23,7 +23,7 @@ func WriteTerminal(w io.Writer, s *summary.Summary) error {
 	if err := Table(w, header, rows); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "Rates with 95% Wilson intervals; infrastructure errors are counted apart, never as model failures.")
+	fmt.Fprintln(w, "Rates with 95% Wilson intervals, a case's repeats counted as one cluster (a case is the unit of evidence); infrastructure errors are counted apart, never as model failures.")
 	writeSkippedTerminal(w, s)
 	writeModelLines(w, s, variants)
 	writeRunLines(w, s)
@@ -78,8 +78,8 @@ func modelTable(s *summary.Summary, variants bool, skip metric.Name) (header []s
 // rounds and costs, its notes, its repeat-based figures.
 func writeModelLines(w io.Writer, s *summary.Summary, variants bool) {
 	for _, m := range s.Models {
-		fmt.Fprintf(w, "%s: %s (%s); rounds %s, round limit hit %s; per round p50 %s p95 %s; %s prompt and %s eval tokens; warm-up load %s\n",
-			Printable(m.Label(variants)), termtext.Count(m.Trials, "trial"), termtext.Count(m.Infra, "infrastructure error"), roundsDist(m.Rounds), m.RoundLimit.Percent(), secs(m.RoundLatency.P50), secs(m.RoundLatency.P95),
+		fmt.Fprintf(w, "%s: %s (%s); %srounds %s, round limit hit %s; per round p50 %s p95 %s; %s prompt and %s eval tokens; warm-up load %s\n",
+			Printable(m.Label(variants)), termtext.Count(m.Trials, "trial"), termtext.Count(m.Infra, "infrastructure error"), evidence(m), roundsDist(m.Rounds), m.RoundLimit.Percent(), secs(m.RoundLatency.P50), secs(m.RoundLatency.P95),
 			count(m.PromptTokens), count(m.EvalTokens), secs(m.WarmupSeconds))
 	}
 	for _, m := range s.Models {
@@ -231,6 +231,16 @@ func shownValidity(m summary.ModelSummary) string {
 	}
 	return fmt.Sprintf("arg validity (as shown) %s, arg validity %s: %s broke only constraints the model was not shown",
 		m.ArgValidityShown.Percent(), m.ArgValidity.Percent(), termtext.Count(hidden, "call"))
+}
+
+// evidence is what a row's rates rest on, "scored: 11 cases (110 trials,
+// repeats agree on 11 of 11 cases); ", the one phrasing of stats.Evidence;
+// "" for a summary written before it was kept.
+func evidence(m summary.ModelSummary) string {
+	if m.Evidence.Cases == 0 {
+		return ""
+	}
+	return "scored: " + m.Evidence.String() + "; "
 }
 
 // passAtK is a model's figures over its repeats: pass@k, pass^k, and its

@@ -27,7 +27,7 @@ func TestReportFormats(t *testing.T) {
 		t.Errorf("--format json differs from --json (%v):\n%s", r.err, r.stdout)
 	}
 	md := runCLI(t, ctx, "report", dir, "--format", "markdown")
-	if md.err != nil || !strings.HasPrefix(md.stdout, "## toolgrade report: docs\n") || !strings.Contains(md.stdout, "| scripted-weak | 50 | 44% [31–58] |") {
+	if md.err != nil || !strings.HasPrefix(md.stdout, "## toolgrade report: docs\n") || !strings.Contains(md.stdout, "| scripted-weak | 50 | 44% [26–63] |") {
 		t.Errorf("--format markdown (%v):\n%s", md.err, md.stdout)
 	}
 	if strings.Contains(md.stdout, "Partial results") {

@@ -58,7 +58,7 @@ func TestRunGatesEveryMetricFailsWithExit4(t *testing.T) {
 	}
 	wantFailed := "gate failed: scripted-weak pass 44% [26–63] < 90%\n" +
 		"gate failed: scripted-weak tool_selection 79% [56–92] < 95%\n" +
-		"gate failed: scripted-weak arg_validity 96% [79–100] < 99%\n" +
+		"gate failed: scripted-weak arg_validity 96% [71–100] < 99%\n" +
 		"gate failed: scripted-weak arg_accuracy 80% [54–93] < 90%\n" +
 		"gate failed: scripted-weak irrelevance 67% [29–91] < 90%\n" +
 		"gate failed: scripted-weak round_limit 4% [0–20] > 3%\n"
@@ -76,7 +76,7 @@ func TestRunGatesEveryMetricFailsWithExit4(t *testing.T) {
 	for _, held := range []string{
 		"gate held: scripted-good pass 100% [86–100] >= 90%\n",
 		"gate held: scripted-good tool_selection 100% [83–100] >= 95%\n",
-		"gate held: scripted-good arg_validity 100% [85–100] >= 99%\n",
+		"gate held: scripted-good arg_validity 100% [81–100] >= 99%\n",
 		"gate held: scripted-good arg_accuracy 100% [83–100] >= 90%\n",
 		"gate held: scripted-good irrelevance 100% [60–100] >= 90%\n",
 		"gate held: scripted-good round_limit 0% [0–14] <= 3%\n",
@@ -132,13 +132,13 @@ func TestReportGatesARecordedRunOffline(t *testing.T) {
 		code int
 		tail string
 	}{
-		{[]string{"--gate", "scripted-good:pass>=0.95"}, exitOK, "gate held: scripted-good pass 100% [92–100] >= 95%\n"},
+		{[]string{"--gate", "scripted-good:pass>=0.95"}, exitOK, "gate held: scripted-good pass 100% [86–100] >= 95%\n"},
 		{[]string{"--gate", "scripted-good:pass>=0.95", "--gate-on", "lower"}, exitGate,
-			"gate failed: scripted-good pass 100% [92–100]: lower bound 92.9% < 95%\n"},
+			"gate failed: scripted-good pass 100% [86–100]: lower bound 86.7% < 95%\n"},
 		// round_limit's pessimistic end is its upper bound.
-		{[]string{"--gate", "scripted-weak:round_limit<=0.05"}, exitOK, "gate held: scripted-weak round_limit 4% [1–14] <= 5%\n"},
+		{[]string{"--gate", "scripted-weak:round_limit<=0.05"}, exitOK, "gate held: scripted-weak round_limit 4% [0–20] <= 5%\n"},
 		{[]string{"--gate", "scripted-weak:round_limit<=0.05", "--gate-on", "lower"}, exitGate,
-			"gate failed: scripted-weak round_limit 4% [1–14]: upper bound 13.5% > 5%\n"},
+			"gate failed: scripted-weak round_limit 4% [0–20]: upper bound 19.5% > 5%\n"},
 		{[]string{"--gate", "p95<=5ms", "--json"}, exitGate,
 			"gate failed: scripted-good p95 11.4ms > 5ms\ngate failed: scripted-weak p95 9.41ms > 5ms\n"},
 		{[]string{"--gate", "p50<=5ms"}, exitOK, "gate held: scripted-good p50 3.21ms <= 5ms\ngate held: scripted-weak p50 4.29ms <= 5ms\n"},
@@ -298,7 +298,7 @@ func TestRegressionGateThroughTheSeam(t *testing.T) {
 		{[]string{"--max-regressions", "2", "--significant-only"}, exitOK,
 			"gate held: scripted-weak significant regressions 0 <= 2 (McNemar p=0.25)\n"},
 		{[]string{"--max-regressions", "0", "--gate", "scripted-weak:pass>=0.9"}, exitGate,
-			"gate failed: scripted-weak pass 44% [31–58] < 90%\ngate failed: scripted-weak regressions 3 > 0\n"},
+			"gate failed: scripted-weak pass 44% [26–63] < 90%\ngate failed: scripted-weak regressions 3 > 0\n"},
 	} {
 		fs := newFlags("run", "", new(bytes.Buffer))
 		var gf gateFlags

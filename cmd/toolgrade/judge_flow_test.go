@@ -69,8 +69,8 @@ func TestJudgeRepeatAgreementAndGates(t *testing.T) {
 		t.Fatalf("exit %d (%v), want %d (the judged gate fails)\n%s", r.code, r.err, exitGate, r.stderr)
 	}
 	for _, want := range []string{
-		"gate held: scripted-good judge_agreement 100% [51–100] >= 90%",
-		"gate failed: scripted-good judged 0% [0–49] < 50%",
+		"gate held: scripted-good judge_agreement 100% [34–100] >= 90%",
+		"gate failed: scripted-good judged 0% [0–66] < 50%",
 	} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
@@ -84,7 +84,7 @@ func TestJudgeRepeatAgreementAndGates(t *testing.T) {
 	if m.JudgeAgreement.K != 4 || m.JudgeAgreement.N != 4 || m.Judged.N != 4 {
 		t.Errorf("agreement %d/%d, judged n %d; want 4/4 and 4 (2 cases × 2 repeats)", m.JudgeAgreement.K, m.JudgeAgreement.N, m.Judged.N)
 	}
-	if !strings.Contains(r.stdout, "judge self-agreement 100% [51–100]: every verdict agreed on 4 of 4 answers judged more than once") {
+	if !strings.Contains(r.stdout, "judge self-agreement 100% [34–100]: every verdict agreed on 4 of 4 answers judged more than once") {
 		t.Errorf("the report lacks the self-agreement:\n%s", r.stdout)
 	}
 	// The scripted model answers both repeats alike: the second repeat's
@@ -107,7 +107,7 @@ func TestJudgeRepeatAgreementAndGates(t *testing.T) {
 	if !strings.Contains(junit.stdout, "judged: 0/2 answers pass the rubric") || strings.Contains(junit.stdout, "<failure") {
 		t.Errorf("JUnit: the judged line is missing, or a verdict failed a test:\n%s", junit.stdout)
 	}
-	if ch := runCLI(t, context.Background(), "choose", dir); !strings.Contains(ch.stdout, "│ Judged") || !strings.Contains(ch.stdout, "0% [0–49]") {
+	if ch := runCLI(t, context.Background(), "choose", dir); !strings.Contains(ch.stdout, "│ Judged") || !strings.Contains(ch.stdout, "0% [0–66]") {
 		t.Errorf("choose lacks the judged column: %v\n%s\n%s", ch.err, ch.stdout, ch.stderr)
 	}
 	md := runCLI(t, context.Background(), "report", dir, "--format", "markdown")
@@ -117,8 +117,9 @@ func TestJudgeRepeatAgreementAndGates(t *testing.T) {
 }
 
 // TestCompareJudges: the same model judged by a passing and a failing
-// judge: compare pairs the judged rate like any other and finds it worse,
-// while pass is unchanged.
+// judge: compare pairs the judged rate like any other, while pass is
+// unchanged. Its 8 lost pairs are 2 judged cases whose 4 repeats agree: 2
+// observations, too few for any verdict (a case is the unit of evidence).
 func TestCompareJudges(t *testing.T) {
 	_, url := judgesOllama(t)
 	base, r, _ := judgeRun(t, url, judgedSuite(t, "judge-pass"), "--repeat", "4")
@@ -132,7 +133,8 @@ func TestCompareJudges(t *testing.T) {
 	c := compareJSON(t, base, cur)
 	g := c.Groups[0]
 	j, p := g.Rate(metric.Judged), g.Rate(metric.Pass)
-	if j == nil || j.Rate.Base.K != 8 || j.Rate.Current.K != 0 || j.Worse != 8 || j.Verdict != compare.Worse {
+	if j == nil || j.Rate.Base.K != 8 || j.Rate.Current.K != 0 || j.Worse != 8 || j.Verdict != compare.Same || !j.TooFew || j.P != 0.5 ||
+		j.Evidence.Cases != 2 {
 		t.Fatalf("judged row %+v", j)
 	}
 	if p.Delta != 0 || p.Verdict == compare.Worse {

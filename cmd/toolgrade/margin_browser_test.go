@@ -14,11 +14,11 @@ import (
 // TestComparePageShowsTheMargin reads `compare --margin --format html` in
 // headless Chromium: under each rate of the paired table, the interval and
 // the verdict at the margin, as the terminal words it (here all three:
-// worse, not worse, undecided with the pairs it needs), and the note that
+// worse, not worse, undecided with the cases it needs), and the note that
 // says how it reads beside the McNemar colour.
 func TestComparePageShowsTheMargin(t *testing.T) {
 	ctx := browsertest.New(t)
-	dir := marginRun(t, 7)
+	dir := marginRun(t, 100, 2)
 	page := filepath.Join(t.TempDir(), "compare.html")
 	r := runCLI(t, context.Background(), "compare", dir, "--models", "twin-a,weak", "--margin", "5pts", "--format", "html", "-o", page)
 	if r.err != nil {
@@ -38,12 +38,12 @@ func TestComparePageShowsTheMargin(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"pc worse | ni ni-worse | [-28.3, -11.1] · worse by more than 5 pts",                // pass
-		"pc worse | ni ni-worse | [-28.3, -11.1] · worse by more than 5 pts",                // selection
-		"pc same | ni ni-not_worse | [-4.8, +4.8] · not worse by more than 5 pts",           // arg_validity
-		"pc same | ni ni-undecided | [-5.8, +5.8] · undecided: need more cases (~73 pairs)", // arg_accuracy
+		"pc worse | ni ni-worse | [-49.8, -30.9] · worse by more than 5 pts",                         // pass
+		"pc worse | ni ni-worse | [-49.8, -30.9] · worse by more than 5 pts",                         // selection
+		"pc same | ni ni-not_worse | [-3.7, +3.7] · not worse by more than 5 pts",                    // arg_validity
+		"pc same | ni ni-undecided | [-6.1, +6.1] · undecided: need more cases (~73 cases, 13 more)", // arg_accuracy: 60 cases
 		"pc same | none", // irrelevance: no case expects no tool
-		"pc same | ni ni-not_worse | [-4.8, +4.8] · not worse by more than 5 pts", // round_limit
+		"pc same | ni ni-not_worse | [-3.7, +3.7] · not worse by more than 5 pts", // round_limit
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("cells:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))

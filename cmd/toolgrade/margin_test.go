@@ -14,9 +14,10 @@ import (
 	"github.com/toolgrade/toolgrade/internal/metric"
 )
 
-// marginScript plays three models on eleven questions, q1 to q11: twin-a
-// and twin-b answer every one alike (the right tool), weak picks the wrong
-// tool on q1 and q2.
+// marginScript plays three models on questions q001 to q100: twin-a and
+// twin-b answer every one alike (the right tool), weak picks the wrong
+// tool on the first 40. Each answers a question the same way every
+// repeat, as a model at temperature 0 does.
 const marginScript = `
 models:
   - {name: twin-a}
@@ -24,15 +25,15 @@ models:
   - {name: weak, parameter_size: 1.7B}
 rules:
   - model: weak
-    user: {regex: "^Question (1|2)\\?$"}
+    user: {regex: "^Question ([1-9]|[1-3][0-9]|40)\\?$"}
     reply: {tool_calls: [{name: other, arguments: {}}]}
   - user: {contains: Question}
     reply: {tool_calls: [{name: lookup, arguments: {}}]}
 `
 
-// marginRun runs the eleven cases on the three models, repeat times each,
-// with the suite's margin: of 5 points, and returns the run directory.
-func marginRun(t *testing.T, repeat int) string {
+// marginRun runs cases cases on the three models, repeat times each, with
+// the suite's margin: of 5 points, and returns the run directory.
+func marginRun(t *testing.T, cases, repeat int) string {
 	t.Helper()
 	script, err := fakeollama.ParseScript([]byte(marginScript), "margin.yaml")
 	if err != nil {
@@ -42,8 +43,8 @@ func marginRun(t *testing.T, repeat int) string {
 	dir := t.TempDir()
 	var b strings.Builder
 	b.WriteString("name: margin\nmodels: [twin-a, twin-b, weak]\nmargin: 5pts\ndefaults: {execute: false}\ncases:\n")
-	for i := 1; i <= 11; i++ {
-		fmt.Fprintf(&b, "  - id: q%02d\n    ask: \"Question %d?\"\n    tools: [{name: lookup, description: Look it up., parameters: {type: object, properties: {}}}, {name: other, description: Something else., parameters: {type: object, properties: {}}}]\n    expect: {tool: lookup}\n", i, i)
+	for i := 1; i <= cases; i++ {
+		fmt.Fprintf(&b, "  - id: q%03d\n    ask: \"Question %d?\"\n    tools: [{name: lookup, description: Look it up., parameters: {type: object, properties: {}}}, {name: other, description: Something else., parameters: {type: object, properties: {}}}]\n    expect: {tool: lookup}\n", i, i)
 	}
 	suite := filepath.Join(dir, "suite.yaml")
 	if err := os.WriteFile(suite, []byte(b.String()), 0o644); err != nil {
@@ -69,52 +70,65 @@ func passMargin(t *testing.T, dir, models string, extra ...string) *compare.NonI
 	return ni
 }
 
-// The issue's "done when", through `toolgrade run` on the fake Ollama and
-// `toolgrade compare`: two models that behave alike on every case are, with
-// 7 repeats (77 pairs), not worse by more than 5 points; a model that fails
-// 2 of the 11 cases more is worse by more than 5; with one repeat (11
-// pairs) the verdict is undecided and says how many pairs would do. The
-// margin comes from the suite's margin:, and the gate says the same.
+// Issue 29's "done when", through `toolgrade run` on the fake Ollama and
+// `toolgrade compare`: a case is the unit of evidence. 11 cases × 10
+// repeats of two models that behave alike are undecided at 5 points, and
+// what would decide is more cases, not repeats; 100 cases on which they
+// behave alike show "not worse by more than 5 pts"; a model that fails 40
+// of the 100 cases more is worse by more than 5. The margin comes from the
+// suite's margin:, and the gate and plan say the same.
 func TestMarginVerdictsEndToEnd(t *testing.T) {
-	many := marginRun(t, 7)
-	if ni := passMargin(t, many, "twin-a,twin-b"); ni.Verdict != "not_worse" || ni.Pairs != 77 || ni.Words != "not worse by more than 5 pts" || ni.Lo <= -0.05 {
-		t.Errorf("identical models, 77 pairs: %+v", ni)
+	many := marginRun(t, 100, 2)
+	if ni := passMargin(t, many, "twin-a,twin-b"); ni.Verdict != "not_worse" || ni.Pairs != 200 || ni.Evidence.Cases != 100 ||
+		ni.Words != "not worse by more than 5 pts" || ni.Lo <= -0.05 {
+		t.Errorf("identical models, 100 cases: %+v", ni)
 	}
-	if ni := passMargin(t, many, "twin-a,weak"); ni.Verdict != "worse" || ni.Hi >= -0.05 || ni.Diff != -14.0/77 {
-		t.Errorf("2 of 11 cases worse: %+v", ni)
+	if ni := passMargin(t, many, "twin-a,weak"); ni.Verdict != "worse" || ni.Hi >= -0.05 || ni.Diff != -0.4 {
+		t.Errorf("40 of 100 cases worse: %+v", ni)
 	}
-	few := marginRun(t, 1)
+	few := marginRun(t, 11, 10)
 	ni := passMargin(t, few, "twin-a,twin-b")
-	if ni.Verdict != "undecided" || ni.Pairs != 11 || ni.PairsNeeded != 73 {
-		t.Errorf("identical models, 11 pairs: %+v", ni)
+	if ni.Verdict != "undecided" || ni.Pairs != 110 || ni.CasesNeeded != 73 || ni.Evidence.String() != "11 cases (110 trials, repeats agree on 11 of 11 cases)" {
+		t.Errorf("identical models, 11 cases × 10 repeats: %+v", ni)
 	}
-	// --margin overrides the suite's: at 30 points 11 identical pairs do.
+	// --margin overrides the suite's: at 30 points 11 identical cases do.
 	if ni := passMargin(t, few, "twin-a,twin-b", "--margin", "30%"); ni.Verdict != "not_worse" || ni.Margin != 0.3 {
 		t.Errorf("--margin 30%%: %+v", ni)
 	}
 
-	// The terminal says it in words, with the pairs an undecided verdict needs.
+	// The terminal says it in words: the evidence, and the cases (not
+	// repeats) an undecided verdict needs.
 	r := runCLI(t, context.Background(), "compare", few, "--models", "twin-a,twin-b")
-	if r.err != nil || !strings.Contains(r.stdout, "│ pass ") || !strings.Contains(r.stdout, "undecided: need more cases (~73 pairs)") {
-		t.Errorf("terminal: %v\n%s", r.err, r.stdout)
+	for _, want := range []string{"│ pass ", "11 cases (110 trials, repeats agree on 11 of 11 cases); 110 pairs",
+		"undecided: need more cases (~73 cases, 62 more)",
+		"pass, selection, arg_validity, arg_accuracy, round_limit (lower is better): repeats agree on every case (as at temperature 0), so more repeats add nothing: write about 62 more cases"} {
+		if r.err != nil || !strings.Contains(r.stdout, want) {
+			t.Errorf("terminal lacks %q: %v\n%s", want, r.err, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "--repeat") {
+		t.Errorf("terminal advises more repeats of agreeing repeats:\n%s", r.stdout)
 	}
 	// The gate: held on the twins (exit 0), failed on the weak model (exit 4).
 	r = runCLI(t, context.Background(), "compare", many, "--models", "twin-a,twin-b", "--gate", "noninferior(pass, 5pts)")
-	if r.code != 0 || !strings.Contains(r.stderr, "gate held: twin-b vs twin-a pass within 5 pts: +0.0 pts [-4.8, +4.8] over 77 pairs: not worse by more than 5 pts") {
+	if r.code != 0 || !strings.Contains(r.stderr, "gate held: twin-b vs twin-a pass within 5 pts: +0.0 pts [-3.7, +3.7] over 100 cases (200 trials, repeats agree on 100 of 100 cases): not worse by more than 5 pts") {
 		t.Errorf("twins' gate: exit %d\n%s", r.code, r.stderr)
 	}
 	r = runCLI(t, context.Background(), "compare", many, "--models", "twin-a,weak", "--gate", "noninferior(pass, 5pts)")
-	if r.code != 4 || !strings.Contains(r.stderr, "gate failed: weak vs twin-a pass within 5 pts: -18.2 pts [") || !strings.Contains(r.stderr, "over 77 pairs: worse by more than 5 pts") {
+	if r.code != 4 || !strings.Contains(r.stderr, "gate failed: weak vs twin-a pass within 5 pts: -40.0 pts [") || !strings.Contains(r.stderr, "over 100 cases (200 trials, repeats agree on 100 of 100 cases): worse by more than 5 pts") {
 		t.Errorf("weak's gate: exit %d\n%s", r.code, r.stderr)
 	}
 
-	// plan reads the pilot: 73 identical pairs decide 5 points; 11 decide 26.
+	// plan reads the pilot: 73 identical cases decide 5 points, 62 more
+	// than it has, and repeats would add nothing; its 11 decide 26.
 	r = runCLI(t, context.Background(), "plan", few, "--models", "twin-a,twin-b", "--json")
 	var p compare.Plan
 	if r.err != nil || json.Unmarshal([]byte(r.stdout), &p) != nil || len(p.Rows) == 0 {
 		t.Fatalf("plan: %v\n%s%s", r.err, r.stdout, r.stderr)
 	}
-	if row := p.Rows[0]; row.Metric != metric.Pass || row.PairsNeeded != 73 || row.Pairs != 11 || p.Margin != 0.05 || *row.SmallestMargin < 0.25 || *row.SmallestMargin > 0.27 {
+	if row := p.Rows[0]; row.Metric != metric.Pass || row.CasesNeeded != 73 || row.Evidence.Cases != 11 || row.Pairs != 110 || p.Margin != 0.05 ||
+		*row.SmallestMargin < 0.25 || *row.SmallestMargin > 0.27 ||
+		row.Advice != "repeats agree on every case (as at temperature 0), so more repeats add nothing: write about 62 more cases" {
 		t.Errorf("plan row %+v (margin %v)", row, p.Margin)
 	}
 }

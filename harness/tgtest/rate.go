@@ -16,6 +16,12 @@ import (
 // them (record.Judge), so an infrastructure error is left out. The message
 // shows the rate, its interval and every repeat that did not pass; when the
 // case passes all the same, it is logged.
+//
+// The rate is one case's: its question is that case's own pass rate, of
+// which the repeats are the observations, independent given the case. So
+// it is not clustered as a model's rate over many cases is (a case there is
+// the unit of evidence); at temperature 0 its repeats agree, and 10 of 10
+// says the case passes, not that ten cases would.
 func checkRate(t TB, model string, minPass float64, reps []*record.Trial) {
 	t.Helper()
 	var rate stats.Rate

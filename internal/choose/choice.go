@@ -152,9 +152,12 @@ type Recommendation struct {
 	Kind  string `json:"kind"`
 	// Text is the recommendation in one sentence, with its test and cost.
 	Text string `json:"text"`
-	// PairsNeeded and MorePairs are, when undecided, the paired trials
-	// that would decide and how many more than the run has; 0 when no
-	// number would.
+	// CasesNeeded and MoreCases are, when undecided, the cases that would
+	// decide (a case is the unit of evidence) and how many more than the
+	// run has; PairsNeeded and MorePairs the paired trials those cases
+	// make at the run's repeats. 0 when no number would.
+	CasesNeeded int `json:"cases_needed,omitempty"`
+	MoreCases   int `json:"more_cases,omitempty"`
 	PairsNeeded int `json:"pairs_needed,omitempty"`
 	MorePairs   int `json:"more_pairs,omitempty"`
 }

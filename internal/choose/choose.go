@@ -66,7 +66,7 @@ func Choose(r *store.Reader, opts Options) (*Choice, []*record.SyntaxError, erro
 	if err := c.versus(r, opts); err != nil {
 		return nil, warnings, err
 	}
-	c.Recommendation = c.recommend(r.Run.Repeat)
+	c.Recommendation = c.recommend()
 	if cand := c.Row(c.Candidate); cand != nil {
 		cand.Candidate = true
 	}

@@ -12,9 +12,9 @@ import (
 // frontier (see test): the cheapest model shown not worse than the
 // reference at the margin, with what it saves and what stopped the walk;
 // else the reference kept, or what the data cannot decide and how many
-// paired trials would. repeat is the run's repeats, to say how many a
-// decision would take.
-func (c *Choice) recommend(repeat int) Recommendation {
+// cases would: a case is the unit of evidence, so the advice is cases, and
+// more repeats only where the run's repeats disagreed enough to help.
+func (c *Choice) recommend() Recommendation {
 	ref := c.Row(c.Reference)
 	passed, stop, tested := c.test()
 	c.Tested = tested
@@ -46,21 +46,23 @@ func (c *Choice) recommend(repeat int) Recommendation {
 		return Recommendation{Model: c.Reference, Kind: KindReference,
 			Text: fmt.Sprintf("%s: keep it; %s is worse by more than %s %s", c.Reference, stop.Model, stats.Points(c.Margin), c.testWords(v))}
 	}
-	r := Recommendation{Kind: KindUndecided, PairsNeeded: v.PairsNeeded, MorePairs: max(v.PairsNeeded-v.Pairs, 0)}
+	r := Recommendation{Kind: KindUndecided, CasesNeeded: v.CasesNeeded, MoreCases: v.MoreCases(),
+		PairsNeeded: v.PairsNeeded, MorePairs: max(v.PairsNeeded-v.Pairs, 0)}
 	head := fmt.Sprintf("undecided: %s against %s at %s %s", stop.Model, c.Reference, stats.Points(c.Margin), c.testWords(v))
-	if v.PairsNeeded == 0 {
-		r.Text = fmt.Sprintf("%s; it trails by %s, beyond the margin: more trials would more likely show it worse than within %s",
+	if v.CasesNeeded == 0 {
+		r.Text = fmt.Sprintf("%s; it trails by %s, beyond the margin: more cases would more likely show it worse than within %s",
 			head, stats.Points(-v.Diff), stats.Points(c.Margin))
 		return r
 	}
-	r.Text = fmt.Sprintf("%s; about %s would decide (%d more%s)", head, pairs(v.PairsNeeded), r.MorePairs, repeats(v, repeat))
+	r.Text = fmt.Sprintf("%s; about %s would decide: %s", head, cases(v.CasesNeeded), v.Advice())
 	return r
 }
 
-// testWords is a verdict's test: "on pass (interval −3.1 to +1.2, 120
-// paired trials)".
+// testWords is a verdict's test and what it rests on: "on pass (interval
+// −3.1 to +1.2) over 11 cases (110 trials, repeats agree on 11 of 11
+// cases)".
 func (c *Choice) testWords(v *Versus) string {
-	return fmt.Sprintf("on %s (interval %s, %s)", c.Metric, PointsRange(v.Lo, v.Hi), pairs(v.Pairs))
+	return fmt.Sprintf("on %s (interval %s) over %s", c.Metric, PointsRange(v.Lo, v.Hi), v.Evidence)
 }
 
 // verdictWords says where the walk stopped: "is worse by more than 5 pts
@@ -71,20 +73,10 @@ func (c *Choice) verdictWords(v *Versus) string {
 		return "shares no paired trial with it"
 	case v.Verdict == stats.NIWorse.String():
 		return "is worse by more than " + stats.Points(c.Margin) + " " + c.testWords(v)
-	case v.PairsNeeded > 0:
-		return fmt.Sprintf("is undecided %s: about %s would decide", c.testWords(v), pairs(v.PairsNeeded))
+	case v.CasesNeeded > 0:
+		return fmt.Sprintf("is undecided %s: about %s would decide", c.testWords(v), cases(v.CasesNeeded))
 	}
 	return "is undecided " + c.testWords(v)
-}
-
-// repeats says how many repeats of the suite give the pairs an undecided
-// verdict needs, when the run's pairs came from repeat repeats of it.
-func repeats(v *Versus, repeat int) string {
-	if repeat <= 0 || v.Pairs == 0 {
-		return ""
-	}
-	perRepeat := float64(v.Pairs) / float64(repeat)
-	return fmt.Sprintf(": --repeat %d", int(math.Ceil(float64(v.PairsNeeded)/perRepeat)))
 }
 
 // costWords names what "cheaper" orders by.
@@ -118,12 +110,12 @@ func savings(cand, ref *Cost) string {
 	return ", " + strings.Join(parts, ", ")
 }
 
-// pairs is "120 paired trials".
-func pairs(n int) string {
+// cases is "73 cases".
+func cases(n int) string {
 	if n == 1 {
-		return "1 paired trial"
+		return "1 case"
 	}
-	return fmt.Sprintf("%d paired trials", n)
+	return fmt.Sprintf("%d cases", n)
 }
 
 // PointsRange renders an interval of a difference of rates in signed

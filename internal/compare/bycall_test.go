@@ -6,7 +6,6 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/stats"
 )
 
 // TestRateByCall checks that a rate the summary counts by call (argument
@@ -31,10 +30,10 @@ func TestRateByCall(t *testing.T) {
 	for _, row := range c.Groups[0].Rates {
 		switch row.Metric {
 		case metric.ArgValidity:
-			if got := row.Rate.Current; got != (stats.Rate{K: 1, N: 2}) {
+			if got := row.Rate.Current; got.K != 1 || got.N != 2 {
 				t.Errorf("arg_validity by trial = %v, want 1/2", got)
 			}
-			if row.ByCall == nil || row.ByCall.Base != (stats.Rate{K: 6, N: 6}) || row.ByCall.Current != (stats.Rate{K: 5, N: 6}) {
+			if row.ByCall == nil || knOf(row.ByCall.Base) != newRate(6, 6) || knOf(row.ByCall.Current) != newRate(5, 6) {
 				t.Errorf("arg_validity by call = %+v, want 6/6 → 5/6", row.ByCall)
 			}
 		case metric.Pass, metric.ToolSelection, metric.ArgAccuracy:

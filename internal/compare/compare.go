@@ -149,6 +149,9 @@ type Group struct {
 
 	// Cases are the regressed and fixed cases, regressions first.
 	Cases []CaseChange `json:"cases"`
+	// Evidence is what the pass rate's pairs rest on: "11 cases (110
+	// trials, repeats agree on 11 of 11 cases)".
+	Evidence stats.Evidence `json:"evidence"`
 	// Regressions and Fixes count Cases by kind; SupportedRegressions
 	// counts the regressions whose own paired test (McNemar over the
 	// case's repeats) has p < Alpha: with one repeat, none can be.
@@ -177,7 +180,16 @@ type RateRow struct {
 	// both sides, met on one only) that moved each way.
 	Worse  int `json:"worse_pairs"`
 	Better int `json:"better_pairs"`
-	// P is the exact McNemar p-value of the discordant pairs.
+	// Evidence is what the pairs on which the rate is defined on both
+	// sides rest on: their cases, the pairs, and the cases whose repeats
+	// all came out the same pair of verdicts. Deff is the design effect of
+	// the paired difference over the cases (1 with one repeat a case): the
+	// tests count the pairs as Deff times fewer independent ones.
+	Evidence stats.Evidence `json:"evidence"`
+	Deff     float64        `json:"deff,omitempty"`
+	// P is McNemar's p-value of the discordant pairs: exact over
+	// independent pairs, and over clustered pairs the same test on their
+	// effective counts (the clustered McNemar test, stats.McNemarCounts).
 	P       float64 `json:"p"`
 	Verdict string  `json:"verdict"`
 	// TooFew is true when there are so few discordant pairs that even
@@ -193,8 +205,10 @@ type RateRow struct {
 	// the rate on both sides.
 	NonInferiority *NonInferiority `json:"noninferiority,omitempty"`
 
-	// both and neither count the concordant pairs (see PairedCounts).
-	both, neither int
+	// pairs are the pairs defined on both sides, case by case (see
+	// PairedCounts), and components their variance components.
+	pairs      stats.PairedCounts
+	components stats.Components
 }
 
 // LatencyRow is one latency distribution on both sides, judged with a

@@ -108,15 +108,15 @@ func TestRatesDefinedWhereTheyApply(t *testing.T) {
 	g := &c.Groups[0]
 	acc := row(t, g, metric.ArgAccuracy)
 	// Base: a, b, d defined (3/3); current: a, b, c, d (2/4). Both sides: a, b, d.
-	if acc.Rate.Base != newRate(3, 3) || acc.Rate.Current != newRate(2, 4) || acc.Worse != 2 || acc.Better != 0 {
+	if knOf(acc.Rate.Base) != newRate(3, 3) || knOf(acc.Rate.Current) != newRate(2, 4) || acc.Worse != 2 || acc.Better != 0 {
 		t.Errorf("arg accuracy %+v", acc)
 	}
 	sel := row(t, g, metric.ToolSelection)
-	if sel.Rate.Base != newRate(3, 4) || sel.Rate.Current != newRate(4, 4) || sel.Better != 1 || sel.Worse != 0 {
+	if knOf(sel.Rate.Base) != newRate(3, 4) || knOf(sel.Rate.Current) != newRate(4, 4) || sel.Better != 1 || sel.Worse != 0 {
 		t.Errorf("selection %+v", sel)
 	}
 	valid := row(t, g, metric.ArgValidity)
-	if valid.Rate.Base != newRate(4, 4) || valid.Rate.Current != newRate(3, 4) || valid.Worse != 1 {
+	if knOf(valid.Rate.Base) != newRate(4, 4) || knOf(valid.Rate.Current) != newRate(3, 4) || valid.Worse != 1 {
 		t.Errorf("validity %+v", valid)
 	}
 	if irr := row(t, g, metric.Irrelevance); irr.Rate.Base.N != 0 || irr.Verdict != Same {

@@ -2,10 +2,13 @@ package compare
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/toolgrade/toolgrade/internal/stats"
 
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/store"
@@ -86,3 +89,13 @@ func writeRun(t testing.TB, run *record.Run, trials []*record.Trial) *store.Read
 	}
 	return r
 }
+
+// kn is a rate's passes and trials, without its clusters, for comparing
+// counts.
+type kn struct{ k, n int }
+
+func newRate(k, n int) kn { return kn{k, n} }
+
+func (r kn) String() string { return fmt.Sprintf("%d/%d", r.k, r.n) }
+
+func knOf(r stats.Rate) kn { return kn{r.K, r.N} }

@@ -14,8 +14,8 @@ import (
 // and the same counts on a higher-is-better rate a gain.
 func TestNonInferiorityFollowsTheTable(t *testing.T) {
 	// 10 pairs met by current only, none by base only.
-	up := RateRow{Metric: metric.Pass, Better: 10, both: 40, neither: 50}
-	down := RateRow{Metric: metric.RoundLimit, LowerIsBetter: true, Worse: 10, both: 40, neither: 50}
+	up := handRow(RateRow{Metric: metric.Pass, Better: 10}, 40, 50)
+	down := handRow(RateRow{Metric: metric.RoundLimit, LowerIsBetter: true, Worse: 10}, 40, 50)
 	if up.PairedCounts() != down.PairedCounts() {
 		t.Fatalf("the same pairs count differently: %+v, %+v", up.PairedCounts(), down.PairedCounts())
 	}
@@ -42,8 +42,9 @@ func TestNonInferiorityFollowsTheTable(t *testing.T) {
 // Undecided says how many pairs would decide: with no discordant pair and
 // equal rates, z²·(1−M)/M = 73 at 5 points.
 func TestUndecidedSaysThePairsNeeded(t *testing.T) {
-	ni := (&RateRow{Metric: metric.Pass, both: 20, neither: 2}).JudgeNonInferiority(0.05)
-	if ni.Verdict != "undecided" || ni.Words != "undecided: need more cases" || ni.PairsNeeded != 73 {
+	row := handRow(RateRow{Metric: metric.Pass}, 20, 2)
+	ni := row.JudgeNonInferiority(0.05)
+	if ni.Verdict != "undecided" || ni.Words != "undecided: need more cases" || ni.PairsNeeded != 73 || ni.CasesNeeded != 73 {
 		t.Errorf("22 identical pairs: %+v", ni)
 	}
 	if ni.SmallestMargin <= 0.05 || ni.SmallestMargin >= 0.2 {
@@ -88,8 +89,10 @@ func TestModelsWithMargin(t *testing.T) {
 	if ni := pass.NonInferiority; pass.Verdict != Same || ni.Verdict != "undecided" || ni.PairsNeeded != 0 || ni.Diff != -2.0/12 {
 		t.Errorf("pass: McNemar %s, margin %+v", pass.Verdict, ni)
 	}
-	// 10 of 10 valid on both sides: 73 identical pairs would do.
-	if ni := c.Groups[0].Rate(metric.ArgValidity).NonInferiority; ni.Verdict != "undecided" || ni.PairsNeeded != 73 {
+	// 10 of 10 valid on both sides, 5 cases of 2 agreeing repeats: 73
+	// identical cases would do, 146 pairs at 2 repeats a case.
+	if ni := c.Groups[0].Rate(metric.ArgValidity).NonInferiority; ni.Verdict != "undecided" || ni.CasesNeeded != 73 || ni.PairsNeeded != 146 ||
+		ni.Evidence.String() != "5 cases (10 trials, repeats agree on 5 of 5 cases)" {
 		t.Errorf("arg_validity: margin %+v", ni)
 	}
 	plain, _, err := Models(r, "m", "n", nil)
@@ -106,7 +109,8 @@ func TestReading(t *testing.T) {
 		ni   NonInferiority
 		want string
 	}{
-		{NonInferiority{Margin: 0.05, Verdict: "undecided", Words: "undecided: need more cases", PairsNeeded: 350}, "undecided: need more cases (~350 pairs)"},
+		{NonInferiority{Margin: 0.05, Verdict: "undecided", Words: "undecided: need more cases", CasesNeeded: 350, PairsNeeded: 700,
+			Evidence: stats.Evidence{Cases: 30, Trials: 60}}, "undecided: need more cases (~350 cases, 320 more)"},
 		{NonInferiority{Margin: 0.05, Verdict: "undecided", Words: "undecided: need more cases"}, "undecided: need more cases (the observed loss exceeds 5 pts)"},
 		{NonInferiority{Margin: 0.05, Verdict: "not_worse", Words: "not worse by more than 5 pts"}, "not worse by more than 5 pts"},
 	} {
@@ -114,4 +118,15 @@ func TestReading(t *testing.T) {
 			t.Errorf("Reading() = %q, want %q", got, tt.want)
 		}
 	}
+}
+
+// handRow is r with its pairs built by hand, every pair its own case:
+// worse and better from r, both and neither concordant pairs.
+func handRow(r RateRow, both, neither int) *RateRow {
+	r.pairs = stats.PairedCounts{Both: both, Neither: neither, OnlyA: r.Better, OnlyB: r.Worse}
+	if r.LowerIsBetter {
+		// For a lower-is-better rate a loss is a pair only current met.
+		r.pairs.OnlyA, r.pairs.OnlyB = r.Worse, r.Better
+	}
+	return &r
 }

@@ -284,11 +284,15 @@ type unpairedKey struct {
 type rateAcc struct {
 	k, n          [2]int
 	worse, better int
-	// both and neither count the concordant pairs: met on both sides, on
-	// neither.
-	both, neither int
 	// ck and cn count as the summary does (calls, for the validity rates).
 	ck, cn [2]int
+	// side tallies each side's rate case by case and callDelta how
+	// counting by call changes it (empty for a rate every trial counts
+	// once, which is most of them); pairs tallies the
+	// pairs defined on both sides (A current, B base, in the "met" sense):
+	// a case's repeats are one cluster.
+	side, callDelta [2]stats.RateCases
+	pairs           stats.PairedCases
 }
 
 type costAcc struct {
@@ -298,6 +302,8 @@ type costAcc struct {
 }
 
 type caseAcc struct {
+	// idx numbers the case in its group, for the rates' per-case tallies.
+	idx           int
 	k, n          [2]int
 	worse, better int
 	reg, fix      *CaseChange
@@ -437,26 +443,34 @@ func GroupLabel(g *Group, mode string) string {
 }
 
 func (ga *groupAcc) addPair(k pairKey, pair [2]*slim, sides [2]*side) {
+	cc := ga.cases[k.caseID]
+	if cc == nil {
+		cc = &caseAcc{idx: len(ga.cases)}
+		ga.cases[k.caseID] = cc
+	}
 	for mi := range ga.metrics {
 		m, ra := &ga.metrics[mi], &ga.rates[mi]
 		a, b := m.Judgement(&pair[0].m), m.Judgement(&pair[1].m)
 		for i, jd := range [2]record.Judgement{a, b} {
+			k1, n1 := 0, 0
 			if jd.Defined {
-				ra.n[i]++
+				n1 = 1
 				if jd.OK {
-					ra.k[i]++
+					k1 = 1
 				}
+				ra.n[i]++
+				ra.k[i] += k1
+				ra.side[i].Add(cc.idx, jd.OK)
 			}
-			k, n := m.Count(&pair[i].m)
-			ra.ck[i] += k
-			ra.cn[i] += n
+			ck, cn := m.Count(&pair[i].m)
+			ra.ck[i] += ck
+			ra.cn[i] += cn
+			if ck != k1 || cn != n1 {
+				ra.callDelta[i].AddCounts(cc.idx, ck-k1, cn-n1)
+			}
 		}
-		if a.Defined && b.Defined && a.OK == b.OK {
-			if a.OK {
-				ra.both++
-			} else {
-				ra.neither++
-			}
+		if a.Defined && b.Defined {
+			ra.pairs.Add(cc.idx, b.OK, a.OK)
 		}
 		if a.Defined && b.Defined && a.OK != b.OK {
 			// OK means "met" for every metric; for one where lower is
@@ -488,11 +502,6 @@ func (ga *groupAcc) addPair(k pairKey, pair [2]*slim, sides [2]*side) {
 		ca.evalDur += t.evalDur
 		ca.load += t.load
 	}
-	cc := ga.cases[k.caseID]
-	if cc == nil {
-		cc = &caseAcc{}
-		ga.cases[k.caseID] = cc
-	}
 	for i, t := range pair {
 		cc.n[i]++
 		if t.m.Pass.OK {
@@ -515,8 +524,14 @@ func (ga *groupAcc) addPair(k pairKey, pair [2]*slim, sides [2]*side) {
 	}
 }
 
-func newRate(k, n int) stats.Rate {
-	return stats.Rate{K: k, N: n}
+// byCall is side i's rate counted by call, case by case: its trials'
+// tallies and the differences their calls made.
+func (ra *rateAcc) byCall(i int) stats.Rate {
+	cases := slices.Clone(ra.side[i])
+	for j, d := range ra.callDelta[i] {
+		cases.AddCounts(j, int(d.K), int(d.N))
+	}
+	return cases.Rate()
 }
 
 // finish turns the tallies into the group's rows; a margin above 0 judges
@@ -531,17 +546,22 @@ func (ga *groupAcc) finish(alpha, margin float64, info func(int) *ModelInfo) {
 			continue
 		}
 		row := RateRow{Metric: m.Name, LowerIsBetter: m.LowerIsBetter,
-			Rate:  SidePair[stats.Rate]{newRate(ra.k[0], ra.n[0]), newRate(ra.k[1], ra.n[1])},
-			Worse: ra.worse, Better: ra.better, both: ra.both, neither: ra.neither}
+			Rate:  SidePair[stats.Rate]{ra.side[0].Rate(), ra.side[1].Rate()},
+			Worse: ra.worse, Better: ra.better, pairs: ra.pairs.Counts(), components: ra.pairs.Components(),
+			Evidence: ra.pairs.Evidence()}
+		row.Deff = row.pairs.Deff
 		row.Delta = row.Rate.Current.Value() - row.Rate.Base.Value()
-		row.P = stats.McNemar(ra.worse, ra.better)
-		row.TooFew = stats.McNemar(ra.worse+ra.better, 0) >= alpha
+		row.P = stats.McNemarCounts(row.pairs)
+		row.TooFew = stats.McNemarFloor(row.pairs) >= alpha
 		row.Verdict = verdict(row.P, alpha, ra.better > ra.worse)
 		if ra.ck != ra.k || ra.cn != ra.n {
-			row.ByCall = &SidePair[stats.Rate]{newRate(ra.ck[0], ra.cn[0]), newRate(ra.ck[1], ra.cn[1])}
+			row.ByCall = &SidePair[stats.Rate]{ra.byCall(0), ra.byCall(1)}
 		}
 		if margin > 0 {
 			row.NonInferiority = row.JudgeNonInferiority(margin)
+		}
+		if m.Name == metric.Pass {
+			g.Evidence = row.Evidence
 		}
 		g.Rates = append(g.Rates, row)
 	}
@@ -568,7 +588,9 @@ func (ga *groupAcc) finish(alpha, margin float64, info func(int) *ModelInfo) {
 		default:
 			continue
 		}
-		ch.Pass = SidePair[stats.Rate]{newRate(cc.k[0], cc.n[0]), newRate(cc.k[1], cc.n[1])}
+		// One case's repeats are that case's own evidence: its rate
+		// counts them as its trials.
+		ch.Pass = SidePair[stats.Rate]{stats.Rate{K: cc.k[0], N: cc.n[0]}, stats.Rate{K: cc.k[1], N: cc.n[1]}}
 		ch.P = stats.McNemar(cc.worse, cc.better)
 		ch.Supported = ch.P < alpha
 		if ch.Kind == KindRegression {

@@ -61,13 +61,26 @@ type PlanRow struct {
 	BaseRate    float64 `json:"base_rate"`
 	CurrentRate float64 `json:"current_rate"`
 	Discordance float64 `json:"discordance"`
-	// Pairs is how many pairs the pilot has (0 for stated rates).
-	Pairs int `json:"pairs"`
-	// PairsNeeded is the paired trials that would show the candidate not
-	// worse by more than the margin with the plan's power, were the rates
-	// and discordance as stated or observed; 0 when none would (the
-	// candidate trails by the margin or more).
+	// Pairs is how many pairs the pilot has (0 for stated rates), and
+	// Evidence the cases they came from and how many of them had repeats
+	// that agreed.
+	Pairs    int            `json:"pairs"`
+	Evidence stats.Evidence `json:"evidence"`
+	// CasesNeeded is the cases that would show the candidate not worse by
+	// more than the margin with the plan's power, were the rates,
+	// discordance and agreement of repeats as stated or observed (a case
+	// is the unit of evidence: its agreeing repeats are one observation);
+	// PairsNeeded the paired trials they make at the pilot's repeats per
+	// case. Both 0 when none would (the candidate trails by the margin or
+	// more). Stated rates plan cases of one trial each.
+	CasesNeeded int `json:"cases_needed"`
 	PairsNeeded int `json:"pairs_needed"`
+	// Variance is the pilot's variance components of the paired
+	// difference (between cases, within a case); Advice says in words
+	// what would decide: more cases, and more repeats only if they would
+	// help. Both absent for stated rates.
+	Variance *stats.Components `json:"variance,omitempty"`
+	Advice   string            `json:"advice,omitempty"`
 	// Verdict is the pilot's own verdict at the margin, and SmallestMargin
 	// the smallest margin its pairs already decide; both absent for
 	// stated rates.
@@ -118,8 +131,8 @@ func (p *Plan) fromRates(s *PlanSpec) error {
 		return fmt.Errorf("--discordance %s cannot go with rates %s and %s: it must be at least their difference (%.3g) and at most %.3g", s.Discordance, base, cur, max(diff, -diff), min(pb+pc, 2-pb-pc))
 	}
 	p.Base, p.Current = strings.TrimSpace(base), strings.TrimSpace(cur)
-	p.Rows = []PlanRow{{Metric: metric.Pass, BaseRate: pb, CurrentRate: pc, Discordance: d,
-		PairsNeeded: stats.PairsForNonInferiority(pc, pb, d, p.Margin, NIAlpha, p.Power)}}
+	n := stats.PairsForNonInferiority(pc, pb, d, p.Margin, NIAlpha, p.Power)
+	p.Rows = []PlanRow{{Metric: metric.Pass, BaseRate: pb, CurrentRate: pc, Discordance: d, CasesNeeded: n, PairsNeeded: n}}
 	return nil
 }
 
@@ -171,14 +184,19 @@ func (p *Plan) pilotRow(g *Group, r *RateRow) (PlanRow, bool) {
 	}
 	n := float64(raw.N())
 	row := PlanRow{Group: VariantLabel(g.Variant), Metric: r.Metric, LowerIsBetter: r.LowerIsBetter, Pairs: raw.N(),
-		BaseRate: float64(raw.Both+raw.OnlyB) / n, CurrentRate: float64(raw.Both+raw.OnlyA) / n,
-		Discordance: float64(raw.Discordant()) / n, Verdict: ni.Verdict, SmallestMargin: &ni.SmallestMargin}
+		Evidence: r.Evidence, BaseRate: float64(raw.Both+raw.OnlyB) / n, CurrentRate: float64(raw.Both+raw.OnlyA) / n,
+		Discordance: float64(raw.Discordant()) / n, Verdict: ni.Verdict, SmallestMargin: &ni.SmallestMargin, Variance: &ni.Variance}
 	// Planned in the better-is-higher sense, as the verdict is judged.
 	pb, pc := row.BaseRate, row.CurrentRate
 	if r.LowerIsBetter {
 		pb, pc = 1-pb, 1-pc
 	}
-	row.PairsNeeded = stats.PairsForNonInferiority(pc, pb, row.Discordance, p.Margin, NIAlpha, p.Power)
+	pairs := stats.PairsForNonInferiority(pc, pb, row.Discordance, p.Margin, NIAlpha, p.Power)
+	row.CasesNeeded, row.PairsNeeded = r.casesNeeded(pairs)
+	// The advice is the verdict's, planned at this plan's power.
+	planned := *ni
+	planned.Verdict, planned.independent, planned.CasesNeeded = stats.NIUndecided.String(), pairs, row.CasesNeeded
+	row.Advice = planned.Advice()
 	return row, true
 }
 

@@ -65,10 +65,37 @@ func TestPlanFromPilot(t *testing.T) {
 				t.Errorf("%s pass: %+v", r.Group, r)
 			}
 		case metric.RoundLimit:
-			// 2/12 on both sides, the same pairs: 73 identical pairs decide.
-			if !r.LowerIsBetter || r.PairsNeeded != 73 || *r.SmallestMargin <= 0.05 {
+			// 2/12 on both sides, the same pairs, 6 cases of 2 agreeing
+			// repeats: 73 identical cases decide, and repeats cannot.
+			if !r.LowerIsBetter || r.CasesNeeded != 73 || r.PairsNeeded != 146 || *r.SmallestMargin <= 0.05 ||
+				r.Advice != "repeats agree on every case (as at temperature 0), so more repeats add nothing: write about 67 more cases" {
 				t.Errorf("%s round_limit: %+v", r.Group, r)
 			}
 		}
+	}
+}
+
+// A pilot of 11 cases × 10 agreeing repeats plans cases, never repeats; a
+// pilot whose repeats disagree may say repeats would help.
+func TestPlanCountsCases(t *testing.T) {
+	same := func(_ string, c, _ int) bool { return c%3 != 0 }
+	p, err := NewPlan(&PlanSpec{Dirs: []string{writeCases(t, 11, 10, same).Dir}, Models: "m,n", Margin: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pass := p.Rows[0]
+	if pass.Metric != metric.Pass || pass.CasesNeeded != 73 || pass.Evidence.Cases != 11 ||
+		pass.Advice != "repeats agree on every case (as at temperature 0), so more repeats add nothing: write about 62 more cases" {
+		t.Errorf("11 × 10 copies: %+v", pass)
+	}
+	// n fails one repeat of four of every fifth case: 5 points lost.
+	flaky := func(model string, c, rep int) bool { return model == "m" || c%5 != 0 || rep != 0 }
+	p, err = NewPlan(&PlanSpec{Dirs: []string{writeCases(t, 30, 4, flaky).Dir}, Models: "m,n", Margin: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pass = p.Rows[0]
+	if pass.Variance == nil || !pass.Variance.Known || pass.Variance.Within <= 0 || !strings.Contains(pass.Advice, "--repeat") {
+		t.Errorf("disagreeing repeats: %+v, %+v", pass, pass.Variance)
 	}
 }

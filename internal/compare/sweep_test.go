@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -46,8 +47,9 @@ func TestSweepPairs(t *testing.T) {
 		// c08 #1 is an infrastructure error at 10: its pair is left out.
 		{1, 20, 19, 15, 17, 14, 17, 1, 0, Same},
 		{2, 20, 20, 16, 18, 12, 18, 4, 0, Same},
-		// 10 pairs went right→wrong, none the other way: p = 2/2^10.
-		{3, 20, 20, 16, 18, 6, 18, 10, 0, Worse},
+		// 10 pairs went right→wrong, none the other way, but in 5 cases
+		// whose two repeats agreed: 5 observations, p = 2/2^5 = 0.0625.
+		{3, 20, 20, 16, 18, 6, 18, 10, 0, Same},
 	} {
 		g := weak.Paired[tt.point]
 		sel := g.Rate(metric.ToolSelection)
@@ -56,8 +58,9 @@ func TestSweepPairs(t *testing.T) {
 			t.Errorf("weak point %d: pairs %d/%d selection %v → %v, %d/%d %s", tt.point, g.Pairs, g.Scored, sel.Rate.Base, sel.Rate.Current, sel.Worse, sel.Better, sel.Verdict)
 		}
 	}
-	if p := weak.Paired[3].Rate(metric.ToolSelection).P; p < 0.00195 || p > 0.00196 {
-		t.Errorf("McNemar p at 60: %v, want 2/1024", p)
+	if sel := weak.Paired[3].Rate(metric.ToolSelection); math.Abs(sel.P-0.0625) > 1e-12 || sel.Deff != 2 ||
+		sel.Evidence.String() != "9 cases (18 trials, repeats agree on 9 of 9 cases)" {
+		t.Errorf("McNemar at 60: p %v deff %v over %s, want 2/32 over 9 cases of agreeing repeats", sel.P, sel.Deff, sel.Evidence)
 	}
 	if g := sc.Curves[0].Paired[3]; g.Model != "good" || g.Rate(metric.ToolSelection).Worse != 1 || g.Rate(metric.ToolSelection).Verdict != Same {
 		t.Errorf("good at 60: %+v", g.Rate(metric.ToolSelection))
@@ -72,7 +75,7 @@ func TestSweepThreshold(t *testing.T) {
 		below, significant, holds any
 	}{
 		{0, 30.0, 60.0, nil},    // the default, 0.8
-		{0.85, 10.0, 30.0, nil}, // 12/18's upper bound is 83.7%
+		{0.85, 10.0, 60.0, nil}, // 12/18 over 9 cases reaches 85%; as 18 trials it would not (83.7%)
 		{0.3, nil, nil, 60.0},
 	} {
 		sc, _, err := Sweep(sweepRun(t), "decoys", &SweepOptions{Threshold: tt.threshold})

@@ -51,9 +51,11 @@ type Stats struct {
 type rowKey struct{ model, variant string }
 
 type acc struct {
-	m          Measure
-	selK, selN int
-	passK      int
+	m Measure
+	// sel and pass tally the rates case by case, numbered by caseIdx: a
+	// case's repeats are one cluster.
+	sel, pass  stats.RateCases
+	caseIdx    map[string]int
 	wall       stats.Histogram
 	prompt, pn int
 }
@@ -72,7 +74,7 @@ func (s *Stats) AddJudged(t *record.Trial, j record.Judgements) {
 	k := rowKey{t.Model, t.Variant}
 	a := s.rows[k]
 	if a == nil {
-		a = &acc{}
+		a = &acc{caseIdx: map[string]int{}}
 		s.rows[k] = a
 		if !s.hasModel(t.Model) {
 			s.models = append(s.models, t.Model)
@@ -85,12 +87,16 @@ func (s *Stats) AddJudged(t *record.Trial, j record.Judgements) {
 	}
 	if j.Excluded {
 		a.m.Truncated++
+		// Pass counts over the trials that are no infrastructure error
+		// (Measure): an excluded trial is one that did not pass.
+		a.pass.AddCounts(a.index(t.CaseID), 0, 1)
 		return
 	}
-	// Pass counts over the trials (Measure), so only its k is kept here.
 	passK, _ := s.pass.Count(&j)
-	selK, selN := s.selection.Count(&j)
-	a.passK, a.selK, a.selN = a.passK+passK, a.selK+selK, a.selN+selN
+	a.pass.AddCounts(a.index(t.CaseID), passK, 1)
+	if selK, selN := s.selection.Count(&j); selN > 0 {
+		a.sel.AddCounts(a.index(t.CaseID), selK, selN)
+	}
 	if tr := t.Transcript; tr != nil && !t.IsCopy() { // a copy took no model time
 		a.wall.Add(tr.Wall.Seconds())
 		if len(tr.Rounds) > 0 {
@@ -98,6 +104,16 @@ func (s *Stats) AddJudged(t *record.Trial, j record.Judgements) {
 			a.pn++
 		}
 	}
+}
+
+// index is case id's number in the row, for the per-case tallies.
+func (a *acc) index(id string) int {
+	i, ok := a.caseIdx[id]
+	if !ok {
+		i = len(a.caseIdx)
+		a.caseIdx[id] = i
+	}
+	return i
 }
 
 func (s *Stats) hasModel(m string) bool {
@@ -116,8 +132,8 @@ func (s *Stats) Measure(model, variant string) (Measure, bool) {
 		return Measure{}, false
 	}
 	m := a.m
-	m.Selection = stats.Rate{K: a.selK, N: a.selN}
-	m.Pass = stats.Rate{K: a.passK, N: m.Trials - m.Infra}
+	m.Selection = a.sel.Rate()
+	m.Pass = a.pass.Rate()
 	m.P50 = a.wall.Quantile(0.5)
 	if a.pn > 0 {
 		m.PromptTokens = float64(a.prompt) / float64(a.pn)

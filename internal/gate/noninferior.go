@@ -69,7 +69,7 @@ func judgeNonInferior(g expr.Gate, c *compare.Comparison, grp *compare.Group) Re
 	}
 	r.N, r.Value, r.Lo, r.Hi, r.Judged = ni.Pairs, ni.Diff, ni.Lo, ni.Hi, ni.Lo
 	r.Held = ni.Verdict == stats.NINotWorse.String()
-	r.Note = fmt.Sprintf("%s over %d pairs: %s", stats.PointsInterval(ni.Diff, ni.Lo, ni.Hi, g.Margin), ni.Pairs, ni.Reading())
+	r.Note = fmt.Sprintf("%s over %s: %s", stats.PointsInterval(ni.Diff, ni.Lo, ni.Hi, g.Margin), ni.Evidence, ni.Reading())
 	return r
 }
 

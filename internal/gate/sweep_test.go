@@ -45,11 +45,11 @@ func TestCheckPoint(t *testing.T) {
 		expr  string
 		lines []string // "held: ..." or "failed: ..."
 	}{
-		{"selection@60>=0.8", []string{"held: good tool_selection@60 94% [74–100] >= 80%", "failed: weak tool_selection@60 33% [16–57] < 80%"}},
-		{"weak:selection@30>=0.8", []string{"failed: weak tool_selection@30 67% [43–84] < 80%"}},
-		{"weak:selection@10>=0.8", []string{"held: weak tool_selection@10 82% [58–94] >= 80%"}},
-		{"weak:selection@0>=0.85", []string{"held: weak tool_selection@0 89% [67–97] >= 85%"}},
-		{"weak:pass@decoys=60<0.5", []string{"held: weak pass@decoys=60 40% [21–62] < 50%"}},
+		{"selection@60>=0.8", []string{"held: good tool_selection@60 94% [62–100] >= 80%", "failed: weak tool_selection@60 33% [12–65] < 80%"}},
+		{"weak:selection@30>=0.8", []string{"failed: weak tool_selection@30 67% [35–88] < 80%"}},
+		{"weak:selection@10>=0.8", []string{"held: weak tool_selection@10 82% [49–96] >= 80%"}},
+		{"weak:selection@0>=0.85", []string{"held: weak tool_selection@0 89% [56–99] >= 85%"}},
+		{"weak:pass@decoys=60<0.5", []string{"held: weak pass@decoys=60 40% [16–69] < 50%"}},
 		{"good:p50@60<=1s", []string{"failed: good p50@60 1.13s > 1s"}},
 	} {
 		rs := Check(s, mustParse(t, tt.expr), OnPoint)

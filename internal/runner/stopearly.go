@@ -8,6 +8,11 @@ import (
 // evidence is what --stop-early knows of one model's cases: passes and
 // scored trials per (variant, case), and which cases are settled. Its
 // methods are called under the runner's lock; a nil evidence stops nothing.
+//
+// The test is per case, on that case's repeats alone: a case is the unit of
+// evidence, and its repeats are independent given the case however much
+// cases differ, so the test's error rates hold under clustering
+// (stats.TestSPRTPerCaseUnderClustering).
 type evidence struct {
 	model   string
 	test    stats.SPRT

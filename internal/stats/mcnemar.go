@@ -27,3 +27,40 @@ func McNemar(b, c int) (p float64) {
 	}
 	return min(1, 2*math.Exp(logTop)*sum)
 }
+
+// McNemarCounts is McNemar's test on paired counts that may be clustered:
+// on their effective discordant counts, divided by the design effect at no
+// difference (the clustered McNemar test of Obuchowski 1998 and Durkalski
+// et al. 2003, whose variance is Σ(b_i − c_i)²), with the binomial tail
+// extended to fractional counts by the regularized incomplete beta
+// function, P(X ≤ m) = I_½(n − m, m + 1) for n discordant pairs, which is
+// the exact tail at whole counts. With a design effect of 1 it is
+// McNemar(OnlyA, OnlyB) exactly.
+func McNemarCounts(c PairedCounts) float64 {
+	deff := c.deffAt(0)
+	if !(deff > 1) {
+		return McNemar(c.OnlyA, c.OnlyB)
+	}
+	if c.OnlyA < 0 || c.OnlyB < 0 || c.OnlyA+c.OnlyB == 0 {
+		return 1
+	}
+	e := c.effectiveAt(deff)
+	n := e.onlyA + e.onlyB
+	m := min(e.onlyA, e.onlyB)
+	return min(1, 2*regIncBeta(n-m, m+1, 0.5))
+}
+
+// McNemarFloor is the smallest p-value McNemarCounts could give the
+// discordant pairs of c: every one of them the same way. When it is not
+// below the level, no verdict is possible however they fall.
+func McNemarFloor(c PairedCounts) float64 {
+	d := c.OnlyA + c.OnlyB
+	deff := c.deffAt(0)
+	if !(deff > 1) {
+		return McNemar(d, 0)
+	}
+	if d <= 0 {
+		return 1
+	}
+	return min(1, 2*math.Pow(0.5, float64(d)/deff))
+}

@@ -7,9 +7,70 @@ import "math"
 // OnlyB passed, or Neither did. "Passed" is "counted in the rate": for a
 // lower-is-better rate the caller swaps OnlyA and OnlyB (see Flip) so that a
 // positive difference always means A is better.
+//
+// Pairs of one case are one cluster (see PairedCases): Cases and Deff say
+// how many cases the pairs came from and the design effect of the paired
+// difference, and every interval and test runs on the four counts divided
+// by Deff. Zero Cases and Deff, or a Deff of 1, treat every pair as
+// independent.
 type PairedCounts struct {
 	Both, OnlyA, OnlyB, Neither int
+	// Cases is the number of cases the pairs came from; 0 when unknown.
+	Cases int
+	// Deff is the design effect of the paired difference over the cases'
+	// clusters at the observed difference, at least 1; 0 or 1 treats the
+	// pairs as independent.
+	Deff float64
+	// m are the cases' sums from which the tests take the design effect
+	// at each hypothesised difference (deffAt); zero when the counts were
+	// built by hand, which then use Deff throughout.
+	m moments
 }
+
+// deffAt is the design effect of the paired difference at a hypothesised
+// difference d: the cases' second moment about d over the pairs' one,
+//
+//	Σ(s_i − d·n_i)² / Σ(y − d)²,
+//
+// with y = +1 for a pair only A met, −1 for one only B met, 0 otherwise,
+// and s_i the sum of y over case i's n_i pairs, times the small-sample
+// factor, clamped as Deff is. At the observed difference it is Deff; at
+// 0 it is the variance of the clustered McNemar test of Obuchowski (1998)
+// and Durkalski et al. (2003), Σ(b_i − c_i)² over b + c. A score test
+// inverted at each d so measures the variance about the hypothesis, as
+// Tango's interval does, instead of about the observed difference, which
+// keeps its level when discordant pairs crowd into a few cases.
+func (c PairedCounts) deffAt(d float64) float64 {
+	if c.m.nn == 0 {
+		return max(1, c.Deff)
+	}
+	n := float64(c.N())
+	if float64(c.m.nn) == n {
+		return 1
+	}
+	upper := float64(c.m.nn) / n
+	q, s := float64(c.OnlyA+c.OnlyB), float64(c.OnlyA-c.OnlyB)
+	den := q - 2*d*s + d*d*n
+	num := float64(c.m.ss) - 2*d*float64(c.m.ns) + d*d*float64(c.m.nn)
+	if !(den > 0) {
+		return upper
+	}
+	return min(max(num/den*smallSample(c.Cases), 1), upper)
+}
+
+// effective is the four counts divided by a design effect: how many
+// independent pairs of each kind the clustered pairs are worth.
+type effective struct{ n, onlyA, onlyB float64 }
+
+func (c PairedCounts) effective() effective { return c.effectiveAt(max(1, c.Deff)) }
+
+func (c PairedCounts) effectiveAt(deff float64) effective {
+	return effective{n: float64(c.N()) / deff, onlyA: float64(c.OnlyA) / deff, onlyB: float64(c.OnlyB) / deff}
+}
+
+// EffectiveN is the number of independent pairs the pairs are worth: N
+// over the design effect.
+func (c PairedCounts) EffectiveN() float64 { return c.effective().n }
 
 // N is the number of pairs.
 func (c PairedCounts) N() int { return c.Both + c.OnlyA + c.OnlyB + c.Neither }
@@ -28,7 +89,10 @@ func (c PairedCounts) Diff() float64 {
 // Flip exchanges the meaning of the outcome (pass ↔ fail), which is how a
 // lower-is-better rate becomes higher-is-better: p_A − p_B changes sign.
 func (c PairedCounts) Flip() PairedCounts {
-	return PairedCounts{Both: c.Neither, OnlyA: c.OnlyB, OnlyB: c.OnlyA, Neither: c.Both}
+	// The paired difference changes sign: Σ n_i·s_i does too.
+	m := c.m
+	m.ns = -m.ns
+	return PairedCounts{Both: c.Neither, OnlyA: c.OnlyB, OnlyB: c.OnlyA, Neither: c.Both, Cases: c.Cases, Deff: c.Deff, m: m}
 }
 
 // valid reports whether every count is non-negative and there is a pair.
@@ -51,7 +115,8 @@ func NormalQuantile(p float64) float64 {
 // difference, so it stays inside [−1, 1], is defined with no discordant pair
 // at all, and keeps close to its level with few discordant pairs, where the
 // Wald interval collapses. At a difference of 0 the test is McNemar's.
-// No pairs (or a negative count) give the uninformative (−1, 1).
+// No pairs (or a negative count) give the uninformative (−1, 1). Clustered
+// pairs are counted as their effective counts (see PairedCounts).
 func PairedDiffInterval(c PairedCounts, level float64) (lo, hi float64) {
 	if !c.valid() || !(level > 0 && level < 1) {
 		return -1, 1
@@ -76,7 +141,8 @@ func PairedDiffInterval(c PairedCounts, level float64) (lo, hi float64) {
 // the maximum likelihood estimate of P(only B) under H (Tango 1998, eq. 3).
 // A zero variance (d at ±1) gives ±Inf by the numerator's sign.
 func tangoScore(c PairedCounts, d float64) float64 {
-	n, b, cc := float64(c.N()), float64(c.OnlyA), float64(c.OnlyB)
+	e := c.effectiveAt(c.deffAt(d))
+	n, b, cc := e.n, e.onlyA, e.onlyB
 	q := constrainedOnlyB(b/n, cc/n, d)
 	num := b - cc - n*d
 	v := n * (2*q + d*(1-d))

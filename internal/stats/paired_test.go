@@ -60,7 +60,7 @@ func TestPairedDiffIntervalEdges(t *testing.T) {
 // Flipping the outcome (a lower-is-better rate) mirrors the interval, and a
 // wider level nests the narrower one around the observed difference.
 func TestPairedDiffIntervalSymmetry(t *testing.T) {
-	for _, c := range []PairedCounts{{3, 4, 1, 9}, {0, 2, 0, 1}, {20, 0, 5, 3}} {
+	for _, c := range []PairedCounts{{Both: 3, OnlyA: 4, OnlyB: 1, Neither: 9}, {OnlyA: 2, Neither: 1}, {Both: 20, OnlyB: 5, Neither: 3}} {
 		lo, hi := PairedDiffInterval(c, 0.95)
 		flo, fhi := PairedDiffInterval(c.Flip(), 0.95)
 		if math.Abs(lo+fhi) > 1e-9 || math.Abs(hi+flo) > 1e-9 {

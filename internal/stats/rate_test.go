@@ -58,20 +58,20 @@ func TestWilson95(t *testing.T) {
 func TestWilsonEnds(t *testing.T) {
 	// The ends are pinned exactly, not just within rounding.
 	for _, n := range []int{1, 2, 7, 100, 1_000_000} {
-		if lo, _ := (Rate{0, n}).Wilson95(); lo != 0 {
+		if lo, _ := (Rate{K: 0, N: n}).Wilson95(); lo != 0 {
 			t.Errorf("Rate{0, %d} lo = %v, want exactly 0", n, lo)
 		}
-		if _, hi := (Rate{n, n}).Wilson95(); hi != 1 {
+		if _, hi := (Rate{K: n, N: n}).Wilson95(); hi != 1 {
 			t.Errorf("Rate{%d, %d} hi = %v, want exactly 1", n, n, hi)
 		}
 	}
 	// z = 0 collapses the interval onto the point estimate.
-	if lo, hi := (Rate{3, 4}).Wilson(0); lo != 0.75 || hi != 0.75 {
+	if lo, hi := (Rate{K: 3, N: 4}).Wilson(0); lo != 0.75 || hi != 0.75 {
 		t.Errorf("Wilson(0) = (%v, %v), want (0.75, 0.75)", lo, hi)
 	}
 	// A wider z gives a wider interval.
-	lo95, hi95 := Rate{3, 10}.Wilson95()
-	lo99, hi99 := Rate{3, 10}.Wilson(2.5758293035489)
+	lo95, hi95 := Rate{K: 3, N: 10}.Wilson95()
+	lo99, hi99 := Rate{K: 3, N: 10}.Wilson(2.5758293035489)
 	if !(lo99 < lo95 && hi95 < hi99) {
 		t.Errorf("99%% interval [%v, %v] not wider than 95%% [%v, %v]", lo99, hi99, lo95, hi95)
 	}
@@ -92,20 +92,20 @@ func TestRateEmpty(t *testing.T) {
 			t.Errorf("%#v.String() = %q, want %q", r, s, "–")
 		}
 	}
-	if (Rate{0, 1}).Empty() {
-		t.Error("Rate{0, 1}.Empty() = true")
+	if (Rate{K: 0, N: 1}).Empty() {
+		t.Error("Rate{K: 0, N: 1}.Empty() = true")
 	}
 }
 
 func TestRateClamp(t *testing.T) {
 	if v := (Rate{K: 12, N: 10}).Value(); v != 1 {
-		t.Errorf("Rate{12, 10}.Value() = %v, want clamped 1", v)
+		t.Errorf("Rate{K: 12, N: 10}.Value() = %v, want clamped 1", v)
 	}
 	if v := (Rate{K: -2, N: 10}).Value(); v != 0 {
 		t.Errorf("Rate{-2, 10}.Value() = %v, want clamped 0", v)
 	}
 	if lo, hi := (Rate{K: 12, N: 10}).Wilson95(); math.IsNaN(lo) || math.IsNaN(hi) || hi != 1 {
-		t.Errorf("Rate{12, 10}.Wilson95() = (%v, %v)", lo, hi)
+		t.Errorf("Rate{K: 12, N: 10}.Wilson95() = (%v, %v)", lo, hi)
 	}
 }
 
@@ -114,10 +114,10 @@ func TestRateString(t *testing.T) {
 		r    Rate
 		want string
 	}{
-		{Rate{10, 12}, "83.3% [55.2–95.3] (10/12)"}, // interval from TestWilson95
-		{Rate{0, 10}, "0.0% [0.0–27.8] (0/10)"},
-		{Rate{10, 10}, "100.0% [72.2–100.0] (10/10)"},
-		{Rate{5, 10}, "50.0% [23.7–76.3] (5/10)"},
+		{Rate{K: 10, N: 12}, "83.3% [55.2–95.3] (10/12)"}, // interval from TestWilson95
+		{Rate{K: 0, N: 10}, "0.0% [0.0–27.8] (0/10)"},
+		{Rate{K: 10, N: 10}, "100.0% [72.2–100.0] (10/10)"},
+		{Rate{K: 5, N: 10}, "50.0% [23.7–76.3] (5/10)"},
 		{Rate{}, "–"},
 	}
 	for _, tt := range tests {

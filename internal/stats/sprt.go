@@ -86,6 +86,9 @@ func (r Rate) ClopperPearson(conf float64) (lo, hi float64) {
 	if r.Empty() {
 		return 0, 1
 	}
+	if r.clustered() {
+		return r.clopperPearsonEffective(conf)
+	}
 	k, n := r.k(), r.N
 	a := (1 - conf) / 2
 	if k > 0 {
@@ -96,6 +99,24 @@ func (r Rate) ClopperPearson(conf float64) (lo, hi float64) {
 	if k < n {
 		// hi: the p with P(X ≤ k | p) = a; P(X ≤ k) falls as p grows.
 		hi = bisect(func(p float64) bool { return binomCDF(k, n, p) > a })
+	}
+	return lo, hi
+}
+
+// clopperPearsonEffective is ClopperPearson on the effective counts of a
+// clustered rate, the binomial tails extended to fractional counts by the
+// incomplete beta function (see regIncBeta).
+func (r Rate) clopperPearsonEffective(conf float64) (lo, hi float64) {
+	k, n := r.Effective()
+	a := (1 - conf) / 2
+	if k > 0 {
+		// P(X ≥ k | p) = I_p(k, n − k + 1) grows with p.
+		lo = bisect(func(p float64) bool { return regIncBeta(k, n-k+1, p) < a })
+	}
+	hi = 1
+	if r.k() < r.N {
+		// P(X ≤ k | p) = I_{1−p}(n − k, k + 1) falls as p grows.
+		hi = bisect(func(p float64) bool { return regIncBeta(n-k, k+1, 1-p) > a })
 	}
 	return lo, hi
 }

@@ -45,9 +45,13 @@ type outcomeAcc struct {
 	outcomes                       map[string]int
 	// judged tallies the answers the judge passed of those it judged.
 	judged tally
+	// cases tallies the pass rate case by case (by the row's numbering of
+	// its cases), for a tag's interval: a case's repeats are one cluster.
+	// Nil for a case's own group.
+	cases *stats.RateCases
 }
 
-func (a *outcomeAcc) add(outcome string, j *record.Judgements) {
+func (a *outcomeAcc) add(caseIdx int, outcome string, j *record.Judgements) {
 	if a.outcomes == nil {
 		a.outcomes = map[string]int{}
 	}
@@ -65,12 +69,23 @@ func (a *outcomeAcc) add(outcome string, j *record.Judgements) {
 	switch outcome {
 	case record.OutcomeInfraError:
 		a.infra++
+		return
 	case record.OutcomePass:
 		a.pass++
-		a.scored++
-	default:
-		a.scored++
 	}
+	a.scored++
+	if a.cases != nil {
+		a.cases.Add(caseIdx, outcome == record.OutcomePass)
+	}
+}
+
+// passRate is the group's pass rate: over its cases' clusters for a tag,
+// over the trials of its one case for a case.
+func (a *outcomeAcc) passRate() stats.Rate {
+	if a.cases != nil {
+		return a.cases.Rate()
+	}
+	return newRate(a.pass, a.scored)
 }
 
 // judgedRate is the judged rate of the group's answers; nil when the judge
@@ -88,8 +103,11 @@ type tally struct{ k, n int }
 
 type modelAcc struct {
 	s ModelSummary
-	// rates are the Summarizer's rates' tallies, in its order.
-	rates              []tally
+	// rates are the Summarizer's rates' tallies case by case, in its
+	// order: a case's repeats are one cluster of every rate. caseIdx
+	// numbers the row's cases for them, once for every rate.
+	rates              []stats.RateCases
+	caseIdx            map[string]int
 	rounds             stats.Counts
 	trialLat, roundLat stats.Histogram
 	evalDur            time.Duration
@@ -126,7 +144,8 @@ func (s *Summarizer) row(model, variant string) *modelAcc {
 	}
 	m := &modelAcc{
 		s:        ModelSummary{Model: model, Variant: variant, Outcomes: map[string]int{}},
-		rates:    make([]tally, len(s.rates)),
+		rates:    make([]stats.RateCases, len(s.rates)),
+		caseIdx:  map[string]int{},
 		cases:    map[string]*stats.CaseCount{},
 		examples: map[string][]Example{},
 		byCase:   map[string]*outcomeAcc{},
@@ -176,8 +195,9 @@ func (s *Summarizer) Add(t *record.Trial) {
 	m.addBFCL(t, &j)
 	for i := range s.rates {
 		k, n := s.rates[i].Count(&j)
-		m.rates[i].k += k
-		m.rates[i].n += n
+		if n > 0 {
+			m.rates[i].AddCounts(m.index(t.CaseID), k, n)
+		}
 	}
 	m.s.RepeatedCalls += j.RepeatedCalls
 	m.addJudged(t, &j)
@@ -185,6 +205,16 @@ func (s *Summarizer) Add(t *record.Trial) {
 	if !t.IsCopy() { // a copy of an earlier repeat took no model time
 		m.addCosts(t.Transcript)
 	}
+}
+
+// index is case id's number in the row, for the per-case tallies.
+func (m *modelAcc) index(id string) int {
+	i, ok := m.caseIdx[id]
+	if !ok {
+		i = len(m.caseIdx)
+		m.caseIdx[id] = i
+	}
+	return i
 }
 
 // addJudged counts what the judge model did with a scored trial's answer
@@ -248,15 +278,15 @@ func (m *modelAcc) addGroups(t *record.Trial, j *record.Judgements) {
 		c = &outcomeAcc{}
 		m.byCase[t.CaseID] = c
 	}
-	c.add(t.Score.Outcome, j)
+	c.add(m.index(t.CaseID), t.Score.Outcome, j)
 	for _, tag := range t.Tags {
 		g := m.byTag[tag]
 		if g == nil {
-			g = &outcomeAcc{}
+			g = &outcomeAcc{cases: &stats.RateCases{}}
 			m.byTag[tag] = g
 			m.tagCases[tag] = map[string]bool{}
 		}
-		g.add(t.Score.Outcome, j)
+		g.add(m.index(t.CaseID), t.Score.Outcome, j)
 		m.tagCases[tag][t.CaseID] = true
 	}
 }
@@ -312,7 +342,7 @@ func (s *Summarizer) summarize(m *modelAcc) ModelSummary {
 	ms := m.s
 	ms.WarmupSeconds = s.warmup[ms.Model]
 	for i, r := range s.rates {
-		*ms.rate(r.Name) = newRate(m.rates[i].k, m.rates[i].n)
+		*ms.rate(r.Name) = m.rates[i].Rate()
 	}
 	ms.RoundsMean = m.rounds.Mean()
 	ms.Rounds = map[int]int{}
@@ -341,7 +371,7 @@ func (s *Summarizer) summarize(m *modelAcc) ModelSummary {
 	}
 	for _, tag := range slices.Sorted(maps.Keys(m.byTag)) {
 		g := m.byTag[tag]
-		ms.Tags = append(ms.Tags, TagResult{Tag: tag, Cases: len(m.tagCases[tag]), Pass: newRate(g.pass, g.scored), Infra: g.infra, Truncated: g.truncated, Outcomes: g.outcomes})
+		ms.Tags = append(ms.Tags, TagResult{Tag: tag, Cases: len(m.tagCases[tag]), Pass: g.passRate(), Infra: g.infra, Truncated: g.truncated, Outcomes: g.outcomes})
 	}
 	ms.BFCL = m.bfclSummary()
 	return ms
@@ -366,6 +396,14 @@ func (s *Summarizer) repeats(m *modelAcc, ms *ModelSummary) {
 	for _, id := range ids {
 		cc := m.cases[id]
 		counts = append(counts, *cc)
+		ms.Evidence.Cases++
+		ms.Evidence.Trials += cc.N
+		if cc.N > 1 {
+			ms.Evidence.Repeated++
+			if cc.C == 0 || cc.C == cc.N {
+				ms.Evidence.Agree++
+			}
+		}
 		switch stats.Label(cc.N, cc.C) {
 		case stats.StablePass:
 			ms.Stable++

@@ -175,6 +175,13 @@ type ModelSummary struct {
 	// excluded (Excluded) or kept.
 	Truncated int `json:"truncated_prompts"`
 
+	// Evidence is what the pass rate rests on: its cases (the unit of
+	// evidence, a case's repeats being one cluster of every rate), its
+	// scored trials, and the cases that ran more than once and of them
+	// those whose repeats all passed or all failed. Reports say it as
+	// "11 cases (110 trials, repeats agree on 11 of 11 cases)".
+	Evidence stats.Evidence `json:"evidence"`
+
 	// Repeat-based figures, when cases ran more than once.
 	K        int      `json:"k,omitempty"`
 	PassAtK  *float64 `json:"pass_at_k,omitempty"`

@@ -125,10 +125,19 @@ func TestHandComputedNumbers(t *testing.T) {
 	if m.Trials != 7 || m.Scored != 6 || m.Infra != 1 {
 		t.Fatalf("trials %d scored %d infra %d", m.Trials, m.Scored, m.Infra)
 	}
-	// pass 3/6 = 0.5; Wilson 95%: centre (0.5+1.92/6)/(1+3.84/6) = 0.5,
-	// half-width 1.96*sqrt(0.25/6+3.84/144)/1.64 = 0.3123 → [0.1876, 0.8124].
-	if lo, hi := m.Pass.Wilson95(); m.Pass.K != 3 || m.Pass.N != 6 || math.Abs(lo-0.1876) > 1e-3 || math.Abs(hi-0.8124) > 1e-3 {
-		t.Errorf("pass %+v", m.Pass)
+	// pass 3/6 = 0.5 over 3 cases of 2 repeats: a case is the unit. The
+	// design effect Σ(N·k_i − K·n_i)²/(N·K·(N−K)) = (36·5 − 2·3·6·6 +
+	// 9·12)/54 = 4/3, times the small-sample factor for 3 cases
+	// (3/2·(4.303/1.960)² = 7.2), is clamped to Σn_i²/N = 2: the six
+	// trials weigh as 3, and at every rate the interval tries the clamp
+	// holds too. Wilson 95% on 1.5 of 3: centre 0.5, half-width
+	// 1.96/(1+3.84/3)·sqrt(0.25/3+3.84/36) = 0.3747 → [0.1253, 0.8747].
+	if lo, hi := m.Pass.Wilson95(); m.Pass.K != 3 || m.Pass.N != 6 || m.Pass.Cases != 3 || m.Pass.Deff != 2 ||
+		math.Abs(lo-0.1253) > 1e-3 || math.Abs(hi-0.8747) > 1e-3 {
+		t.Errorf("pass %+v: [%v, %v]", m.Pass, lo, hi)
+	}
+	if e := m.Evidence.String(); e != "3 cases (6 trials, repeats agree on 2 of 3 cases)" {
+		t.Errorf("evidence %q", e)
 	}
 	if m.Selection.K != 3 || m.Selection.N != 6 {
 		t.Errorf("selection %+v", m.Selection)

@@ -190,7 +190,7 @@
   }
 
   function modelTable() {
-    var sec = section("Models", "models", "Rates with their 95% Wilson intervals; infrastructure errors are kept out of every rate. Round limit: lower is better.");
+    var sec = section("Models", "models", "Rates with their 95% Wilson intervals, a case's repeats counted as one cluster (a case is the unit of evidence); infrastructure errors are kept out of every rate. Round limit: lower is better.");
     // The judged column only for runs with rubrics (answer: {judge: ...}).
     var judgedCol = S.models.some(function (m) { return m.judged || m.judge_errors || m.judge_stale; });
     var head = h("tr", null, ["Model", "Pass", "Tool selection", "Arg validity", "Arg accuracy", "Irrelevance",
@@ -561,14 +561,16 @@
 
   // marginLine is a rate's non-inferiority verdict under its McNemar one:
   // the difference's interval in points and the verdict in the same words
-  // as the terminal, marked by verdict, with the pairs an undecided one
-  // needs. Nothing without a margin.
+  // as the terminal, marked by verdict, with the cases an undecided one
+  // needs (a case is the unit of evidence). Nothing without a margin.
   function marginLine(ni) {
     if (!ni) return null;
     var p = function (v) { return (v >= 0 ? "+" : "") + (v * 100).toFixed(1); };
     var words = ni.words;
-    if (ni.verdict === "undecided") words += ni.pairs_needed ? " (~" + ni.pairs_needed + " pairs)" : " (the observed loss exceeds the margin)";
-    return h("div", { class: "ni ni-" + ni.verdict, title: "Tango's 95% interval of the paired difference, over " + plural(ni.pairs, "pair") + "; the smallest margin these pairs decide: " + (ni.smallest_margin * 100).toFixed(1) + " pts" },
+    var cases = (ni.evidence && ni.evidence.cases) || 0;
+    if (ni.verdict === "undecided") words += ni.cases_needed ? " (~" + ni.cases_needed + " cases, " + Math.max(ni.cases_needed - cases, 0) + " more)" : " (the observed loss exceeds the margin)";
+    var over = cases ? plural(cases, "case") + " (" + plural(ni.pairs, "pair") + ")" : plural(ni.pairs, "pair");
+    return h("div", { class: "ni ni-" + ni.verdict, title: "Tango's 95% interval of the paired difference, a case's pairs one cluster, over " + over + "; the smallest margin these pairs decide: " + (ni.smallest_margin * 100).toFixed(1) + " pts" },
       "[" + p(Math.floor(ni.lo * 1000) / 1000) + ", " + p(Math.ceil(ni.hi * 1000) / 1000) + "] · " + words);
   }
 
