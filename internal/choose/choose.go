@@ -83,7 +83,7 @@ func (c *Choice) table(r *store.Reader, keepTruncated bool) ([]*record.SyntaxErr
 	sum.Judge = judge
 	costs := cost.NewRun()
 	variants := map[string]bool{}
-	warnings, err := r.Trials(func(t *record.Trial) {
+	warnings, err := r.SlimTrials(func(t *record.Trial) {
 		variants[t.Variant] = true
 		if t.Variant != c.Variant {
 			return

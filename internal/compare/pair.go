@@ -104,7 +104,7 @@ func Runs(base, current *store.Reader, opts *Options) (*Comparison, []*record.Sy
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			warns[i], errs[i] = r.Trials(func(t *record.Trial) {
+			warns[i], errs[i] = r.SlimTrials(func(t *record.Trial) {
 				sides[i].add(pairKey{groupKey{t.Model, t.Variant}, t.CaseID, t.Repeat}, t, judge)
 			})
 		}()
@@ -126,7 +126,7 @@ func Models(r *store.Reader, a, b string, opts *Options) (*Comparison, []*record
 	c := &Comparison{Mode: ModeModels, Base: a, Current: b, Dirs: []string{r.Dir}, Margin: r.Run.Margin}
 	sides := [2]*side{newSide(), newSide()}
 	judge := opts.judge(r.Run)
-	w, err := r.Trials(func(t *record.Trial) {
+	w, err := r.SlimTrials(func(t *record.Trial) {
 		k := pairKey{groupKey{"", t.Variant}, t.CaseID, t.Repeat}
 		switch t.Model {
 		case a:
@@ -157,7 +157,7 @@ func Variants(r *store.Reader, a, b string, opts *Options) (*Comparison, []*reco
 	c.Catalog = variantDiff(r.Run, va, vb)
 	sides := [2]*side{newSide(), newSide()}
 	judge := opts.judge(r.Run)
-	w, err := r.Trials(func(t *record.Trial) {
+	w, err := r.SlimTrials(func(t *record.Trial) {
 		k := pairKey{groupKey{t.Model, ""}, t.CaseID, t.Repeat}
 		switch t.Variant {
 		case va:

@@ -17,6 +17,10 @@ import (
 // first pass decodes only each line's key and keeps each key's last line
 // number, the second decodes those lines alone.
 func ReadLast(r io.ReadSeeker, file string, fn func(*Trial)) ([]*SyntaxError, error) {
+	return readLast(r, file, false, fn)
+}
+
+func readLast(r io.ReadSeeker, file string, slim bool, fn func(*Trial)) ([]*SyntaxError, error) {
 	last := map[TrialKey]int{}
 	rd := NewReader(r, file)
 	rd.keysOnly = true
@@ -38,6 +42,7 @@ func ReadLast(r io.ReadSeeker, file string, fn func(*Trial)) ([]*SyntaxError, er
 	}
 	slices.Sort(keep)
 	rd = NewReader(r, file)
+	rd.slim = slim
 	rd.want = func(line int) bool {
 		for len(keep) > 0 && keep[0] < line {
 			keep = keep[1:]
@@ -51,6 +56,16 @@ func ReadLast(r io.ReadSeeker, file string, fn func(*Trial)) ([]*SyntaxError, er
 	return append(warnings, rd.Warnings...), rd.Err()
 }
 
+// ReadLastSlim is ReadLast for the readers that need each trial's verdicts
+// and numbers but not its conversation (compare, choose, gates): the lines
+// kept are decoded slim, without the transcript's bulk (the messages, the
+// requests, the responses' text and calls, the tools' arguments and
+// results; see slimTrial), which is most of what a read costs. Its
+// guarantees are ReadLast's.
+func ReadLastSlim(r io.ReadSeeker, file string, fn func(*Trial)) ([]*SyntaxError, error) {
+	return readLast(r, file, true, fn)
+}
+
 // trialKey is the part of a trial line the first pass of ReadLast decodes.
 type trialKey struct {
 	Format  string `json:"format"`
@@ -61,10 +76,21 @@ type trialKey struct {
 }
 
 // peekKey decodes only the key and format version of a trial line, skipping
-// the transcript.
-func peekKey(b []byte) (TrialKey, string, error) {
+// the transcript without decoding it.
+func (r *Reader) peekKey(b []byte) (TrialKey, string, error) {
+	if r.syms == nil {
+		r.syms = map[string]string{}
+	}
 	var k trialKey
-	if err := json.Unmarshal(b, &k); err != nil {
+	if decodeKey(b, &k, r.syms) {
+		return TrialKey{Model: k.Model, CaseID: k.CaseID, Variant: k.Variant, Repeat: k.Repeat}, k.Format, nil
+	}
+	k = trialKey{}
+	pruned, err := pruneLine(nil, b, keyOnly)
+	if err != nil {
+		return TrialKey{}, "", err
+	}
+	if err := json.Unmarshal(pruned, &k); err != nil {
 		return TrialKey{}, "", err
 	}
 	return TrialKey{Model: k.Model, CaseID: k.CaseID, Variant: k.Variant, Repeat: k.Repeat}, k.Format, nil

@@ -57,6 +57,24 @@ func (r *Reader) Trials(fn func(*record.Trial)) ([]*record.SyntaxError, error) {
 	return ReadTrials(r.Dir, fn)
 }
 
+// SlimTrials is Trials for readers of verdicts and numbers (compare,
+// choose, gates): each trial comes without its transcript's bulk (no
+// messages, requests, response text or calls, tool arguments or results;
+// see record.ReadLastSlim), which is most of the time a read takes. The
+// trials of a joined run come whole.
+func (r *Reader) SlimTrials(fn func(*record.Trial)) ([]*record.SyntaxError, error) {
+	if r.joined != nil {
+		return r.Trials(fn)
+	}
+	f, size, err := openTrials(filepath.Join(r.Dir, record.TrialsFile))
+	if f == nil || err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	path := filepath.Join(r.Dir, record.TrialsFile)
+	return record.ReadLastSlim(io.NewSectionReader(f, 0, size), path, fn)
+}
+
 // ReadTrials reads dir's trials file as Reader.Trials does.
 func ReadTrials(dir string, fn func(*record.Trial)) ([]*record.SyntaxError, error) {
 	return ReadTrialsFile(filepath.Join(dir, record.TrialsFile), fn)
@@ -66,22 +84,32 @@ func ReadTrials(dir string, fn func(*record.Trial)) ([]*record.SyntaxError, erro
 // reads a run's: the last line of each trial key, in file order. A missing
 // file holds no trials.
 func ReadTrialsFile(path string, fn func(*record.Trial)) ([]*record.SyntaxError, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
+	f, size, err := openTrials(path)
+	if f == nil || err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	// Only what the file held when opened: a writer's new lines are not
-	// half-read, and a device in its place (/dev/full) does not read as
-	// endless zeros.
+	return record.ReadLast(io.NewSectionReader(f, 0, size), path, fn)
+}
+
+// openTrials opens a trials file and says how much of it to read: only what
+// it held when opened, so a writer's new lines are not half-read, and a
+// device in its place (/dev/full) does not read as endless zeros. A missing
+// file is a nil file and no error.
+func openTrials(path string) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
 	st, err := f.Stat()
 	if err != nil {
-		return nil, err
+		f.Close()
+		return nil, 0, err
 	}
-	return record.ReadLast(io.NewSectionReader(f, 0, st.Size()), path, fn)
+	return f, st.Size(), nil
 }
 
 // Warn prints reading warnings as every command shows them.

@@ -1,0 +1,221 @@
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestReadLastSlim reads what ReadLast reads, the last line of each key in
+// file order with a torn line as a warning, and leaves out the bulk of each
+// transcript while keeping its numbers.
+func TestReadLastSlim(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	line := func(c string, rep int, outcome string) {
+		tr := sampleTrial()
+		tr.CaseID, tr.Repeat, tr.Score.Outcome = c, rep, outcome
+		tr.Transcript.Rounds[0].Executions[0].IsError = true
+		tr.Transcript.Rounds[0].Executions[0].ErrorKind = ExecToolError
+		tr.Transcript.Rounds[0].Executions[0].Error = "Access denied"
+		if err := w.Write(tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	line("a", 0, OutcomeInfraError)
+	line("b", 0, OutcomePass)
+	buf.WriteString("{torn\n")
+	line("a", 1, OutcomePass)
+	line("a", 0, OutcomeWrongTool)
+	// A line whose key reads but whose score does not supersedes b#0.
+	buf.WriteString(`{"model":"qwen3:8b","case":"b","repeat":0,"score":{"outcome":5}}` + "\n")
+	whole := buf.Bytes()
+	// The last line torn in the middle of a transcript string.
+	buf.Write(whole[:bytes.IndexByte(whole, '\n')-200])
+	var got []string
+	var trials []*Trial
+	warns, err := ReadLastSlim(bytes.NewReader(buf.Bytes()), "trials.jsonl", func(tr *Trial) {
+		got = append(got, fmt.Sprintf("%s#%d %s", tr.CaseID, tr.Repeat, tr.Score.Outcome))
+		trials = append(trials, tr)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"a#1 pass", "a#0 wrong_tool"}, got); diff != "" {
+		t.Errorf("trials (-want +got):\n%s", diff)
+	}
+	var lines []int
+	for _, w := range warns {
+		lines = append(lines, w.Line)
+	}
+	// The torn line 7 is found by the pass over keys, line 6 by the pass
+	// over the lines kept, as ReadLast finds them.
+	if diff := cmp.Diff([]int{3, 7, 6}, lines); diff != "" {
+		t.Errorf("warning lines (-want +got):\n%s", diff)
+	}
+
+	want := sampleTrial()
+	want.CaseID, want.Repeat, want.Score.Outcome = "a", 0, OutcomeWrongTool
+	tr := want.Transcript
+	tr.Messages = nil
+	for i := range tr.Rounds {
+		r := &tr.Rounds[i]
+		r.Request = Request{}
+		r.Response.Content, r.Response.Thinking, r.Response.ToolCalls = "", "", nil
+		for j := range r.Executions {
+			r.Executions[j].Arguments, r.Executions[j].Result = nil, ""
+			r.Executions[j].IsError, r.Executions[j].ErrorKind, r.Executions[j].Error = true, ExecToolError, "Access denied"
+		}
+	}
+	if diff := cmp.Diff(want, trials[1]); diff != "" {
+		t.Errorf("slim trial (-want +got):\n%s", diff)
+	}
+}
+
+// TestPruneLine leaves out exactly the members named, whatever the spacing
+// and escapes, and calls a torn object torn.
+func TestPruneLine(t *testing.T) {
+	p := &prune{drop: []string{"x"}, into: map[string]*prune{"o": {drop: []string{"y"}}}}
+	for _, c := range []struct{ in, want, err string }{
+		{in: `{"x":1,"a":"b"}`, want: `{"a":"b"}`},
+		{in: ` { "a" : [1, {"x":2}] , "x" : {"q":"\"}\\"} } `, want: `{"a":[1, {"x":2}]}`},
+		{in: `{"o":[{"y":"]","z":true},{"z":null}],"x":"\\\\"}`, want: `{"o":[{"z":true},{"z":null}]}`},
+		{in: `{"o":"not an object"}`, want: `{"o":"not an object"}`},
+		{in: `{"x":{"a":[}]}}`, err: `invalid character '}': brackets do not match`},
+		{in: `{"x":"abc`, err: "unexpected end of JSON input"},
+		{in: `{"x":"a\"}`, err: "unexpected end of JSON input"},
+		{in: `{"a":1`, err: "unexpected end of JSON input"},
+		{in: `{"a":1} x`, err: `invalid character 'x' after top-level value`},
+	} {
+		got, err := pruneLine(nil, []byte(c.in), p)
+		if c.err != "" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("%s: error %v, want %s", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil || string(got) != c.want {
+			t.Errorf("%s: %s %v, want %s", c.in, got, err, c.want)
+		}
+	}
+}
+
+// FuzzReadLastSlim checks ReadLastSlim against ReadLast: every trial
+// ReadLast gives, ReadLastSlim gives in the same order with the same key,
+// score, judgements and times; it may read more lines (a malformed value
+// it left out), never fewer; and it stops on a newer format whenever
+// ReadLast does.
+func FuzzReadLastSlim(f *testing.F) {
+	addTrialSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var whole, slim []*Trial
+		_, err := ReadLast(bytes.NewReader(data), "trials.jsonl", func(tr *Trial) { whole = append(whole, tr) })
+		_, serr := ReadLastSlim(bytes.NewReader(data), "trials.jsonl", func(tr *Trial) { slim = append(slim, tr) })
+		if (err == nil) != (serr == nil) {
+			t.Fatalf("ReadLast: %v; ReadLastSlim: %v", err, serr)
+		}
+		if err != nil {
+			return
+		}
+		i := 0
+		for _, tr := range whole {
+			for i < len(slim) && slim[i].Key() != tr.Key() {
+				i++
+			}
+			if i == len(slim) {
+				t.Fatalf("ReadLastSlim left out %+v", tr.Key())
+			}
+			s := slim[i]
+			if !sameJSON(t, s.Score, tr.Score) || !sameJSON(t, Judge(s), Judge(tr)) || !sameJSON(t, s.Judged, tr.Judged) ||
+				(tr.Transcript != nil) != (s.Transcript != nil) || tr.Transcript != nil && s.Transcript.Wall != tr.Transcript.Wall {
+				t.Fatalf("slim %+v differs from whole", tr.Key())
+			}
+		}
+	})
+}
+
+// TestPrunedIsValidJSON checks that pruning a valid trial line leaves a
+// valid JSON object.
+func TestPrunedIsValidJSON(t *testing.T) {
+	b, err := json.Marshal(trialLine{Format: Format, Trial: sampleTrial()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []*prune{slimTrial, keyOnly} {
+		got, err := pruneLine(nil, b, p)
+		if err != nil || !json.Valid(got) || len(got) >= len(b) {
+			t.Errorf("pruned %d of %d bytes, %v: %s", len(b)-len(got), len(b), err, got)
+		}
+	}
+}
+
+// TestDecodeSlimMatchesThePrunedDecode checks the fast path against the
+// slow one line by line: on every line of the fixtures' trials files it
+// must be taken and read the same, and on odd lines it must either read
+// the same or give up.
+func TestDecodeSlimMatchesThePrunedDecode(t *testing.T) {
+	var lines [][]byte
+	for _, dir := range runDirs {
+		data, err := os.ReadFile(filepath.Join(dir, TrialsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+			var fast Trial
+			if !decodeSlim(l, &trialLine{Trial: &fast}, map[string]string{}) {
+				t.Fatalf("%s: the fast path gave up on %.200s", dir, l)
+			}
+			lines = append(lines, l)
+		}
+	}
+	for _, odd := range []string{
+		`{"model":"m","case":"c","MODEL":"n"}`,
+		`{"model":"m","case":"c","mod\u0065l":"n"}`,
+		`{"model":"m\u00e9","case":"c\n"}`,
+		`{"model":"m","case":"c","repeat":01}`,
+		`{"model":"m","case":"c","repeat":1.0}`,
+		`{"model":"m","case":"c","repeat":null}`,
+		`{"model":"m","case":"c","transcript":null}`,
+		`{"model":"m","case":"c","transcript":{"rounds":null}}`,
+		`{"model":"m","case":"c","transcript":{"rounds":[{"metrics":null}]}}`,
+		`{"model":"m","case":"c","transcript":{"wall_ns":5},"transcript":{"answer":"x"}}`,
+		`{"model":"m","case":"c","score":{"outcome":"pass"},"score":{"rounds":2}}`,
+		`{"model":"m","case":"c","transcript":{"rounds":[{"executions":[{"is_error":1}]}]}}`,
+		`{"model":"m","case":"c","transcript":{"messages":[{"content":"\"}]"}],"answer":"ok"}}`,
+		"{\"model\":\"m\",\"case\":\"c\",\"variant\":\"\xff\"}",
+		`{"model":"m","case":"c"} {}`,
+		`{"model":"m","case":"c","score":{"irrelevance_ok":null,"round_limit":true,"bfcl":{"valid":true}}}`,
+		`{"model":"m","case":"c","score":{"Outcome":"pass"}}`,
+	} {
+		lines = append(lines, []byte(odd))
+	}
+	for _, l := range lines {
+		var fast, slow Trial
+		fastLine, slowLine := trialLine{Trial: &fast}, trialLine{Trial: &slow}
+		pruned, perr := pruneLine(nil, l, slimTrial)
+		if perr == nil {
+			perr = json.Unmarshal(pruned, &slowLine)
+		}
+		var fastKey, slowKey trialKey
+		if decodeKey(l, &fastKey, map[string]string{}) {
+			pruned, err := pruneLine(nil, l, keyOnly)
+			if err == nil {
+				err = json.Unmarshal(pruned, &slowKey)
+			}
+			if err != nil || fastKey != slowKey {
+				t.Errorf("%.200s: the fast path read the key %+v, the slow one %+v (%v)", l, fastKey, slowKey, err)
+			}
+		}
+		if !decodeSlim(l, &fastLine, map[string]string{}) {
+			continue
+		}
+		if perr != nil || !sameJSON(t, fastLine, slowLine) {
+			t.Errorf("%.200s: the fast path read %+v, the slow one %+v (%v)", l, fast, slow, perr)
+		}
+	}
+}
