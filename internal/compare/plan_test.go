@@ -54,7 +54,7 @@ func TestPlanFromPilot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Base != "m" || p.Current != "n" || len(p.Rows) != 10 { // 2 variants × 5 rates (coerced = strict)
+	if p.Base != "m" || p.Current != "n" || len(p.Rows) != 12 { // 2 variants × 6 rates (coerced = strict)
 		t.Fatalf("plan %+v", p)
 	}
 	for _, r := range p.Rows {

@@ -39,7 +39,11 @@ import (
 // answer, for cases with a rubric), and in run.json the judge, the
 // overrides judge_model and judge_repeat and a rescore's rejudged,
 // judge_model and stale_verdicts; older lines have no judged answer.
-const Format = "1.6"
+//
+// 1.7 added the call_failed outcome and score.calls_failed (the calls the
+// model was given an error for); older lines count them from the
+// transcript's executions, and were scored before call_failed existed.
+const Format = "1.7"
 
 // FormatMajor is the major version of Format: the newest this build reads.
 const FormatMajor = 1

@@ -81,6 +81,8 @@ func (w *walk) score(s *Score) {
 			w.int(&s.ValidCoercedCalls)
 		case "calls_repeated":
 			w.int(&s.RepeatedCalls)
+		case "calls_failed":
+			w.int(&s.FailedCalls)
 		case "rounds":
 			w.int(&s.Rounds)
 		case "truncated":

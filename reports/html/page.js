@@ -9,7 +9,7 @@
   var byKey = null;
 
   var OUTCOMES = ["pass", "wrong_tool", "hallucinated_tool", "no_call", "call_in_text", "call_in_thinking", "empty_answer",
-    "unexpected_call", "hidden_constraint", "invalid_args", "wrong_args", "missing_call", "extra_call", "round_limit",
+    "unexpected_call", "hidden_constraint", "invalid_args", "wrong_args", "missing_call", "call_failed", "extra_call", "round_limit",
     "wrong_answer", "infra_error"];
   var SVGNS = "http://www.w3.org/2000/svg";
   // Outcomes whose colour is light enough to need dark text on it.
@@ -358,20 +358,25 @@
 
   function failures() {
     var judged = S.models.some(function (m) { return m.judge_failures; });
+    var failedCall = S.models.some(function (m) { return m.failed_call_passes; });
     var sec = section("Failures", "failures", "Failing trials by outcome, the first few by case and repeat" +
-      (judged ? "; then the answers a judge failed against their rubric (their outcomes stand)." : "."));
+      (judged ? "; then the answers a judge failed against their rubric (their outcomes stand)" : "") +
+      (failedCall ? "; then the passes in which a call failed, with its error and the answer" : "") + ".");
     var any = false;
     S.models.forEach(function (m) {
       // The answers the judge failed come last, apart from the outcomes:
       // a judged answer never changes a trial's outcome.
-      var groups = (m.failures || []).concat(m.judge_failures ? [m.judge_failures] : []);
+      // So do the passes whose answer rests on no result of a failed call.
+      var groups = (m.failures || []).concat(m.judge_failures ? [m.judge_failures] : [],
+        m.failed_call_passes ? [m.failed_call_passes] : []);
       if (!groups.length) return;
       any = true;
       var list = h("div", { class: "fail-groups" });
       groups.forEach(function (f) {
-        var judged = f === m.judge_failures;
+        var judged = f === m.judge_failures, passed = f === m.failed_call_passes;
+        var sw = judged ? "o-judged" : passed ? "o-pass" : "o-" + f.outcome;
         list.appendChild(h("div", { class: "fail-group", "data-group": f.outcome },
-          h("h4", null, h("i", { class: "sw " + (judged ? "o-judged" : "o-" + f.outcome) }), judged ? f.outcome : f.outcome.replace(/_/g, " "), h("span", { class: "kn" }, " " + f.count)),
+          h("h4", null, h("i", { class: "sw " + sw }), judged || passed ? f.outcome : f.outcome.replace(/_/g, " "), h("span", { class: "kn" }, " " + f.count)),
           h("ul", null, (f.examples || []).map(function (e) {
             var k = [m.model, m.variant || "base", e.case, e.repeat].map(encodeURIComponent).join("/");
             return h("li", null, h("a", { href: "#t/" + k }, e.case + " #" + e.repeat),
