@@ -119,6 +119,9 @@ func (g *gateFlags) judge(sum *summary.Summary, suiteGates []expr.Gate, regs []g
 	if len(gates) == 0 && g.maxRegressions < 0 {
 		return nil
 	}
+	if err := gate.Unknown(sum, gates); err != nil {
+		return asUsage(err)
+	}
 	rs := gate.CheckCompared(sum, g.compared, gates, on)
 	if g.maxRegressions >= 0 {
 		rs = append(rs, gate.Regressions(regs, g.maxRegressions, g.significantOnly)...)

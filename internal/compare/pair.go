@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/store"
 )
@@ -140,7 +141,7 @@ func Models(r *store.Reader, a, b string, opts *Options) (*Comparison, []*record
 	}
 	for i, name := range []string{a, b} {
 		if len(sides[i].trials) == 0 {
-			return nil, w, fmt.Errorf("%s: model %q has no trials (models of the run: %s)", r.Dir, name, strings.Join(modelNames(r.Run), ", "))
+			return nil, w, fmt.Errorf("%s: model %q has no trials%s", r.Dir, name, runNames(name, modelNames(r.Run), "models of the run"))
 		}
 	}
 	models := modelMap(r.Run)
@@ -175,7 +176,7 @@ func Variants(r *store.Reader, a, b string, opts *Options) (*Comparison, []*reco
 			for _, c := range r.Run.Catalogs {
 				names = append(names, VariantLabel(c.Variant))
 			}
-			return nil, w, fmt.Errorf("%s: variant %q has no trials (variants of the run: %s)", r.Dir, VariantLabel(v), strings.Join(names, ", "))
+			return nil, w, fmt.Errorf("%s: variant %q has no trials%s", r.Dir, VariantLabel(v), runNames(VariantLabel(v), names, "variants of the run"))
 		}
 	}
 	models := modelMap(r.Run)
@@ -624,4 +625,14 @@ func quantile(v []float64, q float64) float64 {
 	}
 	i := int(math.Ceil(q*float64(len(v)))) - 1
 	return v[max(0, min(i, len(v)-1))]
+}
+
+// runNames is " (did you mean "n"? models of the run: m, n)" for a name the
+// run lacks, without the suggestion when none is near.
+func runNames(name string, names []string, noun string) string {
+	list := noun + ": " + strings.Join(names, ", ")
+	if s := srcpos.Suggest(name, names); s != "" && s != name {
+		return fmt.Sprintf(" (did you mean %q? %s)", s, list)
+	}
+	return " (" + list + ")"
 }
