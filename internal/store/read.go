@@ -29,7 +29,8 @@ type Reader struct {
 func (r *Reader) Joined() bool { return r.joined != nil }
 
 // Open reads dir's run.json. It takes no lock: a run may be read while it
-// is being written. A run.json of a newer major format is refused with a
+// is being written. A run.json that says running whose writer is gone (see
+// WriterGone) reads as interrupted, with Error saying so. A run.json of a newer major format is refused with a
 // *record.FormatError; a folder without one is a *NotRunError.
 func Open(dir string) (*Reader, error) {
 	meta, err := record.ReadRun(dir)
@@ -38,6 +39,16 @@ func Open(dir string) (*Reader, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if meta.Status == StatusRunning {
+		// A writer killed before it could say so leaves run.json
+		// running: every reader shows such a run as interrupted.
+		if pid, gone := WriterGone(dir); gone {
+			meta.Status = StatusInterrupted
+			if meta.Error == "" {
+				meta.Error = fmt.Sprintf("its writer (process %d) ended without finishing it; `toolgrade run --resume %s` finishes it", pid, dir)
+			}
+		}
 	}
 	return &Reader{Dir: dir, Run: meta}, nil
 }
