@@ -24,3 +24,22 @@ func TestReportShowsARunWhoseWriterDiedAsInterrupted(t *testing.T) {
 		t.Errorf("report: %v\n%s", r.err, r.stdout)
 	}
 }
+
+// run --baseline says which cases it could not pair and why.
+func TestBaselineSaysWhatItCouldNotPair(t *testing.T) {
+	var stderr bytes.Buffer
+	base, cur := compareRuns+"base", compareRuns+"current"
+	counts, err := countRegressionsTo(&stderr)(context.Background(), base, cur, regressionAlpha)
+	if err != nil || len(counts) == 0 {
+		t.Fatalf("%v, %d counts", err, len(counts))
+	}
+	for _, want := range []string{
+		"toolgrade: --baseline " + base + ": 1 case not paired: changed since the baseline (question or expectation edited under the same id): f\n",
+		"toolgrade: --baseline " + base + ": m: 1 case not paired, in the baseline only (this run did not run it): e\n",
+		"toolgrade: --baseline " + base + ": m: 1 case not paired, in this run only (the baseline did not run it): g\n",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("no %q in\n%s", want, stderr.String())
+		}
+	}
+}
