@@ -173,12 +173,9 @@ func (p *Plan) pilotRow(g *Group, r *RateRow) (PlanRow, bool) {
 	row := PlanRow{Group: VariantLabel(g.Variant), Metric: r.Metric, LowerIsBetter: r.LowerIsBetter, Pairs: raw.N(),
 		BaseRate: float64(raw.Both+raw.OnlyB) / n, CurrentRate: float64(raw.Both+raw.OnlyA) / n,
 		Discordance: float64(raw.Discordant()) / n, Verdict: ni.Verdict, SmallestMargin: &ni.SmallestMargin}
-	// Planned in the better-is-higher sense, as the verdict is judged.
-	pb, pc := row.BaseRate, row.CurrentRate
-	if r.LowerIsBetter {
-		pb, pc = 1-pb, 1-pc
-	}
-	row.PairsNeeded = stats.PairsForNonInferiority(pc, pb, row.Discordance, p.Margin, NIAlpha, p.Power)
+	// The verdict is compare's (JudgeNonInferiority), and so is the
+	// planning of pairs, at this plan's power.
+	row.PairsNeeded = r.pairsNeeded(p.Margin, p.Power)
 	return row, true
 }
 

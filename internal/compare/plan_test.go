@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/stats"
+	"github.com/toolgrade/toolgrade/internal/store"
 )
 
 func TestPlanFromRates(t *testing.T) {
@@ -69,6 +70,43 @@ func TestPlanFromPilot(t *testing.T) {
 			if !r.LowerIsBetter || r.PairsNeeded != 73 || *r.SmallestMargin <= 0.05 {
 				t.Errorf("%s round_limit: %+v", r.Group, r)
 			}
+		}
+	}
+}
+
+// TestPlanAndCompareAgree: on the same pairs and margin, plan's verdict and
+// pairs needed are compare's, row by row.
+func TestPlanAndCompareAgree(t *testing.T) {
+	for _, margin := range []float64{0.05, 0.2, 0.45} {
+		p, err := NewPlan(&PlanSpec{Dirs: []string{"testdata/base"}, Models: "m,n", Margin: margin, Power: NIPower})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := store.Open("testdata/base")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _, err := Models(r, "m", "n", &Options{Margin: margin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked := 0
+		for _, g := range c.Groups {
+			for _, row := range p.Rows {
+				rr := g.Rate(row.Metric)
+				if row.Group != VariantLabel(g.Variant) || rr == nil {
+					continue
+				}
+				ni := rr.JudgeNonInferiority(margin)
+				if ni.Verdict != row.Verdict || ni.SmallestMargin != *row.SmallestMargin ||
+					ni.Verdict == "undecided" && ni.PairsNeeded != row.PairsNeeded {
+					t.Errorf("margin %g, %s %s: compare %s (%d pairs), plan %s (%d pairs)", margin, row.Group, row.Metric, ni.Verdict, ni.PairsNeeded, row.Verdict, row.PairsNeeded)
+				}
+				checked++
+			}
+		}
+		if checked != len(p.Rows) {
+			t.Errorf("margin %g: %d of %d plan rows checked", margin, checked, len(p.Rows))
 		}
 	}
 }
