@@ -58,6 +58,36 @@ func newSide() *side {
 }
 
 func (s *side) add(k pairKey, t *record.Trial, opts record.JudgeOptions) {
+	s.trials[k] = s.slim(t, opts)
+}
+
+// keyed is one trial as a one-pass read keeps it: its side, pair key and
+// slim.
+type keyed struct {
+	side int
+	k    pairKey
+	sl   *slim
+}
+
+// readSides reads r's trials into sides in one pass, keeping of each only
+// its slim (record.ReadLastKept); key gives a trial's side and pair key,
+// false for a trial no side takes.
+func readSides(r *store.Reader, sides []*side, opts record.JudgeOptions, key func(*record.Trial) (int, pairKey, bool)) ([]*record.SyntaxError, error) {
+	return store.SlimTrialsKept(r, func(t *record.Trial) keyed {
+		i, k, ok := key(t)
+		if !ok {
+			return keyed{}
+		}
+		return keyed{i, k, sides[i].slim(t, opts)}
+	}, func(kd keyed) {
+		if kd.sl != nil {
+			sides[kd.side].trials[kd.k] = kd.sl
+		}
+	})
+}
+
+// slim is what s keeps of t.
+func (s *side) slim(t *record.Trial, opts record.JudgeOptions) *slim {
 	o, ok := s.outcomes[t.Score.Outcome]
 	if !ok {
 		o = strings.Clone(t.Score.Outcome)
@@ -78,7 +108,7 @@ func (s *side) add(k pairKey, t *record.Trial, opts record.JudgeOptions) {
 			sl.load += r.Metrics.LoadDuration
 		}
 	}
-	s.trials[k] = sl
+	return sl
 }
 
 // Runs compares two run directories, pairing trials by model, variant, case
@@ -105,8 +135,8 @@ func Runs(base, current *store.Reader, opts *Options) (*Comparison, []*record.Sy
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			warns[i], errs[i] = r.SlimTrials(func(t *record.Trial) {
-				sides[i].add(pairKey{groupKey{t.Model, t.Variant}, t.CaseID, t.Repeat}, t, judge)
+			warns[i], errs[i] = readSides(r, sides[i:i+1], judge, func(t *record.Trial) (int, pairKey, bool) {
+				return 0, pairKey{groupKey{t.Model, t.Variant}, t.CaseID, t.Repeat}, true
 			})
 		}()
 	}
@@ -127,14 +157,10 @@ func Models(r *store.Reader, a, b string, opts *Options) (*Comparison, []*record
 	c := &Comparison{Mode: ModeModels, Base: a, Current: b, Dirs: []string{r.Dir}, Margin: r.Run.Margin}
 	sides := [2]*side{newSide(), newSide()}
 	judge := opts.judge(r.Run)
-	w, err := r.SlimTrials(func(t *record.Trial) {
+	w, err := readSides(r, sides[:], judge, func(t *record.Trial) (int, pairKey, bool) {
 		k := pairKey{groupKey{"", t.Variant}, t.CaseID, t.Repeat}
-		switch t.Model {
-		case a:
-			sides[0].add(k, t, judge)
-		case b:
-			sides[1].add(k, t, judge)
-		}
+		i := slices.Index([]string{a, b}, t.Model)
+		return i, k, i >= 0
 	})
 	if err != nil {
 		return nil, w, err
@@ -158,14 +184,10 @@ func Variants(r *store.Reader, a, b string, opts *Options) (*Comparison, []*reco
 	c.Catalog = variantDiff(r.Run, va, vb)
 	sides := [2]*side{newSide(), newSide()}
 	judge := opts.judge(r.Run)
-	w, err := r.SlimTrials(func(t *record.Trial) {
+	w, err := readSides(r, sides[:], judge, func(t *record.Trial) (int, pairKey, bool) {
 		k := pairKey{groupKey{t.Model, ""}, t.CaseID, t.Repeat}
-		switch t.Variant {
-		case va:
-			sides[0].add(k, t, judge)
-		case vb:
-			sides[1].add(k, t, judge)
-		}
+		i := slices.Index([]string{va, vb}, t.Variant)
+		return i, k, i >= 0
 	})
 	if err != nil {
 		return nil, w, err

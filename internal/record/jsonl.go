@@ -82,6 +82,9 @@ type Reader struct {
 	slim bool
 	buf  []byte
 	syms map[string]string
+	// lost, when set, is told the key of a line whose key reads but whose
+	// whole does not (ReadLastKept drops the key's earlier lines).
+	lost func(TrialKey)
 	// want, when set, skips the lines it rejects without decoding them
 	// (the second pass of ReadLast); it sees line numbers in increasing order.
 	want func(line int) bool
@@ -130,6 +133,11 @@ func (r *Reader) Scan() bool {
 		var t Trial
 		line := trialLine{Trial: &t}
 		if err := r.decode(b, &line); err != nil {
+			if r.lost != nil {
+				if k, _, kerr := r.peekKey(b); kerr == nil {
+					r.lost(k)
+				}
+			}
 			r.Warnings = append(r.Warnings, &SyntaxError{File: r.file, Line: r.line, Err: err})
 			continue
 		}

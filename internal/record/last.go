@@ -66,6 +66,46 @@ func ReadLastSlim(r io.ReadSeeker, file string, fn func(*Trial)) ([]*SyntaxError
 	return readLast(r, file, true, fn)
 }
 
+// ReadLastKept is ReadLastSlim in one pass for readers that need little of
+// each trial: keep makes of each line's slim trial what the reader keeps
+// (a comparison's verdicts and numbers), and only that is held until the
+// end, when fn gets each trial key's last kept value, in the order those
+// lines appear. keep sees superseded lines too; fn never does. The
+// guarantees are ReadLast's: a line that cannot be read is a warning, and
+// if its key can be read it still supersedes that key's earlier lines.
+func ReadLastKept[T any](r io.Reader, file string, keep func(*Trial) T, fn func(T)) ([]*SyntaxError, error) {
+	type kept struct {
+		v  T
+		ok bool
+	}
+	var lines []kept
+	last := map[TrialKey]int{}
+	drop := func(k TrialKey) {
+		if i, ok := last[k]; ok {
+			lines[i] = kept{}
+			delete(last, k)
+		}
+	}
+	rd := NewReader(r, file)
+	rd.slim, rd.lost = true, drop
+	for rd.Scan() {
+		t := rd.Trial()
+		k := t.Key()
+		drop(k)
+		last[k] = len(lines)
+		lines = append(lines, kept{keep(t), true})
+	}
+	if err := rd.Err(); err != nil {
+		return rd.Warnings, err
+	}
+	for _, l := range lines {
+		if l.ok {
+			fn(l.v)
+		}
+	}
+	return rd.Warnings, nil
+}
+
 // trialKey is the part of a trial line the first pass of ReadLast decodes.
 type trialKey struct {
 	Format  string `json:"format"`

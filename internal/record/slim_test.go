@@ -105,7 +105,8 @@ func TestPruneLine(t *testing.T) {
 	}
 }
 
-// FuzzReadLastSlim checks ReadLastSlim against ReadLast: every trial
+// FuzzReadLastSlim checks ReadLastSlim against ReadLast, and ReadLastKept
+// against ReadLastSlim (the same trials, in one pass): every trial
 // ReadLast gives, ReadLastSlim gives in the same order with the same key,
 // score, judgements and times; it may read more lines (a malformed value
 // it left out), never fewer; and it stops on a newer format whenever
@@ -113,11 +114,15 @@ func TestPruneLine(t *testing.T) {
 func FuzzReadLastSlim(f *testing.F) {
 	addTrialSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var whole, slim []*Trial
+		var whole, slim, kept []*Trial
 		_, err := ReadLast(bytes.NewReader(data), "trials.jsonl", func(tr *Trial) { whole = append(whole, tr) })
 		_, serr := ReadLastSlim(bytes.NewReader(data), "trials.jsonl", func(tr *Trial) { slim = append(slim, tr) })
-		if (err == nil) != (serr == nil) {
-			t.Fatalf("ReadLast: %v; ReadLastSlim: %v", err, serr)
+		_, kerr := ReadLastKept(bytes.NewReader(data), "trials.jsonl", func(tr *Trial) *Trial { return tr }, func(tr *Trial) { kept = append(kept, tr) })
+		if (err == nil) != (serr == nil) || (err == nil) != (kerr == nil) {
+			t.Fatalf("ReadLast: %v; ReadLastSlim: %v; ReadLastKept: %v", err, serr, kerr)
+		}
+		if err == nil && !sameJSON(t, slim, kept) {
+			t.Fatalf("ReadLastKept read\n%s\nReadLastSlim\n%s", asJSON(t, kept), asJSON(t, slim))
 		}
 		if err != nil {
 			return
@@ -218,4 +223,59 @@ func TestDecodeSlimMatchesThePrunedDecode(t *testing.T) {
 			t.Errorf("%.200s: the fast path read %+v, the slow one %+v (%v)", l, fast, slow, perr)
 		}
 	}
+}
+
+// TestReadLastKept gives, in one pass, what ReadLast gives: each key's last
+// line in file order, a torn line a warning, and a line whose key reads
+// but whose whole does not superseding the key's earlier lines.
+func TestReadLastKept(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	line := func(c string, rep int, outcome string) {
+		tr := sampleTrial()
+		tr.CaseID, tr.Repeat, tr.Score.Outcome = c, rep, outcome
+		if err := w.Write(tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	line("a", 0, OutcomeInfraError)
+	line("b", 0, OutcomePass)
+	buf.WriteString("{torn\n")
+	line("a", 1, OutcomePass)
+	line("a", 0, OutcomeWrongTool)
+	buf.WriteString(`{"model":"qwen3:8b","case":"b","repeat":0,"score":{"outcome":5}}` + "\n")
+	var kept []string
+	got := []string{}
+	warns, err := ReadLastKept(bytes.NewReader(buf.Bytes()), "trials.jsonl", func(tr *Trial) string {
+		s := fmt.Sprintf("%s#%d %s %v", tr.CaseID, tr.Repeat, tr.Score.Outcome, tr.Transcript.Wall)
+		kept = append(kept, s)
+		return s
+	}, func(s string) { got = append(got, s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	wall := sampleTrial().Transcript.Wall
+	want := []string{fmt.Sprintf("a#1 pass %v", wall), fmt.Sprintf("a#0 wrong_tool %v", wall)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("trials (-want +got):\n%s", diff)
+	}
+	if len(kept) != 4 {
+		t.Errorf("keep saw %d lines, want the 4 that read", len(kept))
+	}
+	var lines []int
+	for _, w := range warns {
+		lines = append(lines, w.Line)
+	}
+	if diff := cmp.Diff([]int{3, 6}, lines); diff != "" {
+		t.Errorf("warning lines (-want +got):\n%s", diff)
+	}
+}
+
+func asJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

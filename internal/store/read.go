@@ -5,6 +5,7 @@
 package store
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -84,6 +85,22 @@ func (r *Reader) SlimTrials(fn func(*record.Trial)) ([]*record.SyntaxError, erro
 	defer f.Close()
 	path := filepath.Join(r.Dir, record.TrialsFile)
 	return record.ReadLastSlim(io.NewSectionReader(f, 0, size), path, fn)
+}
+
+// SlimTrialsKept is SlimTrials in one pass for readers that need little of
+// each trial (see record.ReadLastKept): keep makes of each slim trial what
+// is held, and fn gets the values of each key's last line.
+func SlimTrialsKept[T any](r *Reader, keep func(*record.Trial) T, fn func(T)) ([]*record.SyntaxError, error) {
+	if r.joined != nil {
+		return r.Trials(func(t *record.Trial) { fn(keep(t)) })
+	}
+	path := filepath.Join(r.Dir, record.TrialsFile)
+	f, size, err := openTrials(path)
+	if f == nil || err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return record.ReadLastKept(bufio.NewReaderSize(io.NewSectionReader(f, 0, size), 1<<20), path, keep, fn)
 }
 
 // ReadTrials reads dir's trials file as Reader.Trials does.
