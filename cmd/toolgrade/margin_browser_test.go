@@ -44,6 +44,7 @@ func TestComparePageShowsTheMargin(t *testing.T) {
 		"pc same | ni ni-undecided | [-5.8, +5.8] · undecided: need more cases (~73 pairs)", // arg_accuracy
 		"pc same | none", // irrelevance: no case expects no tool
 		"pc same | ni ni-not_worse | [-4.8, +4.8] · not worse by more than 5 pts", // round_limit
+		"pc same | ni ni-not_worse | [-4.8, +4.8] · not worse by more than 5 pts", // failed_call
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("cells:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))

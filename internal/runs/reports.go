@@ -74,7 +74,10 @@ func Summarize(run *store.Reader, stderr io.Writer) (*summary.Summary, error) {
 func SummarizeWith(run *store.Reader, judge record.JudgeOptions, stderr io.Writer) (*summary.Summary, error) {
 	sum := summary.NewSummarizer(run.Run.Suite.Name, run.Run.Models)
 	sum.Judge = judge
-	if err := EachTrial(run, stderr, sum.Add); err != nil {
+	// The summary is verdicts and numbers: the trials are read slim, as
+	// compare's are, so a gate on a large run does not decode every
+	// transcript.
+	if err := eachSlimTrial(run, stderr, sum.Add); err != nil {
 		return nil, err
 	}
 	return sum.Summary().WithRun(run.Run), nil
