@@ -81,7 +81,7 @@ type Reader struct {
 	// slim decodes each trial without its transcript's bulk (see slimTrial).
 	slim bool
 	buf  []byte
-	syms map[string]string
+	syms symbols
 	// lost, when set, is told the key of a line whose key reads but whose
 	// whole does not (ReadLastKept drops the key's earlier lines).
 	lost func(TrialKey)
@@ -165,10 +165,7 @@ func (r *Reader) decode(b []byte, line *trialLine) error {
 	if !r.slim {
 		return json.Unmarshal(b, line)
 	}
-	if r.syms == nil {
-		r.syms = map[string]string{}
-	}
-	if decodeSlim(b, line, r.syms) {
+	if decodeSlim(b, line, &r.syms) {
 		return nil
 	}
 	*line.Trial = Trial{}

@@ -118,11 +118,8 @@ type trialKey struct {
 // peekKey decodes only the key and format version of a trial line, skipping
 // the transcript without decoding it.
 func (r *Reader) peekKey(b []byte) (TrialKey, string, error) {
-	if r.syms == nil {
-		r.syms = map[string]string{}
-	}
 	var k trialKey
-	if decodeKey(b, &k, r.syms) {
+	if decodeKey(b, &k, &r.syms) {
 		return TrialKey{Model: k.Model, CaseID: k.CaseID, Variant: k.Variant, Repeat: k.Repeat}, k.Format, nil
 	}
 	k = trialKey{}

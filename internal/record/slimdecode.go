@@ -13,22 +13,22 @@ import (
 // with escapes, a null where an object is walked, a member twice, a number
 // in a form it does not parse, a malformed line); the caller then takes
 // the slow path, whose result and error are the reference.
-func decodeSlim(b []byte, line *trialLine, syms map[string]string) bool {
+func decodeSlim(b []byte, line *trialLine, syms *symbols) bool {
 	w := walk{b: b, syms: syms}
 	t := line.Trial
 	seen := false
 	w.object(func(key []byte) {
 		switch string(key) {
 		case "format":
-			w.sym(&line.Format)
+			w.sym(&line.Format, symFormat)
 		case "model":
-			w.sym(&t.Model)
+			w.sym(&t.Model, symModel)
 		case "case":
-			w.sym(&t.CaseID)
+			w.str(&t.CaseID)
 		case "variant":
-			w.sym(&t.Variant)
+			w.sym(&t.Variant, symVariant)
 		case "host":
-			w.sym(&t.Host)
+			w.sym(&t.Host, symHost)
 		case "repeat":
 			w.int(&t.Repeat)
 		case "attempts":
@@ -62,7 +62,7 @@ func (w *walk) score(s *Score) {
 	w.object(func(key []byte) {
 		switch string(key) {
 		case "outcome":
-			w.sym(&s.Outcome)
+			w.sym(&s.Outcome, symOutcome)
 		case "detail":
 			w.str(&s.Detail)
 		case "call_expected":
@@ -102,18 +102,18 @@ func (w *walk) score(s *Score) {
 // key reads only a line's key and format, skipping the rest: the first
 // pass of ReadLast. Like decodeSlim it gives up where encoding/json might
 // read otherwise.
-func decodeKey(b []byte, k *trialKey, syms map[string]string) bool {
+func decodeKey(b []byte, k *trialKey, syms *symbols) bool {
 	w := walk{b: b, syms: syms}
 	w.object(func(key []byte) {
 		switch string(key) {
 		case "format":
-			w.sym(&k.Format)
+			w.sym(&k.Format, symFormat)
 		case "model":
-			w.sym(&k.Model)
+			w.sym(&k.Model, symModel)
 		case "case":
-			w.sym(&k.CaseID)
+			w.str(&k.CaseID)
 		case "variant":
-			w.sym(&k.Variant)
+			w.sym(&k.Variant, symVariant)
 		case "repeat":
 			w.int(&k.Repeat)
 		default:
@@ -136,7 +136,7 @@ func (w *walk) transcript() *Transcript {
 		case "messages":
 			w.skip()
 		case "model":
-			w.sym(&tr.Model)
+			w.sym(&tr.Model, symModel)
 		case "answer":
 			w.str(&tr.Answer)
 		case "round_limit_hit":
@@ -219,7 +219,7 @@ func (w *walk) response(r *Response) {
 		case "content", "thinking", "tool_calls":
 			w.skip()
 		case "done_reason":
-			w.sym(&r.DoneReason)
+			w.sym(&r.DoneReason, symDone)
 		case "chunks":
 			w.int(&r.Chunks)
 		case "failure":
@@ -239,15 +239,15 @@ func (w *walk) execution(e *Execution) {
 		case "call_id":
 			w.str(&e.CallID)
 		case "name":
-			w.sym(&e.Name)
+			w.sym(&e.Name, symTool)
 		case "server":
-			w.sym(&e.Server)
+			w.sym(&e.Server, symServer)
 		case "tool":
-			w.sym(&e.Tool)
+			w.sym(&e.Tool, symTool2)
 		case "is_error":
 			w.bool(&e.IsError)
 		case "error_kind":
-			w.sym(&e.ErrorKind)
+			w.sym(&e.ErrorKind, symErrorKind)
 		case "error":
 			w.str(&e.Error)
 		case "hidden_only":
@@ -266,9 +266,10 @@ type walk struct {
 	b   []byte
 	i   int
 	bad bool
-	// syms interns the strings of few values and many lines (models,
-	// cases, outcomes, tool names); nil interns nothing.
-	syms map[string]string
+	// syms keeps the last string read for each field of few values and
+	// many lines (models, outcomes, tool names), which the next line then
+	// shares; nil keeps nothing.
+	syms *symbols
 }
 
 // object calls member with each key of the object at w.i, the walk at the
@@ -379,24 +380,36 @@ func (w *walk) str(dst *string) {
 	if w.bad {
 		return
 	}
-	if len(v) >= 2 && v[0] == '"' {
-		plain := true
-		for _, c := range v[1 : len(v)-1] {
-			if c < 0x20 || c >= 0x80 || c == '\\' {
-				plain = false
-				break
-			}
-		}
-		if plain {
-			*dst = string(v[1 : len(v)-1])
-			return
-		}
+	if len(v) >= 2 && v[0] == '"' && plain(v[1:len(v)-1]) {
+		*dst = string(v[1 : len(v)-1])
+		return
 	}
 	w.bad = json.Unmarshal(v, dst) != nil
 }
 
-// sym reads a string as str does, interned in w.syms.
-func (w *walk) sym(dst *string) {
+// The fields whose last value a walk keeps (symbols).
+const (
+	symFormat = iota
+	symModel
+	symVariant
+	symHost
+	symOutcome
+	symDone
+	symTool
+	symServer
+	symTool2
+	symErrorKind
+	nSymbols
+)
+
+// symbols is the last string read for each field of few values: a line
+// with the same value as the line before shares its string, with neither
+// an allocation nor a hash.
+type symbols [nSymbols]string
+
+// sym reads a string as str does, shared with the last one read into slot
+// when equal.
+func (w *walk) sym(dst *string, slot int) {
 	if w.syms == nil {
 		w.str(dst)
 		return
@@ -406,15 +419,30 @@ func (w *walk) sym(dst *string) {
 	if w.bad {
 		return
 	}
-	if s, ok := w.syms[string(v)]; ok {
-		*dst = s
+	last := &w.syms[slot]
+	if len(v) >= 2 && v[0] == '"' && string(v[1:len(v)-1]) == *last && *last != "" {
+		*dst = *last
 		return
 	}
 	w.i = start
 	w.str(dst)
-	if !w.bad && len(w.syms) < 1<<20 {
-		w.syms[string(v)] = *dst
+	// Only a plain string is kept: a line whose raw bytes equal it is then
+	// plain too, and reads as those bytes.
+	*last = ""
+	if !w.bad && len(v) >= 2 && v[0] == '"' && plain(v[1:len(v)-1]) {
+		*last = *dst
 	}
+}
+
+// plain reports whether b is a JSON string's content that reads as
+// itself: printable ASCII without escapes.
+func plain(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c >= 0x80 || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // digits reads a JSON integer as encoding/json reads one into an int: an
