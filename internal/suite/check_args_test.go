@@ -48,7 +48,7 @@ func TestCheckArgsInAUsersWords(t *testing.T) {
   - {id: c, ask: q, expect: {tool: search, args: {query: {equals: {startswith: dog}}}}}
   - {id: d, ask: q, expect: {tool: search, args: {query: d, limit: 0}}}
   - {id: e, ask: q, expect: {tool: search, args: {query: DOG, limit: {number: 99}}}}
-  - {id: f, ask: q, expect: {tool: search, args: {query: dog, filter: {lang: de, tags: [a, b, c]}}}}
+  - {id: f, ask: q, expect: {tool: search, args: {query: dog, filter: {lang: de, tags: [a]}}}}
   - {id: g, ask: q, expect: {tool: list_documents, args: {all: true}}}
   - {id: h, ask: q, expect: {tool: search, args: {query: dog, zzz: {any: true}, debug: {absent: true}}}}
 `
