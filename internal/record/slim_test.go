@@ -284,3 +284,54 @@ func asJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// TestASlimReadKeepsFieldsItDoesNotKnow: a member the fast path does not
+// list (one a newer minor format adds, say) is decoded all the same, at any
+// level it walks, so no reader loses it.
+func TestASlimReadKeepsFieldsItDoesNotKnow(t *testing.T) {
+	l := `{"model":"m","case":"c","seed":7,"attempts":2,"num_ctx":4096,"host":"h","tags":["x"],"score":{"outcome":"pass","calls_repeated":3,"bfcl":{"valid":true}},` +
+		`"transcript":{"messages":[{"role":"user","content":"hi"}],"not_executed":true,"max_rounds":4,"rounds":[{"index":1,"wall_ns":5,"response":{"chunks":3,"done_reason":"stop"},` +
+		`"executions":[{"name":"t","hidden_only":true,"duration_ns":9,"call_id":"c1"}]}]}}`
+	var fast, slow Trial
+	if !decodeSlim([]byte(l), &trialLine{Trial: &fast}, &symbols{}) {
+		t.Fatal("the fast path gave up")
+	}
+	pruned, err := pruneLine(nil, []byte(l), slimTrial)
+	if err != nil || json.Unmarshal(pruned, &trialLine{Trial: &slow}) != nil {
+		t.Fatal(err)
+	}
+	if !sameJSON(t, fast, slow) {
+		t.Errorf("fast %s\nslow %s", asJSON(t, fast), asJSON(t, slow))
+	}
+	// A field the walk does not name is gathered and decoded into the
+	// object's target; nested objects keep their own.
+	var got struct {
+		A    int            `json:"a"`
+		New  map[string]any `json:"new_field"`
+		B    string         `json:"b"`
+		Deep struct {
+			C   int `json:"c"`
+			New int `json:"new_too"`
+		} `json:"deep"`
+	}
+	w := walk{b: []byte(`{"a":1,"new_field":{"x":[1,"}"]},"deep":{"c":2,"new_too":3},"b":"s"}`)}
+	w.object(&got, func(key []byte) {
+		switch string(key) {
+		case "a":
+			w.int(&got.A)
+		case "deep":
+			w.object(&got.Deep, func(key []byte) {
+				if string(key) == "c" {
+					w.int(&got.Deep.C)
+					return
+				}
+				w.unknown(key)
+			})
+		default:
+			w.unknown(key)
+		}
+	})
+	if w.bad || got.A != 1 || got.B != "s" || fmt.Sprint(got.New) != "map[x:[1 }]]" || got.Deep.C != 2 || got.Deep.New != 3 {
+		t.Errorf("bad %v, got %+v", w.bad, got)
+	}
+}

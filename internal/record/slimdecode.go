@@ -17,7 +17,7 @@ func decodeSlim(b []byte, line *trialLine, syms *symbols) bool {
 	w := walk{b: b, syms: syms}
 	t := line.Trial
 	seen := false
-	w.object(func(key []byte) {
+	w.object(line, func(key []byte) {
 		switch string(key) {
 		case "format":
 			w.sym(&line.Format, symFormat)
@@ -59,7 +59,7 @@ func decodeSlim(b []byte, line *trialLine, syms *symbols) bool {
 
 // score reads a score; BFCL's verdict, rarely there, through encoding/json.
 func (w *walk) score(s *Score) {
-	w.object(func(key []byte) {
+	w.object(s, func(key []byte) {
 		switch string(key) {
 		case "outcome":
 			w.sym(&s.Outcome, symOutcome)
@@ -104,7 +104,7 @@ func (w *walk) score(s *Score) {
 // read otherwise.
 func decodeKey(b []byte, k *trialKey, syms *symbols) bool {
 	w := walk{b: b, syms: syms}
-	w.object(func(key []byte) {
+	w.object(nil, func(key []byte) {
 		switch string(key) {
 		case "format":
 			w.sym(&k.Format, symFormat)
@@ -131,7 +131,7 @@ func (w *walk) transcript() *Transcript {
 	}
 	tr := &Transcript{}
 	seen := false
-	w.object(func(key []byte) {
+	w.object(tr, func(key []byte) {
 		switch string(key) {
 		case "messages":
 			w.skip()
@@ -167,7 +167,7 @@ func (w *walk) transcript() *Transcript {
 // calls.
 func (w *walk) round(r *Round) {
 	seen := false
-	w.object(func(key []byte) {
+	w.object(r, func(key []byte) {
 		switch string(key) {
 		case "request":
 			w.skip()
@@ -193,7 +193,7 @@ func (w *walk) round(r *Round) {
 }
 
 func (w *walk) metrics(m *Metrics) {
-	w.object(func(key []byte) {
+	w.object(m, func(key []byte) {
 		switch string(key) {
 		case "total_duration_ns":
 			w.duration(&m.TotalDuration)
@@ -214,7 +214,7 @@ func (w *walk) metrics(m *Metrics) {
 }
 
 func (w *walk) response(r *Response) {
-	w.object(func(key []byte) {
+	w.object(r, func(key []byte) {
 		switch string(key) {
 		case "content", "thinking", "tool_calls":
 			w.skip()
@@ -232,7 +232,7 @@ func (w *walk) response(r *Response) {
 
 // execution reads one execution without its arguments and result.
 func (w *walk) execution(e *Execution) {
-	w.object(func(key []byte) {
+	w.object(e, func(key []byte) {
 		switch string(key) {
 		case "arguments", "result":
 			w.skip()
@@ -266,6 +266,10 @@ type walk struct {
 	b   []byte
 	i   int
 	bad bool
+	// rest gathers the current object's unknown members, each after a
+	// comma, when gather says it has a target (see object).
+	rest   []byte
+	gather bool
 	// syms keeps the last string read for each field of few values and
 	// many lines (models, outcomes, tool names), which the next line then
 	// shares; nil keeps nothing.
@@ -274,12 +278,27 @@ type walk struct {
 
 // object calls member with each key of the object at w.i, the walk at the
 // key's value, which member must consume.
-func (w *walk) object(member func(key []byte)) {
+//
+// The members member does not know (unknown) are gathered and decoded into
+// target with encoding/json once the object ends, so a field a newer
+// toolgrade adds to the record is read, not lost; nil drops them (the key
+// pass, which wants the key alone).
+func (w *walk) object(target any, member func(key []byte)) {
 	w.i = skipSpace(w.b, w.i)
 	if w.bad || w.i >= len(w.b) || w.b[w.i] != '{' {
 		w.bad = true
 		return
 	}
+	outer, outerGather := w.rest, w.gather
+	w.rest, w.gather = nil, target != nil
+	defer func() {
+		rest := w.rest
+		w.rest, w.gather = outer, outerGather
+		if len(rest) > 0 && target != nil && !w.bad {
+			rest[0] = '{'
+			w.bad = json.Unmarshal(append(rest, '}'), target) != nil
+		}
+	}()
 	w.i = skipSpace(w.b, w.i+1)
 	for n := 0; !w.bad; n++ {
 		if w.i < len(w.b) && w.b[w.i] == '}' {
@@ -360,9 +379,10 @@ func (w *walk) null() bool {
 	return false
 }
 
-// unknown skips the value of a key the walk does not read; encoding/json
-// would match a key in other case (or with escapes, or beyond ASCII, which
-// it folds) to a field, so such a key makes the walk give up.
+// unknown gathers a member the walk does not read into w.rest, for object
+// to decode into its target; encoding/json would match a key in other case
+// (or with escapes, or beyond ASCII, which it folds) to a field, so such a
+// key makes the walk give up.
 func (w *walk) unknown(key []byte) {
 	for _, c := range key {
 		if c >= 'A' && c <= 'Z' || c == '\\' || c >= 0x80 {
@@ -370,7 +390,10 @@ func (w *walk) unknown(key []byte) {
 			return
 		}
 	}
-	w.skip()
+	v := w.value()
+	if !w.bad && w.gather {
+		w.rest = append(append(append(append(w.rest, ',', '"'), key...), '"', ':'), v...)
+	}
 }
 
 // str reads a string: at once when it is plain ASCII without escapes, else
