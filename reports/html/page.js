@@ -190,11 +190,11 @@
   }
 
   function modelTable() {
-    var sec = section("Models", "models", "Rates with their 95% Wilson intervals; infrastructure errors are kept out of every rate. Round limit: lower is better.");
+    var sec = section("Models", "models", "Rates with their 95% Wilson intervals; infrastructure errors are kept out of every rate. Round limit and failed call (trials in which the model was given an error for a call): lower is better.");
     // The judged column only for runs with rubrics (answer: {judge: ...}).
     var judgedCol = S.models.some(function (m) { return m.judged || m.judge_errors || m.judge_stale; });
     var head = h("tr", null, ["Model", "Pass", "Tool selection", "Arg validity", "Arg accuracy", "Irrelevance",
-      "Round limit"].concat(judgedCol ? ["Judged"] : [], ["Rounds", "Latency p50 / p95", "tok/s", "pass@k / pass^k"]).map(function (c) { return h("th", null, c); }));
+      "Round limit", "Failed call"].concat(judgedCol ? ["Judged"] : [], ["Rounds", "Latency p50 / p95", "tok/s", "pass@k / pass^k"]).map(function (c) { return h("th", null, c); }));
     var body = h("tbody");
     S.models.forEach(function (m) {
       var at = m.pass_at_k != null ? [pct(m.pass_at_k) + " / " + pct(m.pass_hat_k), h("div", { class: "ci-text" }, "k = " + m.k)] : "–";
@@ -209,6 +209,7 @@
         rateCell(m.arg_accuracy, "arg_accuracy"),
         rateCell(m.irrelevance, "irrelevance"),
         rateCell(m.round_limit, "round_limit"),
+        rateCell(m.failed_call || { k: 0, n: 0 }, "failed_call"),
         judgedCol ? judgedCell(m) : null,
         h("td", { class: "num" }, m.rounds_mean.toFixed(2)),
         h("td", { class: "num" }, secs(m.trial_latency.p50_s) + " / " + secs(m.trial_latency.p95_s)),
