@@ -62,8 +62,49 @@ func readLast(r io.ReadSeeker, file string, slim bool, fn func(*Trial)) ([]*Synt
 // requests, the responses' text and calls, the tools' arguments and
 // results; see slimTrial), which is most of what a read costs. Its
 // guarantees are ReadLast's.
-func ReadLastSlim(r io.ReadSeeker, file string, fn func(*Trial)) ([]*SyntaxError, error) {
+//
+// With reset set, the read goes in one pass, fn getting each line as it is
+// read, for as long as no trial key comes twice (a run that was never
+// resumed over an infrastructure error): every line is then its key's
+// last. Should a key come again, reset is called, for fn's reader to
+// forget what it was given, and the reading starts over in the two passes
+// of ReadLast. A nil reset reads in two passes from the start.
+func ReadLastSlim(r io.ReadSeeker, file string, reset func(), fn func(*Trial)) ([]*SyntaxError, error) {
+	if reset != nil {
+		warnings, done, err := readOnce(r, file, fn)
+		if done || err != nil {
+			return warnings, err
+		}
+		reset()
+		if _, err := r.Seek(0, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+	}
 	return readLast(r, file, true, fn)
+}
+
+// readOnce reads slim trials in one pass, giving fn each line, until a
+// trial key comes a second time (a line that supersedes another, or a bad
+// line whose key was given before); done reports that none did.
+func readOnce(r io.Reader, file string, fn func(*Trial)) (warnings []*SyntaxError, done bool, err error) {
+	seen := map[TrialKey]bool{}
+	again := false
+	rd := NewReader(r, file)
+	rd.slim = true
+	rd.lost = func(k TrialKey) { again = again || seen[k] }
+	for !again && rd.Scan() {
+		k := rd.Trial().Key()
+		if seen[k] {
+			again = true
+			break
+		}
+		seen[k] = true
+		fn(rd.Trial())
+	}
+	if err := rd.Err(); err != nil {
+		return rd.Warnings, false, err
+	}
+	return rd.Warnings, !again, nil
 }
 
 // ReadLastKept is ReadLastSlim in one pass for readers that need little of

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -39,7 +40,7 @@ func TestReadLastSlim(t *testing.T) {
 	buf.Write(whole[:bytes.IndexByte(whole, '\n')-200])
 	var got []string
 	var trials []*Trial
-	warns, err := ReadLastSlim(bytes.NewReader(buf.Bytes()), "trials.jsonl", func(tr *Trial) {
+	warns, err := ReadLastSlim(bytes.NewReader(buf.Bytes()), "trials.jsonl", nil, func(tr *Trial) {
 		got = append(got, fmt.Sprintf("%s#%d %s", tr.CaseID, tr.Repeat, tr.Score.Outcome))
 		trials = append(trials, tr)
 	})
@@ -116,7 +117,12 @@ func FuzzReadLastSlim(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var whole, slim, kept []*Trial
 		_, err := ReadLast(bytes.NewReader(data), "trials.jsonl", func(tr *Trial) { whole = append(whole, tr) })
-		_, serr := ReadLastSlim(bytes.NewReader(data), "trials.jsonl", func(tr *Trial) { slim = append(slim, tr) })
+		_, serr := ReadLastSlim(bytes.NewReader(data), "trials.jsonl", nil, func(tr *Trial) { slim = append(slim, tr) })
+		var once []*Trial
+		_, oerr := ReadLastSlim(bytes.NewReader(data), "trials.jsonl", func() { once = nil }, func(tr *Trial) { once = append(once, tr) })
+		if (oerr == nil) != (serr == nil) || serr == nil && !sameJSON(t, once, slim) {
+			t.Fatalf("in one pass: %v\n%s\nin two: %v\n%s", oerr, asJSON(t, once), serr, asJSON(t, slim))
+		}
 		_, kerr := ReadLastKept(bytes.NewReader(data), "trials.jsonl", func(tr *Trial) *Trial { return tr }, func(tr *Trial) { kept = append(kept, tr) })
 		if (err == nil) != (serr == nil) || (err == nil) != (kerr == nil) {
 			t.Fatalf("ReadLast: %v; ReadLastSlim: %v; ReadLastKept: %v", err, serr, kerr)
@@ -333,5 +339,44 @@ func TestASlimReadKeepsFieldsItDoesNotKnow(t *testing.T) {
 	})
 	if w.bad || got.A != 1 || got.B != "s" || fmt.Sprint(got.New) != "map[x:[1 }]]" || got.Deep.C != 2 || got.Deep.New != 3 {
 		t.Errorf("bad %v, got %+v", w.bad, got)
+	}
+}
+
+// TestReadLastSlimInOnePass: a file whose keys come once is read in one
+// pass, reset never called; one with a key twice, or a bad line of a key
+// already given, resets and reads as the two passes do.
+func TestReadLastSlimInOnePass(t *testing.T) {
+	lines := func(keys ...string) []byte {
+		var buf bytes.Buffer
+		w := NewWriter(&buf)
+		for _, k := range keys {
+			if strings.HasPrefix(k, "bad:") {
+				buf.WriteString(`{"model":"qwen3:8b","case":"` + k[4:] + `","repeat":0,"score":{"outcome":5}}` + "\n")
+				continue
+			}
+			tr := sampleTrial()
+			tr.CaseID, tr.Repeat = k, 0
+			if err := w.Write(tr); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return buf.Bytes()
+	}
+	for _, c := range []struct {
+		name   string
+		data   []byte
+		resets int
+		want   string
+	}{
+		{"each key once", lines("a", "b", "bad:c", "c"), 0, "a b c"},
+		{"a key twice", lines("a", "b", "a"), 1, "b a"},
+		{"a bad line of a key given", lines("a", "b", "bad:a"), 1, "b"},
+	} {
+		var got []string
+		resets := 0
+		_, err := ReadLastSlim(bytes.NewReader(c.data), "trials.jsonl", func() { resets++; got = nil }, func(tr *Trial) { got = append(got, tr.CaseID) })
+		if err != nil || resets != c.resets || strings.Join(got, " ") != c.want {
+			t.Errorf("%s: %v, %d resets, got %v; want %d, %s", c.name, err, resets, got, c.resets, c.want)
+		}
 	}
 }

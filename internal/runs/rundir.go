@@ -56,9 +56,9 @@ func EachTrial(run *store.Reader, stderr io.Writer, fn func(*record.Trial)) erro
 
 // eachSlimTrial is EachTrial with the trials read slim (store's
 // SlimTrials): no messages, requests, response text or tool arguments and
-// results.
-func eachSlimTrial(run *store.Reader, stderr io.Writer, fn func(*record.Trial)) error {
-	warnings, err := run.SlimTrials(fn)
+// results; in one pass when it can, calling reset should it start over.
+func eachSlimTrial(run *store.Reader, stderr io.Writer, reset func(), fn func(*record.Trial)) error {
+	warnings, err := run.SlimTrials(reset, fn)
 	return warnAndClassify(stderr, warnings, err)
 }
 

@@ -74,7 +74,11 @@ func (r *Reader) Trials(fn func(*record.Trial)) ([]*record.SyntaxError, error) {
 // messages, requests, response text or calls, tool arguments or results;
 // see record.ReadLastSlim), which is most of the time a read takes. The
 // trials of a joined run come whole.
-func (r *Reader) SlimTrials(fn func(*record.Trial)) ([]*record.SyntaxError, error) {
+//
+// With reset set the read may go in one pass, calling reset should it have
+// to start over (record.ReadLastSlim): fn's reader then forgets what it was
+// given.
+func (r *Reader) SlimTrials(reset func(), fn func(*record.Trial)) ([]*record.SyntaxError, error) {
 	if r.joined != nil {
 		return r.Trials(fn)
 	}
@@ -84,7 +88,7 @@ func (r *Reader) SlimTrials(fn func(*record.Trial)) ([]*record.SyntaxError, erro
 	}
 	defer f.Close()
 	path := filepath.Join(r.Dir, record.TrialsFile)
-	return record.ReadLastSlim(io.NewSectionReader(f, 0, size), path, fn)
+	return record.ReadLastSlim(io.NewSectionReader(f, 0, size), path, reset, fn)
 }
 
 // SlimTrialsKept is SlimTrials in one pass for readers that need little of
