@@ -38,12 +38,19 @@ func judged(m summary.ModelSummary) string {
 }
 
 // failureGroups are a row's failures by outcome, then the answers its
-// judge failed (no outcome's: their group is named "judged: fail").
+// judge failed and the passes with a failed call (no outcome's: their
+// groups are named "judged: fail" and "pass with a failed call").
 func failureGroups(m summary.ModelSummary) []summary.FailureGroup {
-	if m.JudgeFailures == nil {
+	if m.JudgeFailures == nil && m.FailedCallPasses == nil {
 		return m.Failures
 	}
-	return append(slices.Clone(m.Failures), *m.JudgeFailures)
+	out := slices.Clone(m.Failures)
+	for _, g := range []*summary.FailureGroup{m.JudgeFailures, m.FailedCallPasses} {
+		if g != nil {
+			out = append(out, *g)
+		}
+	}
+	return out
 }
 
 // sparseRates drops from rates the sparse ones (metric.Sparse) no row of s

@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -64,8 +65,13 @@ type junitCaseAcc struct {
 	truncated int
 	// judged counts the judge's verdicts on the answers (k passed of n)
 	// and its errors: said in system-out, never a failure.
-	judged           tally
-	judgeErrors      int
+	judged      tally
+	judgeErrors int
+	// failedPasses counts the passes in which the model was given an
+	// error for a call, failedPass the lowest one's: said in system-out,
+	// so such a pass is never silent.
+	failedPasses     int
+	failedPass       *junitDetail
 	outcomes         map[string]int
 	wall             time.Duration
 	failures, errors []junitDetail // the lowest repeats, at most MaxDetails
@@ -139,6 +145,12 @@ func (j *JUnit) Add(t *record.Trial) {
 	case jd.Pass.OK:
 		c.scored++
 		c.pass++
+		if jd.FailedCall.OK {
+			c.failedPasses++
+			if c.failedPass == nil || t.Repeat < c.failedPass.repeat {
+				c.failedPass = &junitDetail{repeat: t.Repeat, detail: summary.FailedCallDetail(t)}
+			}
+		}
 	default:
 		c.scored++
 		c.outcomes[d.outcome]++
@@ -347,6 +359,10 @@ func (j *JUnit) testCase(suite, id string, c *junitCaseAcc) junitTestCase {
 			termtext.Count(c.truncated, "trial"), termtext.Plural(c.truncated, "it", "them")))
 	}
 	out = append(out, judgedText(c)...)
+	if f := c.failedPass; f != nil {
+		out = append(out, fmt.Sprintf("%d of %s passed although a call failed (its answer rests on no result of that call); repeat #%d: %s",
+			c.failedPasses, strconv.Itoa(c.pass)+" "+termtext.Plural(c.pass, "pass", "passes"), f.repeat, f.detail))
+	}
 	if len(out) > 0 {
 		tc.SystemOut = &junitCharset{Text: xmlSafe(strings.Join(out, "\n"))}
 	}

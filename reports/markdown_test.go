@@ -138,6 +138,7 @@ func TestMarkdownFiguresEqualSummaryJSON(t *testing.T) {
 			ArgAccuracy jsonRate `json:"arg_accuracy"`
 			Irrelevance jsonRate
 			RoundLimit  jsonRate `json:"round_limit"`
+			FailedCall  jsonRate `json:"failed_call"`
 			RoundsMean  float64  `json:"rounds_mean"`
 			Cases       []struct {
 				ID   string
@@ -160,10 +161,10 @@ func TestMarkdownFiguresEqualSummaryJSON(t *testing.T) {
 	}
 	for i, m := range parsed.Models {
 		row := models[i+1]
-		if row[0] != mdText(m.Model) || row[1] != strconv.Itoa(m.Scored) || row[8] != fmt.Sprintf("%.2f", m.RoundsMean) {
+		if row[0] != mdText(m.Model) || row[1] != strconv.Itoa(m.Scored) || row[9] != fmt.Sprintf("%.2f", m.RoundsMean) {
 			t.Errorf("row %v, summary.json %s %d trials %.2f rounds", row, m.Model, m.Scored, m.RoundsMean)
 		}
-		for j, r := range []jsonRate{m.Pass, m.Selection, m.ArgValidity, m.ArgAccuracy, m.Irrelevance, m.RoundLimit} {
+		for j, r := range []jsonRate{m.Pass, m.Selection, m.ArgValidity, m.ArgAccuracy, m.Irrelevance, m.RoundLimit, m.FailedCall} {
 			checkPercent(t, m.Model+" "+models[0][2+j], row[2+j], r)
 		}
 	}

@@ -78,6 +78,24 @@ func TestCompareUsageErrors(t *testing.T) {
 	}
 }
 
+// A model or variant the run lacks is a usage error naming the nearest.
+func TestCompareSaysWhichModelOrVariantWasMeant(t *testing.T) {
+	base := compareRuns + "base"
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--models", "m,nn"}, `compare: ` + base + `: model "nn" has no trials (did you mean "n"? models of the run: m, n)`},
+		{[]string{"--variants", "base,trse"}, `compare: ` + base + `: variant "trse" has no trials (did you mean "terse"? variants of the run: base, terse)`},
+		{[]string{"--models", "m,n", "--gate", "mm:pass>=0.5"}, `gate mm:pass>=0.5: the run has no model "mm" (did you mean "m"? models: m, n)`},
+	} {
+		r := runCLI(t, context.Background(), append([]string{"compare", base}, tt.args...)...)
+		if r.code != exitUsage || r.err == nil || r.err.Error() != tt.want {
+			t.Errorf("%v: exit %d: %v\nwant %d: %s", tt.args, r.code, r.err, exitUsage, tt.want)
+		}
+	}
+}
+
 // A torn line of a trials file is a warning on stderr; the comparison goes on.
 func TestCompareWarnsOfBadLines(t *testing.T) {
 	dir := t.TempDir()

@@ -142,12 +142,22 @@ func TestReportGatesARecordedRunOffline(t *testing.T) {
 		{[]string{"--gate", "p95<=5ms", "--json"}, exitGate,
 			"gate failed: scripted-good p95 11.4ms > 5ms\ngate failed: scripted-weak p95 9.41ms > 5ms\n"},
 		{[]string{"--gate", "p50<=5ms"}, exitOK, "gate held: scripted-good p50 3.21ms <= 5ms\ngate held: scripted-weak p50 4.29ms <= 5ms\n"},
-		{[]string{"--gate", "qwen3:8b:pass>=0.5"}, exitGate,
-			"gate failed: qwen3:8b pass >= 50%: nothing to judge: the run has no results for qwen3:8b (it has scripted-good, scripted-weak)\n"},
 	} {
 		r := runCLI(t, context.Background(), append([]string{"report", dir}, tt.args...)...)
 		if r.code != tt.code || !strings.HasSuffix(r.stderr, tt.tail) {
 			t.Errorf("report %v: exit %d (%v), want %d\nstderr:\n%s\nwant it to end\n%s", tt.args, r.code, r.err, tt.code, r.stderr, tt.tail)
+		}
+	}
+	// A gate naming a model or variant the run lacks is a mistake in the
+	// command, not a failing model: a usage error, with did-you-mean.
+	for _, tt := range []struct{ gate, want string }{
+		{"qwen3:8b:pass>=0.5", `gate qwen3:8b:pass>=0.5: the run has no model "qwen3:8b" (models: scripted-good, scripted-weak)`},
+		{"scripted-god:pass>=0.5", `gate scripted-god:pass>=0.5: the run has no model "scripted-god" (did you mean "scripted-good"? models: scripted-good, scripted-weak)`},
+		{"scripted-good@terse:pass>=0.5", `gate scripted-good@terse:pass>=0.5: the run has no variant "terse" (variants: base)`},
+	} {
+		r := runCLI(t, context.Background(), "report", dir, "--gate", tt.gate)
+		if r.code != exitUsage || r.err == nil || r.err.Error() != tt.want || strings.Contains(r.stderr, "gate failed") {
+			t.Errorf("report --gate %s: exit %d: %v\nwant %d: %s", tt.gate, r.code, r.err, exitUsage, tt.want)
 		}
 	}
 	// Without gates report says nothing of them: the suite's gates: are

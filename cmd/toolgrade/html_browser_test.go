@@ -80,7 +80,7 @@ func TestHTMLReportInChromium(t *testing.T) {
 				name string
 				r    stats.Rate
 			}{{"pass", m.Pass}, {"tool_selection", m.Selection}, {"arg_validity", m.ArgValidity},
-				{"arg_accuracy", m.ArgAccuracy}, {"irrelevance", m.Irrelevance}, {"round_limit", m.RoundLimit}} {
+				{"arg_accuracy", m.ArgAccuracy}, {"irrelevance", m.Irrelevance}, {"round_limit", m.RoundLimit}, {"failed_call", m.FailedCall}} {
 				v := "–"
 				if x.r.N > 0 {
 					v = fmt.Sprintf("%.1f%%", x.r.Value()*100)

@@ -37,8 +37,8 @@ func TestHTMLReportShowsTheJudgedRate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(got.Head, "Round limit|Judged|Rounds") {
-		t.Errorf("the model table's header %q has no Judged column after Round limit", got.Head)
+	if !strings.Contains(got.Head, "Round limit|Failed call|Judged|Rounds") {
+		t.Errorf("the model table's header %q has no Judged column after Failed call", got.Head)
 	}
 	for _, want := range []string{"0.0%", "0/4", "by judge-fence", "self-agreement 100.0%"} {
 		if !strings.Contains(got.Cell, want) {

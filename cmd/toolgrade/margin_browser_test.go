@@ -44,6 +44,7 @@ func TestComparePageShowsTheMargin(t *testing.T) {
 		"pc same | ni ni-undecided | [-6.1, +6.1] · undecided: need more cases (~73 cases, 13 more)", // arg_accuracy: 60 cases
 		"pc same | none", // irrelevance: no case expects no tool
 		"pc same | ni ni-not_worse | [-3.7, +3.7] · not worse by more than 5 pts", // round_limit
+		"pc same | ni ni-not_worse | [-3.7, +3.7] · not worse by more than 5 pts", // failed_call
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("cells:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))

@@ -101,7 +101,7 @@ func TestMarginVerdictsEndToEnd(t *testing.T) {
 	r := runCLI(t, context.Background(), "compare", few, "--models", "twin-a,twin-b")
 	for _, want := range []string{"│ pass ", "11 cases (110 trials, repeats agree on 11 of 11 cases); 110 pairs",
 		"undecided: need more cases (~73 cases, 62 more)",
-		"pass, selection, arg_validity, arg_accuracy, round_limit (lower is better): repeats agree on every case (as at temperature 0), so more repeats add nothing: write about 62 more cases"} {
+		"pass, selection, arg_validity, arg_accuracy, round_limit (lower is better), failed_call (lower is better): repeats agree on every case (as at temperature 0), so more repeats add nothing: write about 62 more cases"} {
 		if r.err != nil || !strings.Contains(r.stdout, want) {
 			t.Errorf("terminal lacks %q: %v\n%s", want, r.err, r.stdout)
 		}

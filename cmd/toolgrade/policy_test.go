@@ -102,8 +102,9 @@ func TestRunBlocksTheRealWriteFile(t *testing.T) {
 	if len(ex) != 1 || ex[0].ErrorKind != record.ExecBlocked || ex[0].Tool != "write_file" || !strings.Contains(ex[0].Error, "destructiveHint") {
 		t.Fatalf("executions %+v", ex)
 	}
-	// The model saw the block and answered; the selection was right.
-	if tr.Transcript.Answer != "I may not write files here." || tr.Score.Outcome != record.OutcomePass || tr.Score.Outcome == record.OutcomeInfraError {
+	// The model saw the block and answered; the selection was right, but
+	// the expected call failed: call_failed, never an infrastructure error.
+	if tr.Transcript.Answer != "I may not write files here." || tr.Score.Outcome != record.OutcomeCallFailed {
 		t.Errorf("answer %q, outcome %s (%s)", tr.Transcript.Answer, tr.Score.Outcome, tr.Score.Detail)
 	}
 }

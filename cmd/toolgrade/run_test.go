@@ -265,7 +265,7 @@ func TestFilesSuiteOnTheRealFilesystemServer(t *testing.T) {
 	weak := map[string]string{
 		"database-port":   record.OutcomeEmptyAnswer, // read_file is not offered, so Ollama swallows the call
 		"database-host":   record.OutcomeNoCall,
-		"list-directory":  record.OutcomeWrongAnswer, // "/" is outside the allowed directory
+		"list-directory":  record.OutcomeCallFailed, // "/" is outside the allowed directory: denied
 		"find-conf-files": record.OutcomeInvalidArgs,
 		"file-size":       record.OutcomeWrongTool,
 		"off-topic":       record.OutcomeUnexpectedCall,

@@ -68,7 +68,7 @@ func ExampleMatcher() {
 	fmt.Println(tgtest.BFCL([]any{"", 5}, &tgtest.BFCLOptions{Type: "integer"}))
 	// Output:
 	// 5
-	// {unit: celsius}
+	// {equals: {unit: celsius}}
 	// {contains: paris}
 	// {regex: "^Par"}
 	// {one_of: [celsius, fahrenheit]}

@@ -34,7 +34,7 @@ func TestMatchersMirrorTheSuites(t *testing.T) {
 			t.Fatalf("%v: %v", m, err)
 		}
 		got := s.Cases[0].Expect.Calls[0].Args[0]
-		got.Pos, got.Key = suite.Pos{}, ""
+		got.Pos, got.KeyPos, got.Key = suite.Pos{}, suite.Pos{}, ""
 		if d := cmp.Diff(got, m.m, cmp.Comparer(func(a, b *regexp.Regexp) bool {
 			return (a == nil) == (b == nil) && (a == nil || a.String() == b.String())
 		})); d != "" {

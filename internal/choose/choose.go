@@ -82,11 +82,16 @@ func Choose(r *store.Reader, opts Options) (*Choice, []*record.SyntaxError, erro
 func (c *Choice) table(r *store.Reader, keepTruncated bool) ([]*record.SyntaxError, error) {
 	judge := record.JudgeOptionsOf(r.Run)
 	judge.KeepTruncated = judge.KeepTruncated || keepTruncated
-	sum := summary.NewSummarizer(r.Run.Suite.Name, r.Run.Models)
-	sum.Judge = judge
-	costs := cost.NewRun()
-	variants := map[string]bool{}
-	warnings, err := r.Trials(func(t *record.Trial) {
+	var sum *summary.Summarizer
+	var costs *cost.Run
+	var variants map[string]bool
+	reset := func() {
+		sum = summary.NewSummarizer(r.Run.Suite.Name, r.Run.Models)
+		sum.Judge = judge
+		costs, variants = cost.NewRun(), map[string]bool{}
+	}
+	reset()
+	warnings, err := r.SlimTrials(reset, func(t *record.Trial) {
 		variants[t.Variant] = true
 		if t.Variant != c.Variant {
 			return

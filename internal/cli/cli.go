@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 // Help is what a command's -h says besides its flags.
@@ -42,14 +43,59 @@ func (h Help) Write(w io.Writer, fs *flag.FlagSet) {
 	}
 	if n > 0 {
 		fmt.Fprintln(w, "\nFlags:")
+		var b strings.Builder
 		out := fs.Output()
-		fs.SetOutput(w)
+		fs.SetOutput(&b)
 		fs.PrintDefaults()
 		fs.SetOutput(out)
+		io.WriteString(w, durationDefaults(fs, b.String()))
 	}
 	if h.More != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.TrimRight(h.More, "\n"))
 	}
+}
+
+// durationDefaults rewrites the defaults the flag package prints for the
+// duration flags of fs as a person writes them (5m, not 5m0s; 1h30m, not
+// 1h30m0s), and drops a negative one, which marks a flag not given whose
+// usage says its default in words ("(default: the script's)").
+func durationDefaults(fs *flag.FlagSet, usage string) string {
+	fs.VisitAll(func(f *flag.Flag) {
+		g, ok := f.Value.(flag.Getter)
+		if !ok {
+			return
+		}
+		if _, ok := g.Get().(time.Duration); !ok {
+			return
+		}
+		def, err := time.ParseDuration(f.DefValue)
+		if err != nil {
+			return
+		}
+		old := " (default " + f.DefValue + ")"
+		repl := " (default " + HumanDuration(def) + ")"
+		if def < 0 {
+			repl = ""
+		}
+		usage = strings.Replace(usage, old, repl, 1)
+	})
+	return usage
+}
+
+// HumanDuration writes d as a person would: 5m for 5m0s, 1h for 1h0m0s,
+// 1m30s as it is, 0 for zero.
+func HumanDuration(d time.Duration) string {
+	if d == 0 {
+		return "0"
+	}
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // Parse parses the flags of fs in args, before, between or after the

@@ -110,3 +110,24 @@ func TestAValueOfToolgradesOwnSaysItsOwnError(t *testing.T) {
 		t.Errorf("%v\nwant %s", err, want)
 	}
 }
+
+// TestDurationDefaultsReadAsWritten: -h shows a duration's default as a
+// person writes it, and none for a negative one, whose usage says it.
+func TestDurationDefaultsReadAsWritten(t *testing.T) {
+	fs := flag.NewFlagSet("fake-ollama", flag.ContinueOnError)
+	fs.Duration("latency", -1, "latency before each answer (default: the script's)")
+	fs.Duration("idle", 5*time.Minute, "idle timeout")
+	fs.Duration("wait", 90*time.Second, "wait")
+	fs.Duration("hold", 2*time.Hour, "hold")
+	fs.Duration("none", 0, "none")
+	var b strings.Builder
+	Help{Command: "fake-ollama"}.Write(&b, fs)
+	for _, want := range []string{"(default 5m)", "(default 1m30s)", "(default 2h)", "latency before each answer (default: the script's)\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %q in\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "ns)") || strings.Contains(b.String(), "m0s") || strings.Contains(b.String(), "h0m") {
+		t.Errorf("a Go duration literal in\n%s", b.String())
+	}
+}

@@ -69,8 +69,10 @@ func benchRun(b *testing.B, dir string, n, resultBytes, side int) {
 }
 
 // BenchmarkCompare compares two 100,000-trial runs; peak-RSS-MB is the
-// process's peak resident memory during the comparisons. The large variant
-// has tool results 8 times longer: memory must not follow the transcripts.
+// process's peak resident memory during the comparisons, cpu-s/op the CPU
+// time of one (on a shared machine, what the others' load leaves alone).
+// The large variant has tool results 8 times longer: neither time nor
+// memory may follow the transcripts, which a comparison never decodes.
 func BenchmarkCompare(b *testing.B) {
 	const n = 100_000
 	for _, size := range []struct {
@@ -91,6 +93,7 @@ func BenchmarkCompare(b *testing.B) {
 				b.Fatal(err)
 			}
 			rig.ResetPeakRSS()
+			cpu := rig.CPUSeconds()
 			b.ResetTimer()
 			for range b.N {
 				c, _, err := Runs(base, cur, nil)
@@ -102,6 +105,7 @@ func BenchmarkCompare(b *testing.B) {
 				}
 			}
 			b.StopTimer()
+			b.ReportMetric((rig.CPUSeconds()-cpu)/float64(b.N), "cpu-s/op")
 			b.ReportMetric(rig.PeakRSSMB(), "peak-RSS-MB")
 			b.ReportMetric(float64(st.Size())/(1<<20), "file-MB")
 		})

@@ -99,13 +99,29 @@ func (r *RateRow) JudgeNonInferiority(margin float64) *NonInferiority {
 		ni.Lo, ni.Hi = -hi, -lo
 	}
 	if v == stats.NIUndecided {
-		n := float64(good.N())
-		pA, pB := float64(good.Both+good.OnlyA)/n, float64(good.Both+good.OnlyB)/n
-		pairs := stats.PairsForNonInferiority(pA, pB, float64(good.Discordant())/n, margin, NIAlpha, NIPower)
+		pairs := r.pairsNeeded(margin, NIPower)
 		ni.independent = pairs
 		ni.CasesNeeded, ni.PairsNeeded = r.casesNeeded(pairs)
 	}
 	return ni
+}
+
+// pairsNeeded is how many independent pairs would show the current side not worse at
+// margin with the given power, were the row's rates and discordance to stay
+// as observed (in the better-is-higher sense, as the verdict is judged); 0
+// when none would. compare's undecided verdicts and plan's rows both ask
+// it here, so the two never plan the same pairs differently.
+func (r *RateRow) pairsNeeded(margin, power float64) int {
+	good := r.PairedCounts()
+	if good.N() == 0 {
+		return 0
+	}
+	if r.LowerIsBetter {
+		good = good.Flip()
+	}
+	n := float64(good.N())
+	pA, pB := float64(good.Both+good.OnlyA)/n, float64(good.Both+good.OnlyB)/n
+	return stats.PairsForNonInferiority(pA, pB, float64(good.Discordant())/n, margin, NIAlpha, power)
 }
 
 // casesNeeded turns the independent pairs a margin needs into cases at the

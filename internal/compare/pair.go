@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/store"
 )
@@ -60,6 +61,36 @@ func newSide() *side {
 }
 
 func (s *side) add(k pairKey, t *record.Trial, opts record.JudgeOptions) {
+	s.trials[k] = s.slim(t, opts)
+}
+
+// keyed is one trial as a one-pass read keeps it: its side, pair key and
+// slim.
+type keyed struct {
+	side int
+	k    pairKey
+	sl   *slim
+}
+
+// readSides reads r's trials into sides in one pass, keeping of each only
+// its slim (record.ReadLastKept); key gives a trial's side and pair key,
+// false for a trial no side takes.
+func readSides(r *store.Reader, sides []*side, opts record.JudgeOptions, key func(*record.Trial) (int, pairKey, bool)) ([]*record.SyntaxError, error) {
+	return store.SlimTrialsKept(r, func(t *record.Trial) keyed {
+		i, k, ok := key(t)
+		if !ok {
+			return keyed{}
+		}
+		return keyed{i, k, sides[i].slim(t, opts)}
+	}, func(kd keyed) {
+		if kd.sl != nil {
+			sides[kd.side].trials[kd.k] = kd.sl
+		}
+	})
+}
+
+// slim is what s keeps of t.
+func (s *side) slim(t *record.Trial, opts record.JudgeOptions) *slim {
 	o, ok := s.outcomes[t.Score.Outcome]
 	if !ok {
 		o = strings.Clone(t.Score.Outcome)
@@ -81,7 +112,7 @@ func (s *side) add(k pairKey, t *record.Trial, opts record.JudgeOptions) {
 			sl.load += r.Metrics.LoadDuration
 		}
 	}
-	s.trials[k] = sl
+	return sl
 }
 
 // Runs compares two run directories, pairing trials by model, variant, case
@@ -108,8 +139,8 @@ func Runs(base, current *store.Reader, opts *Options) (*Comparison, []*record.Sy
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			warns[i], errs[i] = r.Trials(func(t *record.Trial) {
-				sides[i].add(pairKey{groupKey{t.Model, t.Variant}, t.CaseID, t.Repeat}, t, judge)
+			warns[i], errs[i] = readSides(r, sides[i:i+1], judge, func(t *record.Trial) (int, pairKey, bool) {
+				return 0, pairKey{groupKey{t.Model, t.Variant}, t.CaseID, t.Repeat}, true
 			})
 		}()
 	}
@@ -130,21 +161,17 @@ func Models(r *store.Reader, a, b string, opts *Options) (*Comparison, []*record
 	c := &Comparison{Mode: ModeModels, Base: a, Current: b, Dirs: []string{r.Dir}, Margin: r.Run.Margin}
 	sides := [2]*side{newSide(), newSide()}
 	judge := opts.judge(r.Run)
-	w, err := r.Trials(func(t *record.Trial) {
+	w, err := readSides(r, sides[:], judge, func(t *record.Trial) (int, pairKey, bool) {
 		k := pairKey{groupKey{"", t.Variant}, t.CaseID, t.Repeat}
-		switch t.Model {
-		case a:
-			sides[0].add(k, t, judge)
-		case b:
-			sides[1].add(k, t, judge)
-		}
+		i := slices.Index([]string{a, b}, t.Model)
+		return i, k, i >= 0
 	})
 	if err != nil {
 		return nil, w, err
 	}
 	for i, name := range []string{a, b} {
 		if len(sides[i].trials) == 0 {
-			return nil, w, fmt.Errorf("%s: model %q has no trials (models of the run: %s)", r.Dir, name, strings.Join(modelNames(r.Run), ", "))
+			return nil, w, fmt.Errorf("%s: model %q has no trials%s", r.Dir, name, runNames(name, modelNames(r.Run), "models of the run"))
 		}
 	}
 	models := modelMap(r.Run)
@@ -179,14 +206,10 @@ func Variants(r *store.Reader, a, b string, opts *Options) (*Comparison, []*reco
 	c.Catalog = variantDiff(r.Run, va, vb)
 	sides := [2]*side{newSide(), newSide()}
 	judge := opts.judge(r.Run)
-	w, err := r.Trials(func(t *record.Trial) {
+	w, err := readSides(r, sides[:], judge, func(t *record.Trial) (int, pairKey, bool) {
 		k := pairKey{groupKey{t.Model, ""}, t.CaseID, t.Repeat}
-		switch t.Variant {
-		case va:
-			sides[0].add(k, t, judge)
-		case vb:
-			sides[1].add(k, t, judge)
-		}
+		i := slices.Index([]string{va, vb}, t.Variant)
+		return i, k, i >= 0
 	})
 	if err != nil {
 		return nil, w, err
@@ -197,7 +220,7 @@ func Variants(r *store.Reader, a, b string, opts *Options) (*Comparison, []*reco
 			for _, c := range r.Run.Catalogs {
 				names = append(names, VariantLabel(c.Variant))
 			}
-			return nil, w, fmt.Errorf("%s: variant %q has no trials (variants of the run: %s)", r.Dir, VariantLabel(v), strings.Join(names, ", "))
+			return nil, w, fmt.Errorf("%s: variant %q has no trials%s", r.Dir, VariantLabel(v), runNames(VariantLabel(v), names, "variants of the run"))
 		}
 	}
 	models := modelMap(r.Run)
@@ -671,4 +694,14 @@ func quantile(v []float64, q float64) float64 {
 	}
 	i := int(math.Ceil(q*float64(len(v)))) - 1
 	return v[max(0, min(i, len(v)-1))]
+}
+
+// runNames is " (did you mean "n"? models of the run: m, n)" for a name the
+// run lacks, without the suggestion when none is near.
+func runNames(name string, names []string, noun string) string {
+	list := noun + ": " + strings.Join(names, ", ")
+	if s := srcpos.Suggest(name, names); s != "" && s != name {
+		return fmt.Sprintf(" (did you mean %q? %s)", s, list)
+	}
+	return " (" + list + ")"
 }

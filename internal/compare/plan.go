@@ -186,12 +186,9 @@ func (p *Plan) pilotRow(g *Group, r *RateRow) (PlanRow, bool) {
 	row := PlanRow{Group: VariantLabel(g.Variant), Metric: r.Metric, LowerIsBetter: r.LowerIsBetter, Pairs: raw.N(),
 		Evidence: r.Evidence, BaseRate: float64(raw.Both+raw.OnlyB) / n, CurrentRate: float64(raw.Both+raw.OnlyA) / n,
 		Discordance: float64(raw.Discordant()) / n, Verdict: ni.Verdict, SmallestMargin: &ni.SmallestMargin, Variance: &ni.Variance}
-	// Planned in the better-is-higher sense, as the verdict is judged.
-	pb, pc := row.BaseRate, row.CurrentRate
-	if r.LowerIsBetter {
-		pb, pc = 1-pb, 1-pc
-	}
-	pairs := stats.PairsForNonInferiority(pc, pb, row.Discordance, p.Margin, NIAlpha, p.Power)
+	// The verdict is compare's (JudgeNonInferiority), and so is the
+	// planning of pairs, at this plan's power.
+	pairs := r.pairsNeeded(p.Margin, p.Power)
 	row.CasesNeeded, row.PairsNeeded = r.casesNeeded(pairs)
 	// The advice is the verdict's, planned at this plan's power.
 	planned := *ni

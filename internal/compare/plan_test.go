@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/stats"
+	"github.com/toolgrade/toolgrade/internal/store"
 )
 
 func TestPlanFromRates(t *testing.T) {
@@ -54,7 +55,7 @@ func TestPlanFromPilot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Base != "m" || p.Current != "n" || len(p.Rows) != 10 { // 2 variants × 5 rates (coerced = strict)
+	if p.Base != "m" || p.Current != "n" || len(p.Rows) != 12 { // 2 variants × 6 rates (coerced = strict)
 		t.Fatalf("plan %+v", p)
 	}
 	for _, r := range p.Rows {
@@ -97,5 +98,42 @@ func TestPlanCountsCases(t *testing.T) {
 	pass = p.Rows[0]
 	if pass.Variance == nil || !pass.Variance.Known || pass.Variance.Within <= 0 || !strings.Contains(pass.Advice, "--repeat") {
 		t.Errorf("disagreeing repeats: %+v, %+v", pass, pass.Variance)
+	}
+}
+
+// TestPlanAndCompareAgree: on the same pairs and margin, plan's verdict and
+// pairs needed are compare's, row by row.
+func TestPlanAndCompareAgree(t *testing.T) {
+	for _, margin := range []float64{0.05, 0.2, 0.45} {
+		p, err := NewPlan(&PlanSpec{Dirs: []string{"testdata/base"}, Models: "m,n", Margin: margin, Power: NIPower})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := store.Open("testdata/base")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _, err := Models(r, "m", "n", &Options{Margin: margin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked := 0
+		for _, g := range c.Groups {
+			for _, row := range p.Rows {
+				rr := g.Rate(row.Metric)
+				if row.Group != VariantLabel(g.Variant) || rr == nil {
+					continue
+				}
+				ni := rr.JudgeNonInferiority(margin)
+				if ni.Verdict != row.Verdict || ni.SmallestMargin != *row.SmallestMargin ||
+					ni.Verdict == "undecided" && (ni.PairsNeeded != row.PairsNeeded || ni.CasesNeeded != row.CasesNeeded) {
+					t.Errorf("margin %g, %s %s: compare %s (%d pairs), plan %s (%d pairs)", margin, row.Group, row.Metric, ni.Verdict, ni.PairsNeeded, row.Verdict, row.PairsNeeded)
+				}
+				checked++
+			}
+		}
+		if checked != len(p.Rows) {
+			t.Errorf("margin %g: %d of %d plan rows checked", margin, checked, len(p.Rows))
+		}
 	}
 }

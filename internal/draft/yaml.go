@@ -236,8 +236,9 @@ func mustArgs(args json.RawMessage) *yaml.Node {
 
 // argsNode converts a call's arguments (a JSON object) to the expected
 // arguments of a case: each a literal in the order the model sent it, and an
-// object that holds a matcher key (contains, regex, ...) anywhere, or whose
-// one key is near one, written {equals: ...}, so it is not read as a matcher.
+// object that holds a matcher key (contains, regex, ...) anywhere, or that
+// has one key (which a suite reads as a mistyped matcher), written
+// {equals: ...}, so it is not read as a matcher.
 func argsNode(args json.RawMessage) (*yaml.Node, error) {
 	dec := json.NewDecoder(bytes.NewReader(args))
 	dec.UseNumber()
@@ -335,7 +336,7 @@ func jsonNode(dec *json.Decoder) (*yaml.Node, error) {
 // isMatcherTypo reports whether a literal is an object whose one key the
 // suite would take for a mistyped matcher (regexp for regex).
 func isMatcherTypo(n *yaml.Node) bool {
-	return n.Kind == yaml.MappingNode && len(n.Content) == 2 && suite.IsMatcherTypo(n.Content[0].Value)
+	return n.Kind == yaml.MappingNode && len(n.Content) == 2 && !suite.IsMatcherKey(n.Content[0].Value)
 }
 
 // hasMatcherKey reports whether a literal holds, at any depth, a mapping

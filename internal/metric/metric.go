@@ -26,6 +26,7 @@ const (
 	ArgAccuracy        Name = "arg_accuracy"
 	Irrelevance        Name = "irrelevance"
 	RoundLimit         Name = "round_limit"
+	FailedCall         Name = "failed_call"
 	Judged             Name = "judged"
 	JudgeAgreement     Name = "judge_agreement"
 	P50                Name = "p50"

@@ -44,7 +44,11 @@ import (
 // not sent to the model: cost readers leave it out) and in run.json
 // all_repeats and schedule; older readers read a copy as the trial it
 // copies.
-const Format = "1.7"
+//
+// 1.8 added the call_failed outcome and score.calls_failed (the calls the
+// model was given an error for); older lines count them from the
+// transcript's executions, and were scored before call_failed existed.
+const Format = "1.8"
 
 // FormatMajor is the major version of Format: the newest this build reads.
 const FormatMajor = 1

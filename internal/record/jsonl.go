@@ -78,6 +78,13 @@ type Reader struct {
 	Warnings []*SyntaxError
 	// keysOnly decodes only each line's key (the first pass of ReadLast).
 	keysOnly bool
+	// slim decodes each trial without its transcript's bulk (see slimTrial).
+	slim bool
+	buf  []byte
+	syms symbols
+	// lost, when set, is told the key of a line whose key reads but whose
+	// whole does not (ReadLastKept drops the key's earlier lines).
+	lost func(TrialKey)
 	// want, when set, skips the lines it rejects without decoding them
 	// (the second pass of ReadLast); it sees line numbers in increasing order.
 	want func(line int) bool
@@ -106,7 +113,7 @@ func (r *Reader) Scan() bool {
 			continue
 		}
 		if r.keysOnly {
-			k, format, err := peekKey(b)
+			k, format, err := r.peekKey(b)
 			if err == nil && r.badFormat(format) {
 				if r.err != nil {
 					return false
@@ -125,7 +132,12 @@ func (r *Reader) Scan() bool {
 		}
 		var t Trial
 		line := trialLine{Trial: &t}
-		if err := json.Unmarshal(b, &line); err != nil {
+		if err := r.decode(b, &line); err != nil {
+			if r.lost != nil {
+				if k, _, kerr := r.peekKey(b); kerr == nil {
+					r.lost(k)
+				}
+			}
 			r.Warnings = append(r.Warnings, &SyntaxError{File: r.file, Line: r.line, Err: err})
 			continue
 		}
@@ -144,6 +156,25 @@ func (r *Reader) Scan() bool {
 	}
 	r.err = r.sc.Err()
 	return false
+}
+
+// decode decodes one line into line, whole or slim. A slim line is read by
+// decodeSlim when it can, and otherwise pruned and given to encoding/json,
+// whose reading (and errors) decodeSlim's must equal.
+func (r *Reader) decode(b []byte, line *trialLine) error {
+	if !r.slim {
+		return json.Unmarshal(b, line)
+	}
+	if decodeSlim(b, line, &r.syms) {
+		return nil
+	}
+	*line.Trial = Trial{}
+	line.Format = ""
+	var err error
+	if r.buf, err = pruneLine(r.buf[:0], b, slimTrial); err != nil {
+		return err
+	}
+	return json.Unmarshal(r.buf, line)
 }
 
 // badFormat judges the current line's format version: a newer major version

@@ -51,6 +51,11 @@ type Judgements struct {
 	// RoundLimit is defined for every scored trial; ok (lower is better)
 	// when the conversation hit the round limit.
 	RoundLimit Judgement `json:"round_limit"`
+	// FailedCall is defined for every scored trial; ok (lower is better)
+	// when the model was given an error for at least one of its calls
+	// (Execution.Failed): a pass beside it rests on something other than
+	// the tool's result, and reports list such passes.
+	FailedCall Judgement `json:"failed_call"`
 	// Judged is defined when the judge model gave the trial's answer a
 	// verdict (a case with a rubric, an answer, no judge error, a verdict
 	// not stale); ok when the verdict is pass. The outcome is not changed
@@ -153,6 +158,7 @@ func JudgeWith(t *Trial, opts JudgeOptions) Judgements {
 	}
 	judged(t.Judged, &m)
 	m.RoundLimit = Judgement{true, roundLimit(t)}
+	m.FailedCall = Judgement{true, failedCalls(t) > 0}
 	m.BFCL, m.BFCLRoundTrip = judgeBFCL(t)
 	return m
 }
@@ -192,4 +198,24 @@ func roundLimit(t *Trial) bool {
 		return *hit
 	}
 	return t.Score.Outcome == OutcomeRoundLimit || (t.Transcript != nil && t.Transcript.RoundLimitHit)
+}
+
+// failedCalls is Score.FailedCalls, or for a trial scored before format 1.8
+// the count of the transcript's failed executions (a trial that did not
+// execute ran none, so the model was told of no failure).
+func failedCalls(t *Trial) int {
+	if n := t.Score.FailedCalls; n > 0 {
+		return n
+	}
+	n := 0
+	if tr := t.Transcript; tr != nil && !tr.NotExecuted {
+		for _, r := range tr.Rounds {
+			for _, x := range r.Executions {
+				if x.Failed() {
+					n++
+				}
+			}
+		}
+	}
+	return n
 }

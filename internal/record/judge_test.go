@@ -15,43 +15,54 @@ func TestJudge(t *testing.T) {
 	}{
 		{"infra", Trial{Score: Score{Outcome: OutcomeInfraError, CallExpected: true}}, Judgements{Infra: true}},
 		{"pass with calls", Trial{Score: Score{Outcome: OutcomePass, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, CallsToKnownTools: 2, ValidCalls: 2}},
-			Judgements{Pass: y, Selection: y, ArgAccuracy: y, ArgValidity: y, ArgValidityShown: y, ArgValidityCoerced: y, KnownCalls: 2, ValidCalls: 2, ValidVisibleCalls: 2, ValidCoercedCalls: 2, RoundLimit: n}},
+			Judgements{Pass: y, Selection: y, ArgAccuracy: y, ArgValidity: y, ArgValidityShown: y, ArgValidityCoerced: y, KnownCalls: 2, ValidCalls: 2, ValidVisibleCalls: 2, ValidCoercedCalls: 2, RoundLimit: n, FailedCall: n}},
 		{"wrong tool", Trial{Score: Score{Outcome: OutcomeWrongTool, CallExpected: true, CallsToKnownTools: 1, ValidCalls: 1}},
-			Judgements{Pass: n, Selection: n, ArgAccuracy: u, ArgValidity: y, ArgValidityShown: y, ArgValidityCoerced: y, KnownCalls: 1, ValidCalls: 1, ValidVisibleCalls: 1, ValidCoercedCalls: 1, RoundLimit: n}},
+			Judgements{Pass: n, Selection: n, ArgAccuracy: u, ArgValidity: y, ArgValidityShown: y, ArgValidityCoerced: y, KnownCalls: 1, ValidCalls: 1, ValidVisibleCalls: 1, ValidCoercedCalls: 1, RoundLimit: n, FailedCall: n}},
 		{"one invalid call of two", Trial{Score: Score{Outcome: OutcomeInvalidArgs, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 2, ValidCalls: 1}},
-			Judgements{Pass: n, Selection: y, ArgAccuracy: n, ArgValidity: n, ArgValidityShown: n, ArgValidityCoerced: n, KnownCalls: 2, ValidCalls: 1, ValidVisibleCalls: 1, ValidCoercedCalls: 1, RoundLimit: n}},
+			Judgements{Pass: n, Selection: y, ArgAccuracy: n, ArgValidity: n, ArgValidityShown: n, ArgValidityCoerced: n, KnownCalls: 2, ValidCalls: 1, ValidVisibleCalls: 1, ValidCoercedCalls: 1, RoundLimit: n, FailedCall: n}},
 		{"hidden constraint", Trial{Score: Score{Outcome: OutcomeHiddenConstraint, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 2, ValidCalls: 1, ValidVisibleCalls: 2}},
-			Judgements{Pass: n, Selection: y, ArgAccuracy: n, ArgValidity: n, ArgValidityShown: y, ArgValidityCoerced: n, KnownCalls: 2, ValidCalls: 1, ValidVisibleCalls: 2, ValidCoercedCalls: 1, RoundLimit: n}},
+			Judgements{Pass: n, Selection: y, ArgAccuracy: n, ArgValidity: n, ArgValidityShown: y, ArgValidityCoerced: n, KnownCalls: 2, ValidCalls: 1, ValidVisibleCalls: 2, ValidCoercedCalls: 1, RoundLimit: n, FailedCall: n}},
 		// Before format 1.2 calls_valid_visible is absent: validity as
 		// shown is validity.
 		{"1.1 trial without visible count", Trial{Score: Score{Outcome: OutcomeInvalidArgs, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 2, ValidCalls: 1}},
-			Judgements{Pass: n, Selection: y, ArgAccuracy: n, ArgValidity: n, ArgValidityShown: n, ArgValidityCoerced: n, KnownCalls: 2, ValidCalls: 1, ValidVisibleCalls: 1, ValidCoercedCalls: 1, RoundLimit: n}},
+			Judgements{Pass: n, Selection: y, ArgAccuracy: n, ArgValidity: n, ArgValidityShown: n, ArgValidityCoerced: n, KnownCalls: 2, ValidCalls: 1, ValidVisibleCalls: 1, ValidCoercedCalls: 1, RoundLimit: n, FailedCall: n}},
 		{"no tool, wrong answer", Trial{Score: Score{Outcome: OutcomeWrongAnswer}},
-			Judgements{Pass: n, Irrelevance: y, RoundLimit: n}},
+			Judgements{Pass: n, Irrelevance: y, RoundLimit: n, FailedCall: n}},
 		{"no tool, empty answer", Trial{Score: Score{Outcome: OutcomeEmptyAnswer}},
-			Judgements{Pass: n, Irrelevance: y, RoundLimit: n}},
+			Judgements{Pass: n, Irrelevance: y, RoundLimit: n, FailedCall: n}},
 		{"no tool, unexpected call", Trial{Score: Score{Outcome: OutcomeUnexpectedCall, CallsToKnownTools: 1, ValidCalls: 1}},
-			Judgements{Pass: n, Irrelevance: n, ArgValidity: y, ArgValidityShown: y, ArgValidityCoerced: y, KnownCalls: 1, ValidCalls: 1, ValidVisibleCalls: 1, ValidCoercedCalls: 1, RoundLimit: n}},
+			Judgements{Pass: n, Irrelevance: n, ArgValidity: y, ArgValidityShown: y, ArgValidityCoerced: y, KnownCalls: 1, ValidCalls: 1, ValidVisibleCalls: 1, ValidCoercedCalls: 1, RoundLimit: n, FailedCall: n}},
 		{"round limit outcome", Trial{Score: Score{Outcome: OutcomeRoundLimit, CallExpected: true, ToolCorrect: true, ArgsCorrect: true}},
-			Judgements{Pass: n, Selection: y, ArgAccuracy: y, RoundLimit: y}},
+			Judgements{Pass: n, Selection: y, ArgAccuracy: y, RoundLimit: y, FailedCall: n}},
 		{"round limit hit, passed", Trial{Score: Score{Outcome: OutcomePass}, Transcript: &Transcript{RoundLimitHit: true}},
-			Judgements{Pass: y, Irrelevance: y, RoundLimit: y}},
+			Judgements{Pass: y, Irrelevance: y, RoundLimit: y, FailedCall: n}},
 		// A prompt that reached num_ctx keeps the trial out of every rate.
 		{"truncated", Trial{Score: Score{Outcome: OutcomeNoCall, CallExpected: true, Truncated: true}},
 			Judgements{Truncated: true, Excluded: true}},
 		{"truncated infra error", Trial{Score: Score{Outcome: OutcomeInfraError, Truncated: true}},
 			Judgements{Infra: true}},
 		{"valid if coerced", Trial{Score: Score{Outcome: OutcomeInvalidArgs, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 2, ValidCalls: 1, ValidCoercedCalls: 2, RepeatedCalls: 1}},
-			Judgements{Pass: n, Selection: y, ArgAccuracy: n, ArgValidity: n, ArgValidityShown: n, ArgValidityCoerced: y, KnownCalls: 2, ValidCalls: 1, ValidVisibleCalls: 1, ValidCoercedCalls: 2, RepeatedCalls: 1, RoundLimit: n}},
+			Judgements{Pass: n, Selection: y, ArgAccuracy: n, ArgValidity: n, ArgValidityShown: n, ArgValidityCoerced: y, KnownCalls: 2, ValidCalls: 1, ValidVisibleCalls: 1, ValidCoercedCalls: 2, RepeatedCalls: 1, RoundLimit: n, FailedCall: n}},
 		// Format 1.1 trials carry the scorer's judgements, which Judge
 		// reads instead of deriving them: here they differ from what the
 		// outcome alone would say.
 		{"scored irrelevance", Trial{Score: Score{Outcome: OutcomeWrongAnswer, IrrelevanceOK: &no, RoundLimit: &no}},
-			Judgements{Pass: n, Irrelevance: n, RoundLimit: n}},
+			Judgements{Pass: n, Irrelevance: n, RoundLimit: n, FailedCall: n}},
 		{"scored round limit", Trial{Score: Score{Outcome: OutcomePass, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, RoundLimit: &yes}},
-			Judgements{Pass: y, Selection: y, ArgAccuracy: y, RoundLimit: y}},
+			Judgements{Pass: y, Selection: y, ArgAccuracy: y, RoundLimit: y, FailedCall: n}},
+		// Format 1.7 counts the calls the model was given an error for;
+		// for an older trial Judge counts them in the transcript, but not
+		// in a trial that did not execute.
+		{"failed call, passed", Trial{Score: Score{Outcome: OutcomePass, RoundLimit: &no, IrrelevanceOK: &yes, FailedCalls: 1}},
+			Judgements{Pass: y, Irrelevance: y, RoundLimit: n, FailedCall: y}},
+		{"1.6 trial with a tool error", Trial{Score: Score{Outcome: OutcomePass, RoundLimit: &no, IrrelevanceOK: &yes}, Transcript: failedExec(false)},
+			Judgements{Pass: y, Irrelevance: y, RoundLimit: n, FailedCall: y}},
+		{"1.6 trial with a server failure", Trial{Score: Score{Outcome: OutcomePass, RoundLimit: &no, IrrelevanceOK: &yes}, Transcript: &Transcript{Rounds: []Round{{Executions: []Execution{{IsError: true, ErrorKind: ExecTimeout}}}}}},
+			Judgements{Pass: y, Irrelevance: y, RoundLimit: n, FailedCall: n}},
+		{"not executed", Trial{Score: Score{Outcome: OutcomePass, RoundLimit: &no, IrrelevanceOK: &yes}, Transcript: failedExec(true)},
+			Judgements{Pass: y, Irrelevance: y, RoundLimit: n, FailedCall: n}},
 		{"scored no round limit despite the transcript", Trial{Score: Score{Outcome: OutcomePass, IrrelevanceOK: &yes, RoundLimit: &no}, Transcript: &Transcript{RoundLimitHit: true}},
-			Judgements{Pass: y, Irrelevance: y, RoundLimit: n}},
+			Judgements{Pass: y, Irrelevance: y, RoundLimit: n, FailedCall: n}},
 	}
 	for _, tt := range tests {
 		if got := Judge(&tt.tr); got != tt.want {
@@ -106,4 +117,9 @@ func TestJudgeReadsFormat11Lines(t *testing.T) {
 	if j.ArgValidity != (Judgement{true, false}) || j.ArgValidityShown != j.ArgValidity || j.ValidVisibleCalls != 0 {
 		t.Errorf("judged %+v", j)
 	}
+}
+
+// failedExec is a transcript whose one call the tool refused.
+func failedExec(notExecuted bool) *Transcript {
+	return &Transcript{NotExecuted: notExecuted, Rounds: []Round{{Executions: []Execution{{Name: "read_text_file", IsError: true, ErrorKind: ExecToolError}}}}}
 }

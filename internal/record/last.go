@@ -17,6 +17,10 @@ import (
 // first pass decodes only each line's key and keeps each key's last line
 // number, the second decodes those lines alone.
 func ReadLast(r io.ReadSeeker, file string, fn func(*Trial)) ([]*SyntaxError, error) {
+	return readLast(r, file, false, fn)
+}
+
+func readLast(r io.ReadSeeker, file string, slim bool, fn func(*Trial)) ([]*SyntaxError, error) {
 	last := map[TrialKey]int{}
 	rd := NewReader(r, file)
 	rd.keysOnly = true
@@ -38,6 +42,7 @@ func ReadLast(r io.ReadSeeker, file string, fn func(*Trial)) ([]*SyntaxError, er
 	}
 	slices.Sort(keep)
 	rd = NewReader(r, file)
+	rd.slim = slim
 	rd.want = func(line int) bool {
 		for len(keep) > 0 && keep[0] < line {
 			keep = keep[1:]
@@ -51,6 +56,97 @@ func ReadLast(r io.ReadSeeker, file string, fn func(*Trial)) ([]*SyntaxError, er
 	return append(warnings, rd.Warnings...), rd.Err()
 }
 
+// ReadLastSlim is ReadLast for the readers that need each trial's verdicts
+// and numbers but not its conversation (compare, choose, gates): the lines
+// kept are decoded slim, without the transcript's bulk (the messages, the
+// requests, the responses' text and calls, the tools' arguments and
+// results; see slimTrial), which is most of what a read costs. Its
+// guarantees are ReadLast's.
+//
+// With reset set, the read goes in one pass, fn getting each line as it is
+// read, for as long as no trial key comes twice (a run that was never
+// resumed over an infrastructure error): every line is then its key's
+// last. Should a key come again, reset is called, for fn's reader to
+// forget what it was given, and the reading starts over in the two passes
+// of ReadLast. A nil reset reads in two passes from the start.
+func ReadLastSlim(r io.ReadSeeker, file string, reset func(), fn func(*Trial)) ([]*SyntaxError, error) {
+	if reset != nil {
+		warnings, done, err := readOnce(r, file, fn)
+		if done || err != nil {
+			return warnings, err
+		}
+		reset()
+		if _, err := r.Seek(0, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+	}
+	return readLast(r, file, true, fn)
+}
+
+// readOnce reads slim trials in one pass, giving fn each line, until a
+// trial key comes a second time (a line that supersedes another, or a bad
+// line whose key was given before); done reports that none did.
+func readOnce(r io.Reader, file string, fn func(*Trial)) (warnings []*SyntaxError, done bool, err error) {
+	seen := map[TrialKey]bool{}
+	again := false
+	rd := NewReader(r, file)
+	rd.slim = true
+	rd.lost = func(k TrialKey) { again = again || seen[k] }
+	for !again && rd.Scan() {
+		k := rd.Trial().Key()
+		if seen[k] {
+			again = true
+			break
+		}
+		seen[k] = true
+		fn(rd.Trial())
+	}
+	if err := rd.Err(); err != nil {
+		return rd.Warnings, false, err
+	}
+	return rd.Warnings, !again, nil
+}
+
+// ReadLastKept is ReadLastSlim in one pass for readers that need little of
+// each trial: keep makes of each line's slim trial what the reader keeps
+// (a comparison's verdicts and numbers), and only that is held until the
+// end, when fn gets each trial key's last kept value, in the order those
+// lines appear. keep sees superseded lines too; fn never does. The
+// guarantees are ReadLast's: a line that cannot be read is a warning, and
+// if its key can be read it still supersedes that key's earlier lines.
+func ReadLastKept[T any](r io.Reader, file string, keep func(*Trial) T, fn func(T)) ([]*SyntaxError, error) {
+	type kept struct {
+		v  T
+		ok bool
+	}
+	var lines []kept
+	last := map[TrialKey]int{}
+	drop := func(k TrialKey) {
+		if i, ok := last[k]; ok {
+			lines[i] = kept{}
+			delete(last, k)
+		}
+	}
+	rd := NewReader(r, file)
+	rd.slim, rd.lost = true, drop
+	for rd.Scan() {
+		t := rd.Trial()
+		k := t.Key()
+		drop(k)
+		last[k] = len(lines)
+		lines = append(lines, kept{keep(t), true})
+	}
+	if err := rd.Err(); err != nil {
+		return rd.Warnings, err
+	}
+	for _, l := range lines {
+		if l.ok {
+			fn(l.v)
+		}
+	}
+	return rd.Warnings, nil
+}
+
 // trialKey is the part of a trial line the first pass of ReadLast decodes.
 type trialKey struct {
 	Format  string `json:"format"`
@@ -61,10 +157,18 @@ type trialKey struct {
 }
 
 // peekKey decodes only the key and format version of a trial line, skipping
-// the transcript.
-func peekKey(b []byte) (TrialKey, string, error) {
+// the transcript without decoding it.
+func (r *Reader) peekKey(b []byte) (TrialKey, string, error) {
 	var k trialKey
-	if err := json.Unmarshal(b, &k); err != nil {
+	if decodeKey(b, &k, &r.syms) {
+		return TrialKey{Model: k.Model, CaseID: k.CaseID, Variant: k.Variant, Repeat: k.Repeat}, k.Format, nil
+	}
+	k = trialKey{}
+	pruned, err := pruneLine(nil, b, keyOnly)
+	if err != nil {
+		return TrialKey{}, "", err
+	}
+	if err := json.Unmarshal(pruned, &k); err != nil {
 		return TrialKey{}, "", err
 	}
 	return TrialKey{Model: k.Model, CaseID: k.CaseID, Variant: k.Variant, Repeat: k.Repeat}, k.Format, nil

@@ -194,6 +194,12 @@ func (e Execution) InfraError() bool {
 	return e.ErrorKind == ExecTimeout || e.ErrorKind == ExecServerFailure
 }
 
+// Failed reports whether the model was given an error for the call: the
+// tool returned isError, the policy blocked it, the name was no tool or a
+// decoy, or the arguments failed the schema. A failure of the server
+// (timeout, crash) is not one: it makes the trial an infrastructure error.
+func (e Execution) Failed() bool { return e.IsError && !e.InfraError() }
+
 // ToolCalls returns every tool call the model made, over all rounds, in order.
 func (t *Transcript) ToolCalls() []ToolCall {
 	var calls []ToolCall

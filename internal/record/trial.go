@@ -105,6 +105,12 @@ type Score struct {
 	// RepeatedCalls counts the calls that repeat an earlier call of the
 	// trial: the same tool with arguments equal as JSON values.
 	RepeatedCalls int `json:"calls_repeated,omitempty"`
+	// FailedCalls counts the calls the model was given an error for
+	// (Execution.Failed): the tool returned isError, the policy blocked the
+	// call, the name was no tool or a decoy, the arguments failed the
+	// schema. 0 in trials written before format 1.8, for which Judge counts
+	// the failed executions of the transcript.
+	FailedCalls int `json:"calls_failed,omitempty"`
 	// Rounds is how many requests the conversation used.
 	Rounds int `json:"rounds"`
 	// Truncated: a prompt reached num_ctx, so Ollama cut it and the tools
@@ -167,15 +173,21 @@ const (
 	OutcomeHiddenConstraint = "hidden_constraint"
 	OutcomeWrongArgs        = "wrong_args"
 	OutcomeMissingCall      = "missing_call"
-	OutcomeExtraCall        = "extra_call"
-	OutcomeRoundLimit       = "round_limit"
-	OutcomeWrongAnswer      = "wrong_answer"
-	OutcomeInfraError       = "infra_error"
+	// OutcomeCallFailed: the calls were right, but an expected call failed
+	// (its tool returned an error, or the policy blocked it) and no other
+	// call that fits the expectation ran without error, so the answer
+	// cannot rest on the tool's result. A case that tests error handling
+	// allows it with expect: {call_may_fail: true}.
+	OutcomeCallFailed  = "call_failed"
+	OutcomeExtraCall   = "extra_call"
+	OutcomeRoundLimit  = "round_limit"
+	OutcomeWrongAnswer = "wrong_answer"
+	OutcomeInfraError  = "infra_error"
 )
 
 // Outcomes lists every outcome in report order.
 var Outcomes = []string{
 	OutcomePass, OutcomeWrongTool, OutcomeHallucinatedTool, OutcomeNoCall, OutcomeCallInText, OutcomeCallInThinking,
 	OutcomeEmptyAnswer, OutcomeUnexpectedCall, OutcomeHiddenConstraint, OutcomeInvalidArgs, OutcomeWrongArgs,
-	OutcomeMissingCall, OutcomeExtraCall, OutcomeRoundLimit, OutcomeWrongAnswer, OutcomeInfraError,
+	OutcomeMissingCall, OutcomeCallFailed, OutcomeExtraCall, OutcomeRoundLimit, OutcomeWrongAnswer, OutcomeInfraError,
 }

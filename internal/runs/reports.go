@@ -72,9 +72,16 @@ func Summarize(run *store.Reader, stderr io.Writer) (*summary.Summary, error) {
 // SummarizeWith is Summarize judging with judge: a comparison's gates judge
 // its current side as the comparison judged it.
 func SummarizeWith(run *store.Reader, judge record.JudgeOptions, stderr io.Writer) (*summary.Summary, error) {
-	sum := summary.NewSummarizer(run.Run.Suite.Name, run.Run.Models)
-	sum.Judge = judge
-	if err := EachTrial(run, stderr, sum.Add); err != nil {
+	var sum *summary.Summarizer
+	reset := func() {
+		sum = summary.NewSummarizer(run.Run.Suite.Name, run.Run.Models)
+		sum.Judge = judge
+	}
+	reset()
+	// The summary is verdicts and numbers: the trials are read slim, as
+	// compare's are, so a gate on a large run does not decode every
+	// transcript.
+	if err := eachSlimTrial(run, stderr, reset, func(t *record.Trial) { sum.Add(t) }); err != nil {
 		return nil, err
 	}
 	return sum.Summary().WithRun(run.Run), nil

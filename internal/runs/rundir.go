@@ -51,6 +51,20 @@ func heldRun(dir string) error {
 // wrote a UsageError: upgrading is the user's to do.
 func EachTrial(run *store.Reader, stderr io.Writer, fn func(*record.Trial)) error {
 	warnings, err := run.Trials(fn)
+	return warnAndClassify(stderr, warnings, err)
+}
+
+// eachSlimTrial is EachTrial with the trials read slim (store's
+// SlimTrials): no messages, requests, response text or tool arguments and
+// results; in one pass when it can, calling reset should it start over.
+func eachSlimTrial(run *store.Reader, stderr io.Writer, reset func(), fn func(*record.Trial)) error {
+	warnings, err := run.SlimTrials(reset, fn)
+	return warnAndClassify(stderr, warnings, err)
+}
+
+// warnAndClassify prints a read's warnings and makes a newer format's
+// error a usage error.
+func warnAndClassify(stderr io.Writer, warnings []*record.SyntaxError, err error) error {
 	store.Warn(stderr, warnings)
 	var fe *record.FormatError
 	if errors.As(err, &fe) {

@@ -135,11 +135,18 @@ func TestScoreNotExecutedFields(t *testing.T) {
 func TestScoreBlockedCall(t *testing.T) {
 	// The model chose the right tool; the suite would not run it, the model
 	// said so. The call counts for selection and arguments, and is neither
-	// valid nor invalid: its arguments never reached a schema check.
+	// valid nor invalid: its arguments never reached a schema check. It
+	// failed, so the trial is call_failed unless the case allows it.
 	got := Score(conv("I was not allowed to search.", one(blocked(searchDog))), expect(t, `{tool: search, args: {query: {contains: dog}}}`), Options{})
-	want := record.Score{Outcome: record.OutcomePass, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, Rounds: 2, RoundLimit: no}
+	want := record.Score{Outcome: record.OutcomeCallFailed, CallExpected: true, ToolCorrect: true, ArgsCorrect: true, FailedCalls: 1, Rounds: 2, RoundLimit: no,
+		Detail: "search: blocked: it is marked destructive (destructiveHint) and the suite does not allow it"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Score (-want +got):\n%s", diff)
+	}
+	got = Score(conv("I was not allowed to search.", one(blocked(searchDog))), expect(t, `{tool: search, args: {query: {contains: dog}}, call_may_fail: true}`), Options{})
+	want.Outcome, want.Detail = record.OutcomePass, ""
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("call_may_fail: Score (-want +got):\n%s", diff)
 	}
 	// A blocked call is not an infrastructure error.
 	got = Score(conv("ok", one(blocked(searchCat))), expect(t, toolForm), Options{})

@@ -85,6 +85,10 @@ func Score(t *record.Transcript, e *suite.Expect, opts Options) record.Score {
 	}
 	s := record.Score{CallExpected: !e.NoTool, Rounds: len(t.Rounds)}
 	for _, x := range execs {
+		if x.Failed() && !t.NotExecuted {
+			// What the model was told; a call never run told it nothing.
+			s.FailedCalls++
+		}
 		if x.ErrorKind == record.ExecBlocked {
 			// Never sent, so its arguments were never checked: neither a
 			// valid nor an invalid call.

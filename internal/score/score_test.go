@@ -103,7 +103,8 @@ func outcomeTests() []outcomeTest {
 		// pass
 		{name: "tool form", expect: toolForm, t: conv(terrace, one(searchDog)), want: record.OutcomePass},
 		{name: "tool form ignores later calls", expect: toolForm, t: conv(terrace, one(searchDog), one(list, weather)), want: record.OutcomePass},
-		{name: "tool error is the model's to handle", expect: `{tool: search}`, t: conv("Sorry.", one(toolFailed)), want: record.OutcomePass},
+		{name: "a tool error the case allows", expect: `{tool: search, call_may_fail: true}`, t: conv("Sorry.", one(toolFailed)), want: record.OutcomePass},
+		{name: "a tool error then the call again, which ran", expect: `{tool: search, args: {query: {contains: dog}}}`, t: conv(terrace, one(toolFailed), one(searchDog)), want: record.OutcomePass},
 		{name: "calls in order", expect: callsForm, t: conv("Open 9 to 5.", one(hours, menu)), want: record.OutcomePass},
 		{name: "calls over rounds", expect: callsForm, t: conv("Open 9 to 5.", one(hours), one(menu)), want: record.OutcomePass},
 		{name: "any order reversed", expect: anyOrder, t: conv("Open 9 to 5.", one(menu, hours)), want: record.OutcomePass},
@@ -166,6 +167,10 @@ func outcomeTests() []outcomeTest {
 		{name: "hidden constraint beats wrong args of another call", expect: `{calls: [{tool: get_document, args: {name: x}}, {tool: search}]}`, t: conv("ok", one(hours, hiddenArgs)), want: record.OutcomeHiddenConstraint},
 		{name: "invalid args beat wrong args of another call", expect: `{calls: [{tool: get_document, args: {name: x}}, {tool: search}]}`, t: conv("ok", one(hours, badArgs)), want: record.OutcomeInvalidArgs},
 		{name: "wrong args", expect: toolForm, t: conv(terrace, one(searchCat)), want: record.OutcomeWrongArgs, wantDetail: `query: expected a string containing "dog" (any case), got "cats"`},
+		// call_failed: the answer matches, but rests on no result.
+		{name: "the expected call failed", expect: `{tool: search, args: {query: dog}, answer: {contains: terrace}}`, t: conv(terrace, one(toolFailed)), want: record.OutcomeCallFailed, wantDetail: "search: tool_error: no index"},
+		{name: "a failed call with wrong args is wrong_args", expect: `{tool: search, args: {query: cat}}`, t: conv(terrace, one(toolFailed)), want: record.OutcomeWrongArgs},
+		{name: "a failed call in order", expect: `{calls: [{tool: search}]}`, t: conv(terrace, one(toolFailed)), want: record.OutcomeCallFailed},
 		{name: "wrong args missing key", expect: toolForm, t: conv(terrace, one(tc{name: "search", args: `{"query": "dog"}`})), want: record.OutcomeWrongArgs, wantDetail: "top_k: expected any value, got (missing)"},
 		{name: "wrong args strict", expect: `{tool: get_document, args: {name: hours.txt}, strict_args: true}`, t: conv("ok", one(tc{name: "get_document", args: `{"name": "hours.txt", "page": 2}`})), want: record.OutcomeWrongArgs, wantDetail: "page: expected no such argument (strict args), got 2"},
 		{name: "strict from options", expect: `{tool: get_document, args: {name: hours.txt}}`, t: conv("ok", one(tc{name: "get_document", args: `{"name": "hours.txt", "page": 2}`})), opts: Options{StrictArgs: true}, want: record.OutcomeWrongArgs},
@@ -271,15 +276,15 @@ func TestScoreFields(t *testing.T) {
 		},
 		{
 			name: "invalid then hallucinated", expect: toolForm, t: conv(terrace, one(badArgs), one(weather, searchDog)),
-			want: record.Score{Outcome: record.OutcomeInvalidArgs, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 2, ValidCalls: 1, ValidVisibleCalls: 1, Rounds: 3, RoundLimit: no},
+			want: record.Score{Outcome: record.OutcomeInvalidArgs, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 2, ValidCalls: 1, ValidVisibleCalls: 1, FailedCalls: 2, Rounds: 3, RoundLimit: no},
 		},
 		{
 			name: "hidden constraint counts as valid as shown", expect: toolForm, t: conv(terrace, one(hiddenArgs), one(searchDog)),
-			want: record.Score{Outcome: record.OutcomeHiddenConstraint, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 2, ValidCalls: 1, ValidVisibleCalls: 2, Rounds: 3, RoundLimit: no},
+			want: record.Score{Outcome: record.OutcomeHiddenConstraint, CallExpected: true, ToolCorrect: true, CallsToKnownTools: 2, ValidCalls: 1, ValidVisibleCalls: 2, FailedCalls: 1, Rounds: 3, RoundLimit: no},
 		},
 		{
 			name: "hallucinated", expect: toolForm, t: conv(terrace, one(weather)),
-			want: record.Score{Outcome: record.OutcomeHallucinatedTool, CallExpected: true, CallsToKnownTools: 0, ValidCalls: 0, ValidVisibleCalls: 0, Rounds: 2, RoundLimit: no},
+			want: record.Score{Outcome: record.OutcomeHallucinatedTool, CallExpected: true, CallsToKnownTools: 0, ValidCalls: 0, ValidVisibleCalls: 0, FailedCalls: 1, Rounds: 2, RoundLimit: no},
 		},
 		{
 			name: "no tool abstains", expect: noTool, t: conv("Paris."),

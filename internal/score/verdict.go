@@ -40,6 +40,9 @@ func (sc *scorer) verdict(s *record.Score) (outcome, detail string) {
 	if o, d := sc.mistake(p); o != "" {
 		return o, d
 	}
+	if o, d := sc.callFailed(p.ps); o != "" {
+		return o, d
+	}
 	return sc.finish(p, answer)
 }
 
@@ -241,4 +244,46 @@ func (sc *scorer) finish(p pairing, answer string) (outcome, detail string) {
 		return record.OutcomeEmptyAnswer, "the calls were right but the final answer is empty"
 	}
 	return sc.answer(answer)
+}
+
+// callFailed is call_failed for the first expected call whose paired call
+// failed as it ran (the tool's error, or the policy's block) when no other
+// call fitting the same expectation ran without error: the answer then
+// rests on no result of the tool. A case with call_may_fail allows it, and
+// a trial that did not execute ran nothing.
+func (sc *scorer) callFailed(ps []pair) (outcome, detail string) {
+	if sc.e.CallMayFail || sc.t.NotExecuted {
+		return "", ""
+	}
+	for _, p := range ps {
+		x := sc.exec(p.call)
+		if x.ErrorKind != record.ExecToolError && x.ErrorKind != record.ExecBlocked {
+			continue
+		}
+		if sc.ranFitting(p.want) {
+			continue
+		}
+		return record.OutcomeCallFailed, fmt.Sprintf("%s: %s: %s", sc.calls[p.call].Name, x.ErrorKind, excerpt(failText(x)))
+	}
+	return "", ""
+}
+
+// ranFitting reports whether some call fits want (its tool, matching
+// arguments) and ran without error.
+func (sc *scorer) ranFitting(want suite.ExpectedCall) bool {
+	for c := range sc.calls {
+		if x := sc.exec(c); !x.IsError && x.Name != "" && names(sc.calls[c], x, want) && len(sc.mismatches(want, c)) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// failText is what the model was told of a failed call: the error behind
+// it (the tool's own text, or why the policy blocked it), else its result.
+func failText(x record.Execution) string {
+	if strings.TrimSpace(x.Error) != "" {
+		return x.Error
+	}
+	return x.Result
 }

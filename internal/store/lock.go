@@ -117,3 +117,21 @@ type NotEmptyError struct {
 func (e *NotEmptyError) Error() string {
 	return fmt.Sprintf("%s is not empty (%s)", e.Dir, strings.Join(e.Names, ", "))
 }
+
+// WriterGone reports whether the writer that holds run directory dir's
+// lock is gone: the lock file names a process that no longer exists (it
+// was killed, or its machine rebooted). A run.json that still says running
+// then describes a run nobody will finish. False when the lock names no
+// process (none was written, or this system cannot tell), or when its
+// process lives.
+func WriterGone(dir string) (pid int, gone bool) {
+	b, err := os.ReadFile(filepath.Join(dir, LockFile))
+	if err != nil {
+		return 0, false
+	}
+	pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 {
+		return 0, false
+	}
+	return pid, processGone(pid)
+}

@@ -25,3 +25,8 @@ func tryLock(f *os.File) (bool, error) {
 		}
 	}
 }
+
+// processGone reports whether no process has the id pid (kill 0 finds none).
+func processGone(pid int) bool {
+	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+}

@@ -187,7 +187,7 @@ func TestCheckCaseToolsErrors(t *testing.T) {
 	want := []string{
 		`c.yaml:4:13: cases[0].tools[0]: unknown tool "serch" (did you mean "search"? tools: docs__info, fs__info, get_document, list_documents, search)`,
 		`c.yaml:9:29: cases[1].expect.calls[0].tool: not among the case's tools: unknown tool "search" (tools: f, get_document)`,
-		`c.yaml:9:45: cases[1].expect.calls[1].tool: expected arguments {"n": five} do not fit the input schema of f: `,
+		`c.yaml:9:58: cases[1].expect.calls[1].args.n: must be an integer, got the string "five"`,
 		`c.yaml:12:27: cases[2].tools[1]: "get_document" and "docs.get_document" are the same tool, get_document`,
 	}
 	got := strings.Split(err.Error(), "\n")

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -239,54 +238,3 @@ const (
 	maxToolsListed = 12
 	nearestTools   = 5
 )
-
-// checkArgs validates the exactly known arguments of one expected call.
-func (p *parser) checkArgs(c Catalog, partial PartialValidator, call *ExpectedCall, strict bool, field string) {
-	known := map[string]any{}
-	complete := strict
-	var choices []ArgMatcher
-	for _, m := range call.Args {
-		switch {
-		case m.Kind == MatchEquals:
-			known[m.Key] = m.Value
-		case m.Kind == MatchOneOf:
-			known[m.Key] = m.OneOf[0]
-			if len(m.OneOf) > 1 {
-				choices = append(choices, m)
-			}
-		case m.Kind == MatchNumber && m.Tolerance == 0:
-			known[m.Key] = m.Number
-		case m.Kind == MatchAbsent:
-		default:
-			complete = false
-		}
-	}
-	if partial == nil && !complete {
-		return
-	}
-	validate := func(args map[string]any) error {
-		data, err := json.Marshal(args)
-		if err != nil {
-			return err
-		}
-		// A complete expectation is the whole object a passing call sends, so
-		// it must pass the full schema, required properties included.
-		if complete {
-			return c.ValidateArgs(call.Exposed, data)
-		}
-		return partial.ValidatePartial(call.Exposed, data)
-	}
-	if err := validate(known); err != nil {
-		p.errorAt(call.Pos, field, "expected arguments %s do not fit the input schema of %s: %v", Flow(known), call.Exposed, err)
-		return
-	}
-	for _, m := range choices {
-		for i, choice := range m.OneOf[1:] {
-			args := maps.Clone(known)
-			args[m.Key] = choice
-			if err := validate(args); err != nil {
-				p.errorAt(m.Pos, strings.TrimSuffix(field, ".tool")+".args."+m.Key, "one_of choice %d (%s) does not fit the input schema of %s: %v", i+2, Flow(choice), call.Exposed, err)
-			}
-		}
-	}
-}

@@ -23,6 +23,7 @@ func (s *Suite) CaseHash(c *Case) string {
 		Normalize:  s.Defaults.NormalizeStrings,
 		MaxRounds:  c.MaxRounds,
 		Execute:    !c.NoExecute,
+		MayFail:    c.Expect.CallMayFail,
 	}
 	for _, m := range s.Conversation(c) {
 		h.Conversation = append(h.Conversation, hashedMessage{Role: m.Role, Content: m.Content})
@@ -85,6 +86,9 @@ type hashedCase struct {
 	// Judge is the rubric, left out for a case without one, so their
 	// hashes are those recorded before rubrics.
 	Judge string `json:"judge,omitempty"`
+	// MayFail is call_may_fail, left out when false, so the hashes of other
+	// cases are those recorded before it.
+	MayFail bool `json:"call_may_fail,omitempty"`
 }
 
 // hashedTool is one of a case's own tools; Parameters is the schema's JSON

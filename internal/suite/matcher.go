@@ -39,9 +39,11 @@ type MatchOptions struct {
 type ArgMatcher struct {
 	// Key is the argument's name.
 	Key string
-	// Pos is where the expected value is written.
-	Pos  Pos
-	Kind MatcherKind
+	// Pos is where the expected value is written, KeyPos the argument's
+	// name.
+	Pos    Pos
+	KeyPos Pos
+	Kind   MatcherKind
 	// Value is the literal of MatchEquals in JSON's shapes: nil, bool, int64,
 	// float64, string, []any or map[string]any.
 	Value any
@@ -129,6 +131,11 @@ func (m ArgMatcher) Match(v any, present bool, opts MatchOptions) (ok bool, why 
 func (m ArgMatcher) String() string {
 	switch m.Kind {
 	case MatchEquals:
+		// An object a suite would read as a matcher (one key, or a
+		// matcher's key) is written as equals, so it reads back the same.
+		if obj, ok := m.Value.(map[string]any); ok && (len(obj) == 1 || hasMatcherKey(obj)) {
+			return "{equals: " + Flow(m.Value) + "}"
+		}
 		return Flow(m.Value)
 	case MatchContains:
 		return "{contains: " + Flow(m.Substring) + "}"
@@ -500,4 +507,13 @@ func plain(s string) bool {
 		return false
 	}
 	return true
+}
+
+func hasMatcherKey(obj map[string]any) bool {
+	for k := range obj {
+		if IsMatcherKey(k) {
+			return true
+		}
+	}
+	return false
 }

@@ -21,7 +21,7 @@ var (
 	defaultsKeys = []string{"system", "max_rounds", "think", "keep_alive", "normalize_strings", "strict_args", "execute", "allow_tools", "deny_tools", "options", "schema_hints", "judge"}
 	caseKeys     = []string{"id", "ask", "tags", "tools", "expect", "max_rounds", "execute", "review"}
 	messageKeys  = []string{"role", "content"}
-	expectKeys   = []string{"tool", "args", "calls", "any_order", "no_tool", "answer", "strict_args", "max_rounds", "any_tool"}
+	expectKeys   = []string{"tool", "args", "calls", "any_order", "no_tool", "answer", "strict_args", "max_rounds", "any_tool", "call_may_fail"}
 	callKeys     = []string{"tool", "args"}
 	matcherKeys  = []string{"equals", "contains", "regex", "one_of", "number", "tolerance", "any", "absent"}
 	bfclKeys     = []string{"bfcl", "type", "items", "lang", "required"}

@@ -222,6 +222,8 @@ func (p *parser) expect(n *yaml.Node, path string) (e Expect, maxRounds *yaml.No
 			if b, ok := p.boolean(v, fp); ok {
 				e.StrictArgs = &b
 			}
+		case "call_may_fail":
+			e.CallMayFail, _ = p.boolean(v, fp)
 		case "max_rounds":
 			maxRounds = v
 		default:
@@ -269,6 +271,9 @@ func (p *parser) expect(n *yaml.Node, path string) (e Expect, maxRounds *yaml.No
 	}
 	if e.AnyOrder && calls == nil {
 		p.errorf(keys["any_order"], join(path, "any_order"), "any_order applies to calls only")
+	}
+	if e.CallMayFail && (e.NoTool || e.AnyTool) {
+		p.errorf(keys["call_may_fail"], join(path, "call_may_fail"), "call_may_fail applies to tool or calls: an expected call that may fail")
 	}
 	if e.NoTool && e.StrictArgs != nil {
 		p.errorf(keys["strict_args"], join(path, "strict_args"), "strict_args has no meaning with no_tool")

@@ -23,7 +23,7 @@ func (p *parser) args(n *yaml.Node, path string) ArgMatchers {
 			continue
 		}
 		if m, ok := p.argMatcher(f.val, join(path, key)); ok {
-			m.Key = key
+			m.Key, m.KeyPos = key, p.pos(f.key)
 			out = append(out, m)
 		}
 	}
@@ -44,9 +44,16 @@ func (p *parser) argMatcher(n *yaml.Node, path string) (ArgMatcher, bool) {
 	if hasKeyIn(fs, []string{"bfcl"}) {
 		return p.bfclMatcher(fs, m, path)
 	}
-	if len(fs) == 1 && IsMatcherTypo(fs[0].key.Value) {
+	if len(fs) == 1 && !IsMatcherKey(fs[0].key.Value) {
+		// A one-key object is a matcher misspelled or misremembered far
+		// more often than a literal: a literal one says so with equals.
 		k := fs[0].key.Value
-		p.errorf(fs[0].key, path, "unknown matcher %q (did you mean %q?); to expect the object {%s: ...} itself, write {equals: {%[1]s: ...}}", k, closest(k, matcherKeys), k)
+		if IsMatcherTypo(k) {
+			p.errorf(fs[0].key, path, "unknown matcher %q (did you mean %q?); to expect the object {%s: ...} itself, write {equals: {%[1]s: ...}}", k, closest(k, matcherKeys), k)
+		} else {
+			lit := quietFlow(p, n, path)
+			p.errorf(fs[0].key, path, "%s is not a matcher: the matchers are %s; write {equals: %[1]s} for a literal object", lit, matcherList)
+		}
 		return m, false
 	}
 	if !hasKeyIn(fs, matcherKeys) {
@@ -158,6 +165,21 @@ func (p *parser) regex(n *yaml.Node, path string) *regexp.Regexp {
 // literal; writers of suites (toolgrade cases from) wrap a literal object
 // holding one in {equals: ...}.
 func IsMatcherKey(key string) bool { return slices.Contains(matcherKeys, key) }
+
+// matcherList names the matchers as the error for a one-key object that is
+// none says them.
+const matcherList = "equals, contains, regex, one_of, number (with tolerance), any and absent"
+
+// quietFlow is the node n as a literal in flow style, for a message; a
+// node that is no literal is shown as {...}.
+func quietFlow(p *parser, n *yaml.Node, path string) string {
+	q := &parser{file: p.file}
+	v, ok := q.literal(n, path, false)
+	if !ok {
+		return "{...}"
+	}
+	return Flow(v)
+}
 
 // IsMatcherTypo reports whether key is not a matcher key but near one
 // (regexp for regex, contain for contains): an expected value that is an

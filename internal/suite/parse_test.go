@@ -64,8 +64,8 @@ func TestLoadExample(t *testing.T) {
 						Tool: "search",
 						Pos:  pos(18, 13),
 						Args: ArgMatchers{
-							{Key: "query", Pos: pos(19, 21), Kind: MatchContains, Substring: "dog"},
-							{Key: "top_k", Pos: pos(19, 45), Kind: MatchAny},
+							{Key: "query", Pos: pos(19, 21), KeyPos: pos(19, 14), Kind: MatchContains, Substring: "dog"},
+							{Key: "top_k", Pos: pos(19, 45), KeyPos: pos(19, 38), Kind: MatchAny},
 						},
 					}},
 					Answer: &TextMatcher{Pos: pos(20, 15), Kind: MatchContains, Substring: "terrace"},
@@ -79,8 +79,8 @@ func TestLoadExample(t *testing.T) {
 				Expect: Expect{
 					Pos: pos(24, 7),
 					Calls: []ExpectedCall{
-						{Tool: "get_document", Pos: pos(25, 18), Args: ArgMatchers{{Key: "name", Pos: pos(25, 45), Kind: MatchEquals, Value: "hours.txt"}}},
-						{Tool: "get_document", Pos: pos(26, 18), Args: ArgMatchers{{Key: "name", Pos: pos(26, 45), Kind: MatchEquals, Value: "menu.txt"}}},
+						{Tool: "get_document", Pos: pos(25, 18), Args: ArgMatchers{{Key: "name", Pos: pos(25, 45), KeyPos: pos(25, 39), Kind: MatchEquals, Value: "hours.txt"}}},
+						{Tool: "get_document", Pos: pos(26, 18), Args: ArgMatchers{{Key: "name", Pos: pos(26, 45), KeyPos: pos(26, 39), Kind: MatchEquals, Value: "menu.txt"}}},
 					},
 					AnyOrder:   true,
 					StrictArgs: ptr(true),
@@ -157,12 +157,12 @@ func TestLoadInline(t *testing.T) {
 	}
 	pos := func(line, col int) Pos { return Pos{File: path, Line: line, Col: col} }
 	wantArgs := ArgMatchers{
-		{Key: "name", Pos: pos(22, 15), Kind: MatchOneOf, OneOf: []any{"menu.txt", "menu"}},
-		{Key: "filter", Pos: pos(23, 17), Kind: MatchEquals, Value: map[string]any{"contains": "x"}},
-		{Key: "pages", Pos: pos(24, 16), Kind: MatchEquals, Value: []any{int64(1), 2.5, map[string]any{"from": int64(3)}}},
-		{Key: "temp", Pos: pos(25, 15), Kind: MatchNumber, Number: 37.5, Tolerance: 0.5},
-		{Key: "debug", Pos: pos(26, 16), Kind: MatchAbsent},
-		{Key: "when", Pos: pos(27, 15), Kind: MatchEquals, Value: "2024-01-01"},
+		{Key: "name", Pos: pos(22, 15), KeyPos: pos(22, 9), Kind: MatchOneOf, OneOf: []any{"menu.txt", "menu"}},
+		{Key: "filter", Pos: pos(23, 17), KeyPos: pos(23, 9), Kind: MatchEquals, Value: map[string]any{"contains": "x"}},
+		{Key: "pages", Pos: pos(24, 16), KeyPos: pos(24, 9), Kind: MatchEquals, Value: []any{int64(1), 2.5, map[string]any{"from": int64(3)}}},
+		{Key: "temp", Pos: pos(25, 15), KeyPos: pos(25, 9), Kind: MatchNumber, Number: 37.5, Tolerance: 0.5},
+		{Key: "debug", Pos: pos(26, 16), KeyPos: pos(26, 9), Kind: MatchAbsent},
+		{Key: "when", Pos: pos(27, 15), KeyPos: pos(27, 9), Kind: MatchEquals, Value: "2024-01-01"},
 	}
 	if diff := cmp.Diff(wantArgs, c.Expect.Calls[0].Args, cmpRegexp); diff != "" {
 		t.Errorf("Args (-want +got):\n%s", diff)
@@ -376,7 +376,7 @@ cases:
         i: {number: "5"}
         j: {number: 5, tolerance: -1}
         k: {name: x, contains: y}
-        l: {filter: {any: true}}
+        l: {filter: {any: true}, x: 1}
         m: [{equals: 1}]
         n: {contains: ""}
         "": 1

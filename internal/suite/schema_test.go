@@ -104,7 +104,8 @@ func TestSchemaAgreesWithLoader(t *testing.T) {
 	}{
 		{name: "minimal", src: c("{no_tool: true}"), valid: true},
 		{name: "all matchers", valid: true, src: args(`{a: {equals: {contains: x}}, b: {contains: x}, c: {regex: "^x"}, d: {one_of: [1, x, {k: v}]},
-    e: {number: 1.5, tolerance: 0.1}, e2: {number: 3}, f: {any: true}, g: {absent: true}, h: [1, {k: [x]}], i: null, j: {k: {l: 1}}}`)},
+    e: {number: 1.5, tolerance: 0.1}, e2: {number: 3}, f: {any: true}, g: {absent: true}, h: [1, {k: [x]}], i: null, j: {k: {l: 1}, m: 2}, o: {equals: {k: 1}}}`)},
+		{name: "a one-key object is no literal", src: args(`{a: {startswith: dog}}`)},
 		{name: "calls any order", valid: true, src: c("{calls: [{tool: a}, {tool: b, args: {x: 1}}], any_order: true, strict_args: true, max_rounds: 3, answer: {one_of: [x, y]}}")},
 		{name: "answer with no_tool", valid: true, src: c("{no_tool: true, answer: {regex: x}}")},
 		{name: "no_tool false with tool", valid: true, src: c("{no_tool: false, tool: x}")},
@@ -201,7 +202,8 @@ func TestSchemaAgreesWithLoader(t *testing.T) {
 
 		{name: "duplicate ids", who: loaderOnly, src: "cases:\n  - {id: a, ask: q, expect: {no_tool: true}}\n  - {id: a, ask: q, expect: {no_tool: true}}\n"},
 		{name: "bad regex", who: loaderOnly, src: args(`{a: {regex: "(x"}}`)},
-		{name: "matcher typo", who: loaderOnly, src: args(`{a: {regexp: x}}`)},
+		// The schema now rejects every one-key object that is no matcher, a typo too.
+		{name: "matcher typo", src: args(`{a: {regexp: x}}`)},
 		{name: "last message not the user's", who: loaderOnly, src: "cases:\n  - {id: a, ask: [{role: user, content: u}, {role: assistant, content: x}], expect: {no_tool: true}}\n"},
 		{name: "late system message", who: loaderOnly, src: "cases:\n  - {id: a, ask: [{role: user, content: u}, {role: system, content: x}, {role: user, content: u}], expect: {no_tool: true}}\n"},
 		{name: "option typo", who: loaderOnly, src: "defaults: {options: {temprature: 0}}\n" + c("{no_tool: true}")},

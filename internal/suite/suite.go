@@ -309,6 +309,12 @@ type Expect struct {
 	// score.OptionsFor). With strict args, argument keys the case does not
 	// name must not be present.
 	StrictArgs *bool
+	// CallMayFail (call_may_fail: true) lets a trial pass when an expected
+	// call failed (its tool returned an error, or the policy blocked it):
+	// for cases that test how a model handles a tool's error. Without it
+	// such a trial is call_failed, since its answer cannot rest on the
+	// tool's result.
+	CallMayFail bool
 	// BFCL is set for a case tagged bfcl_category:CATEGORY (one toolgrade
 	// import bfcl wrote): the scorer then also gives BFCL's own verdict,
 	// by BFCL's rules alone (score.BFCL).

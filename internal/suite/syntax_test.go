@@ -98,9 +98,15 @@ func TestMatcherTypo(t *testing.T) {
 			t.Errorf("%s is not taken for %s", typo.key, typo.want)
 		}
 	}
-	// Written as equals, or beside other keys, or far from every matcher's
-	// name, an object is a literal.
-	for _, args := range []string{"{query: {equals: {regexp: dog}}}", "{query: {regexp: dog, flags: i}}", "{query: {name: dog}}"} {
+	// Far from every matcher's name, a one-key object is still no literal.
+	src = strings.Replace(firstSuite, "args: {query: {contains: dog}}", "args: {query: {startswith: dog}}", 1)
+	_, err = Parse([]byte(src), "first.yaml")
+	want = `first.yaml:12:22: cases[0].expect.args.query: {startswith: dog} is not a matcher: the matchers are equals, contains, regex, one_of, number (with tolerance), any and absent; write {equals: {startswith: dog}} for a literal object`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	// Written as equals, or beside other keys, an object is a literal.
+	for _, args := range []string{"{query: {equals: {regexp: dog}}}", "{query: {regexp: dog, flags: i}}", "{query: {equals: {name: dog}}}"} {
 		src := strings.Replace(firstSuite, "args: {query: {contains: dog}}", "args: "+args, 1)
 		s, err := Parse([]byte(src), "first.yaml")
 		if err != nil {

@@ -114,6 +114,8 @@ type modelAcc struct {
 	cases              map[string]*stats.CaseCount
 	examples           map[string][]Example
 	judgeFails         []Example // answers the judge failed, as examples
+	failedPasses       []Example // passes with a failed call, as examples
+	failedPassN        int
 	byCase             map[string]*outcomeAcc
 	byTag              map[string]*outcomeAcc
 	tagCases           map[string]map[string]bool
@@ -201,6 +203,10 @@ func (s *Summarizer) Add(t *record.Trial) {
 	}
 	m.s.RepeatedCalls += j.RepeatedCalls
 	m.addJudged(t, &j)
+	if j.Pass.OK && j.FailedCall.OK {
+		m.failedPassN++
+		m.failedPasses = keepFirst(m.failedPasses, Example{Case: t.CaseID, Repeat: t.Repeat, Detail: FailedCallDetail(t)})
+	}
 	m.rounds.Add(sc.Rounds)
 	if !t.IsCopy() { // a copy of an earlier repeat took no model time
 		m.addCosts(t.Transcript)
@@ -363,6 +369,9 @@ func (s *Summarizer) summarize(m *modelAcc) ModelSummary {
 	}
 	if n := ms.Judged.N - ms.Judged.K; n > 0 {
 		ms.JudgeFailures = &FailureGroup{Outcome: JudgedFail, Count: n, Examples: m.judgeFails}
+	}
+	if m.failedPassN > 0 {
+		ms.FailedCallPasses = &FailureGroup{Outcome: FailedCallPass, Count: m.failedPassN, Examples: m.failedPasses}
 	}
 	ms.Cases = []CaseResult{}
 	for _, id := range slices.Sorted(maps.Keys(m.byCase)) {

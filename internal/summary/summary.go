@@ -140,6 +140,10 @@ type ModelSummary struct {
 	ArgAccuracy        stats.Rate `json:"arg_accuracy"`
 	Irrelevance        stats.Rate `json:"irrelevance"`
 	RoundLimit         stats.Rate `json:"round_limit"`
+	// FailedCall is the share of scored trials in which the model was
+	// given an error for a call (lower is better); FailedCallPasses lists
+	// the passes among them.
+	FailedCall stats.Rate `json:"failed_call"`
 	// Judged is the judged-answer rate: answers the judge model passed,
 	// of the trials whose answer it judged; JudgeAgreement the judge's
 	// self-agreement over the answers judged more than once. Both are
@@ -196,6 +200,11 @@ type ModelSummary struct {
 	// nil when it failed none. Their outcomes are the scorer's, often
 	// pass: these are no outcome's failures.
 	JudgeFailures *FailureGroup `json:"judge_failures,omitempty"`
+	// FailedCallPasses are the trials that passed although the model was
+	// given an error for one of their calls (Outcome FailedCallPass), the
+	// first few with the call's error and the answer; nil when none did.
+	// Their answer rests on something other than that call's result.
+	FailedCallPasses *FailureGroup `json:"failed_call_passes,omitempty"`
 
 	// Cases are the results case by case, sorted by id.
 	Cases []CaseResult `json:"cases"`
@@ -306,6 +315,8 @@ func (m *ModelSummary) rate(n metric.Name) *stats.Rate {
 		return &m.Irrelevance
 	case metric.RoundLimit:
 		return &m.RoundLimit
+	case metric.FailedCall:
+		return &m.FailedCall
 	case metric.Judged:
 		return &m.Judged
 	case metric.JudgeAgreement:
@@ -339,6 +350,10 @@ type FailureGroup struct {
 	Count    int       `json:"count"`
 	Examples []Example `json:"examples"`
 }
+
+// FailedCallPass names the group of passes with a failed call
+// (FailedCallPasses).
+const FailedCallPass = "pass with a failed call"
 
 // JudgedFail names the group of answers the judge failed (JudgeFailures).
 const JudgedFail = "judged: fail"

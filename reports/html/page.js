@@ -9,7 +9,7 @@
   var byKey = null;
 
   var OUTCOMES = ["pass", "wrong_tool", "hallucinated_tool", "no_call", "call_in_text", "call_in_thinking", "empty_answer",
-    "unexpected_call", "hidden_constraint", "invalid_args", "wrong_args", "missing_call", "extra_call", "round_limit",
+    "unexpected_call", "hidden_constraint", "invalid_args", "wrong_args", "missing_call", "call_failed", "extra_call", "round_limit",
     "wrong_answer", "infra_error"];
   var SVGNS = "http://www.w3.org/2000/svg";
   // Outcomes whose colour is light enough to need dark text on it.
@@ -190,11 +190,11 @@
   }
 
   function modelTable() {
-    var sec = section("Models", "models", "Rates with their 95% Wilson intervals, a case's repeats counted as one cluster (a case is the unit of evidence); infrastructure errors are kept out of every rate. Round limit: lower is better.");
+    var sec = section("Models", "models", "Rates with their 95% Wilson intervals, a case's repeats counted as one cluster (a case is the unit of evidence); infrastructure errors are kept out of every rate. Round limit and failed call (trials in which the model was given an error for a call): lower is better.");
     // The judged column only for runs with rubrics (answer: {judge: ...}).
     var judgedCol = S.models.some(function (m) { return m.judged || m.judge_errors || m.judge_stale; });
     var head = h("tr", null, ["Model", "Pass", "Tool selection", "Arg validity", "Arg accuracy", "Irrelevance",
-      "Round limit"].concat(judgedCol ? ["Judged"] : [], ["Rounds", "Latency p50 / p95", "tok/s", "pass@k / pass^k"]).map(function (c) { return h("th", null, c); }));
+      "Round limit", "Failed call"].concat(judgedCol ? ["Judged"] : [], ["Rounds", "Latency p50 / p95", "tok/s", "pass@k / pass^k"]).map(function (c) { return h("th", null, c); }));
     var body = h("tbody");
     S.models.forEach(function (m) {
       var at = m.pass_at_k != null ? [pct(m.pass_at_k) + " / " + pct(m.pass_hat_k), h("div", { class: "ci-text" }, "k = " + m.k)] : "–";
@@ -209,6 +209,7 @@
         rateCell(m.arg_accuracy, "arg_accuracy"),
         rateCell(m.irrelevance, "irrelevance"),
         rateCell(m.round_limit, "round_limit"),
+        rateCell(m.failed_call || { k: 0, n: 0 }, "failed_call"),
         judgedCol ? judgedCell(m) : null,
         h("td", { class: "num" }, m.rounds_mean.toFixed(2)),
         h("td", { class: "num" }, secs(m.trial_latency.p50_s) + " / " + secs(m.trial_latency.p95_s)),
@@ -358,20 +359,25 @@
 
   function failures() {
     var judged = S.models.some(function (m) { return m.judge_failures; });
+    var failedCall = S.models.some(function (m) { return m.failed_call_passes; });
     var sec = section("Failures", "failures", "Failing trials by outcome, the first few by case and repeat" +
-      (judged ? "; then the answers a judge failed against their rubric (their outcomes stand)." : "."));
+      (judged ? "; then the answers a judge failed against their rubric (their outcomes stand)" : "") +
+      (failedCall ? "; then the passes in which a call failed, with its error and the answer" : "") + ".");
     var any = false;
     S.models.forEach(function (m) {
       // The answers the judge failed come last, apart from the outcomes:
       // a judged answer never changes a trial's outcome.
-      var groups = (m.failures || []).concat(m.judge_failures ? [m.judge_failures] : []);
+      // So do the passes whose answer rests on no result of a failed call.
+      var groups = (m.failures || []).concat(m.judge_failures ? [m.judge_failures] : [],
+        m.failed_call_passes ? [m.failed_call_passes] : []);
       if (!groups.length) return;
       any = true;
       var list = h("div", { class: "fail-groups" });
       groups.forEach(function (f) {
-        var judged = f === m.judge_failures;
+        var judged = f === m.judge_failures, passed = f === m.failed_call_passes;
+        var sw = judged ? "o-judged" : passed ? "o-pass" : "o-" + f.outcome;
         list.appendChild(h("div", { class: "fail-group", "data-group": f.outcome },
-          h("h4", null, h("i", { class: "sw " + (judged ? "o-judged" : "o-" + f.outcome) }), judged ? f.outcome : f.outcome.replace(/_/g, " "), h("span", { class: "kn" }, " " + f.count)),
+          h("h4", null, h("i", { class: "sw " + sw }), judged || passed ? f.outcome : f.outcome.replace(/_/g, " "), h("span", { class: "kn" }, " " + f.count)),
           h("ul", null, (f.examples || []).map(function (e) {
             var k = [m.model, m.variant || "base", e.case, e.repeat].map(encodeURIComponent).join("/");
             return h("li", null, h("a", { href: "#t/" + k }, e.case + " #" + e.repeat),
