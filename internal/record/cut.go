@@ -1,8 +1,10 @@
 package record
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"unicode/utf8"
 
 	"github.com/dustin/go-humanize"
@@ -79,3 +81,49 @@ func cutTexts(t *Trial, keep int) *Trial {
 	}
 	return &c
 }
+
+// errLongLine is the warning for a line past MaxLine, which no reader holds.
+var errLongLine = fmt.Errorf("a line longer than %s, more than toolgrade reads: skipped (toolgrade cuts a trial's texts to keep its lines under %s; an older one did not)",
+	humanize.IBytes(MaxLine), humanize.IBytes(MaxWrittenLine))
+
+// lineReader splits its input into lines as bufio.Scanner does, but a line
+// longer than max is skipped whole, marked long, instead of stopping the
+// reading: the lines after it are read.
+type lineReader struct {
+	br   *bufio.Reader
+	max  int
+	buf  []byte
+	long bool
+	err  error
+}
+
+// Scan reads the next line; false at the end or on a read error.
+func (l *lineReader) Scan() bool {
+	l.buf, l.long = l.buf[:0], false
+	for {
+		chunk, err := l.br.ReadSlice('\n')
+		if !l.long && len(l.buf)+len(chunk) > l.max {
+			l.long, l.buf = true, l.buf[:0]
+		}
+		if !l.long {
+			l.buf = append(l.buf, chunk...)
+		}
+		switch err {
+		case nil:
+			return true
+		case bufio.ErrBufferFull:
+			continue
+		case io.EOF:
+			return len(l.buf) > 0 || l.long
+		default:
+			l.err = err
+			return false
+		}
+	}
+}
+
+// Bytes is the line Scan read, with its newline.
+func (l *lineReader) Bytes() []byte { return l.buf }
+
+// Err is the read error that stopped Scan; nil at the end of the input.
+func (l *lineReader) Err() error { return l.err }

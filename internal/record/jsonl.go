@@ -70,7 +70,7 @@ func (e *SyntaxError) Unwrap() error { return e.Err }
 // superseded ones too; readers of a run's trials use ReadLast, which keeps
 // only each trial key's last line.
 type Reader struct {
-	sc       *bufio.Scanner
+	sc       *lineReader
 	file     string
 	line     int
 	cur      *Trial
@@ -92,9 +92,7 @@ type Reader struct {
 
 // NewReader reads trials from r; file names it in warnings.
 func NewReader(r io.Reader, file string) *Reader {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), MaxLine)
-	return &Reader{sc: sc, file: file}
+	return &Reader{sc: &lineReader{br: bufio.NewReaderSize(r, 64<<10), max: MaxLine}, file: file}
 }
 
 // Scan advances to the next trial, returning false at the end or on a read
@@ -105,6 +103,12 @@ func (r *Reader) Scan() bool {
 	}
 	for r.sc.Scan() {
 		r.line++
+		if r.sc.long {
+			if r.want == nil || r.want(r.line) {
+				r.Warnings = append(r.Warnings, &SyntaxError{File: r.file, Line: r.line, Err: errLongLine})
+			}
+			continue
+		}
 		b := bytes.TrimSpace(r.sc.Bytes())
 		if len(b) == 0 {
 			continue

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -217,5 +218,29 @@ func TestAWriterCutsALineThatWouldNotFit(t *testing.T) {
 	if _, err := fitLine(&Trial{Model: "m", CaseID: "c", Transcript: &Transcript{Rounds: []Round{{Executions: []Execution{{Arguments: []byte(`"` + big + `"`)}}}}}}, 2000); err == nil ||
 		!strings.Contains(err.Error(), "arguments are too long to record") {
 		t.Errorf("arguments past the limit: %v", err)
+	}
+}
+
+// TestALineTooLongIsAWarning: a line past what readers hold is a warning
+// naming its file and line, and the lines after it are read; the line
+// splitter keeps lines of any other length whole.
+func TestALineTooLongIsAWarning(t *testing.T) {
+	good := func(c string) string { return `{"model":"m","case":"` + c + `","score":{"outcome":"pass"}}` + "\n" }
+	long := `{"model":"m","case":"long","transcript":{"answer":"` + strings.Repeat("x", MaxLine) + `"}}` + "\n"
+	var cases []string
+	warnings, err := ReadLast(strings.NewReader(good("a")+long+good("b")), "trials.jsonl", func(t *Trial) { cases = append(cases, t.CaseID) })
+	if err != nil || strings.Join(cases, ",") != "a,b" {
+		t.Fatalf("cases %v, err %v", cases, err)
+	}
+	if len(warnings) != 1 || !strings.HasPrefix(warnings[0].Error(), "trials.jsonl:2: a line longer than 64 MiB, more than toolgrade reads: skipped") {
+		t.Errorf("warnings %v", warnings)
+	}
+	l := &lineReader{br: bufio.NewReaderSize(strings.NewReader("abc\n"+strings.Repeat("y", 40)+"\nlast"), 16), max: 20}
+	var got []string
+	for l.Scan() {
+		got = append(got, fmt.Sprintf("%q:%v", l.Bytes(), l.long))
+	}
+	if want := `"abc\n":false,"":true,"last":false`; strings.Join(got, ",") != want || l.Err() != nil {
+		t.Errorf("lines %s, want %s (err %v)", strings.Join(got, ","), want, l.Err())
 	}
 }
