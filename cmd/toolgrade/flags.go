@@ -11,6 +11,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // newFlags returns the flag set of command name (as typed after toolgrade:
@@ -109,7 +110,7 @@ func dialOllama(ctx context.Context, flagURL string, ot *ollamaTimeouts) (*ollam
 
 // connectServers connects every server of cfg under the server flags (see
 // runs.ConnectServers).
-func connectServers(ctx context.Context, cfg *servers.Config, sf *serverFlags, stderr io.Writer) (*servers.Catalog, error) {
+func connectServers(ctx context.Context, cfg *serversfile.Config, sf *serverFlags, stderr io.Writer) (*servers.Catalog, error) {
 	opts, err := sf.options(stderr)
 	if err != nil {
 		return nil, err

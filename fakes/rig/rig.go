@@ -13,6 +13,7 @@ import (
 	fakemcp "github.com/toolgrade/toolgrade/fakes/mcp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // Ollama serves script (nil: the embedded demo script) on a loopback HTTP
@@ -43,9 +44,9 @@ func Ollama(t testing.TB, script *fakeollama.Script, o *fakeollama.Options) (*fa
 // in-process and closes them when the test ends.
 func Catalog(t testing.TB, o *servers.Options, names ...string) *servers.Catalog {
 	t.Helper()
-	cfg := &servers.Config{Path: "rig.json", Dir: t.TempDir()}
+	cfg := &serversfile.Config{Path: "rig.json", Dir: t.TempDir()}
 	for _, name := range names {
-		cfg.Servers = append(cfg.Servers, servers.Server{Name: name, Dial: func(ctx context.Context) (mcp.Transport, error) {
+		cfg.Servers = append(cfg.Servers, serversfile.Server{Name: name, Dial: func(ctx context.Context) (mcp.Transport, error) {
 			s, err := fakemcp.New(name)
 			if err != nil {
 				return nil, err

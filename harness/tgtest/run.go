@@ -17,6 +17,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/runner"
 	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/suite"
 	"github.com/toolgrade/toolgrade/internal/toolbox"
@@ -237,7 +238,7 @@ func connect(ctx context.Context, t TB, srv *mcp.Server, name string) (*servers.
 	if err != nil {
 		return nil, err
 	}
-	cfg := &servers.Config{Path: "tgtest", Dir: dir, Servers: []servers.Server{{
+	cfg := &serversfile.Config{Path: "tgtest", Dir: dir, Servers: []serversfile.Server{{
 		Name: name,
 		Dial: func(ctx context.Context) (mcp.Transport, error) {
 			st, ct := mcp.NewInMemoryTransports()

@@ -16,6 +16,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/bridge"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // notes is a go-sdk MCP server whose tools carry every kind of annotation,
@@ -59,7 +60,7 @@ func (n *notes) server() *mcp.Server {
 func notesCatalog(t *testing.T) (*servers.Catalog, *notes) {
 	t.Helper()
 	n := &notes{calls: map[string]int{}}
-	cfg := &servers.Config{Path: "notes.json", Dir: t.TempDir(), Servers: []servers.Server{{Name: "notes", Dial: func(ctx context.Context) (mcp.Transport, error) {
+	cfg := &serversfile.Config{Path: "notes.json", Dir: t.TempDir(), Servers: []serversfile.Server{{Name: "notes", Dial: func(ctx context.Context) (mcp.Transport, error) {
 		tr, stop, err := fakemcp.InMemory(context.Background(), n.server())
 		t.Cleanup(stop)
 		return tr, err

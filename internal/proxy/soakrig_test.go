@@ -20,6 +20,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/proxy"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // soakRig is what `toolgrade serve` runs, wired as serve.go wires it, on
@@ -50,7 +51,7 @@ func startSoakRig(b *testing.B, script *fakeollama.Script) *soakRig {
 		b.Fatal(err)
 	}
 	b.Cleanup(r.ollama.close)
-	cfg := &servers.Config{Path: "soak.json", Dir: b.TempDir(), Servers: []servers.Server{
+	cfg := &serversfile.Config{Path: "soak.json", Dir: b.TempDir(), Servers: []serversfile.Server{
 		{Name: "soak", Command: exe, Env: map[string]string{soakToolEnv: r.logPath}},
 	}}
 	if r.cat, err = servers.Connect(context.Background(), cfg, &servers.Options{RequireAll: true}); err != nil {

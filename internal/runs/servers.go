@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/bridge"
 	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/suite"
 	"github.com/toolgrade/toolgrade/reports"
 )
@@ -14,7 +15,7 @@ import (
 // ConnectServers connects every server of cfg with opts, tells stderr of
 // the ones disabled, skipped or warned about, and insists on at least one
 // tool (an InfraError otherwise).
-func ConnectServers(ctx context.Context, cfg *servers.Config, opts *servers.Options, stderr io.Writer) (*servers.Catalog, error) {
+func ConnectServers(ctx context.Context, cfg *serversfile.Config, opts *servers.Options, stderr io.Writer) (*servers.Catalog, error) {
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(stderr, "toolgrade: warning: %s\n", w)
 	}
@@ -44,19 +45,19 @@ func ConnectServers(ctx context.Context, cfg *servers.Config, opts *servers.Opti
 }
 
 // SuiteServers reads the suite's servers: a file beside it, or inline.
-func SuiteServers(ctx context.Context, s *suite.Suite) (*servers.Config, error) {
+func SuiteServers(ctx context.Context, s *suite.Suite) (*serversfile.Config, error) {
 	switch {
 	case s.ServersNode != nil:
-		return servers.ParseNode(s.ServersNode, s.Path, s.Dir)
+		return serversfile.ParseNode(s.ServersNode, s.Path, s.Dir)
 	case s.ServersPath != "":
-		return servers.Load(ctx, s.ServersPath)
+		return serversfile.Load(ctx, s.ServersPath)
 	}
 	return nil, fmt.Errorf("%s names no MCP servers: add `servers: FILE` (an mcpServers file) or an inline mcpServers object", s.Path)
 }
 
 // runServers is the servers a run of s starts: SuiteServers, or nil for a
 // suite that names none and whose every case brings its own tools.
-func runServers(ctx context.Context, s *suite.Suite) (*servers.Config, error) {
+func runServers(ctx context.Context, s *suite.Suite) (*serversfile.Config, error) {
 	own := len(s.Cases) > 0
 	for i := range s.Cases {
 		own = own && s.Cases[i].Tools != nil

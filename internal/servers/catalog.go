@@ -111,7 +111,7 @@ func (c *Catalog) build() {
 				continue
 			}
 			seen[t.Name] = true
-			if sc.cfg.ToolFilter.allows(t.Name) {
+			if sc.cfg.ToolFilter.Allows(t.Name) {
 				kept[i] = append(kept[i], t)
 			}
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 func TestNamingAutoCollisions(t *testing.T) {
@@ -72,7 +73,7 @@ func TestNamingPrefixed(t *testing.T) {
 	if _, ok := c.Lookup("docs.read"); !ok {
 		t.Error("Lookup(docs.read) failed")
 	}
-	if _, err := Connect(context.Background(), &Config{}, &Options{Naming: "short"}); err == nil {
+	if _, err := Connect(context.Background(), &serversfile.Config{}, &Options{Naming: "short"}); err == nil {
 		t.Error("Connect accepted an unknown naming mode")
 	}
 }
@@ -80,9 +81,9 @@ func TestNamingPrefixed(t *testing.T) {
 func TestToolFilters(t *testing.T) {
 	tools := []fakeTool{{name: "read_text_file"}, {name: "write_file"}, {name: "edit_file"}, {name: "list_directory"}}
 	inc := fakeServer("inc", tools...)
-	inc.ToolFilter = &ToolFilter{Mode: FilterInclude, Tools: []string{"read_text_file", "list_directory", "missing_tool"}}
+	inc.ToolFilter = &serversfile.ToolFilter{Mode: serversfile.FilterInclude, Tools: []string{"read_text_file", "list_directory", "missing_tool"}}
 	exc := fakeServer("exc", tools...)
-	exc.ToolFilter = &ToolFilter{Mode: FilterExclude, Tools: []string{"write_file", "edit_file"}}
+	exc.ToolFilter = &serversfile.ToolFilter{Mode: serversfile.FilterExclude, Tools: []string{"write_file", "edit_file"}}
 	c := mustConnect(t, &Options{Naming: NamingPrefixed}, inc, exc)
 	want := []string{"exc__list_directory", "exc__read_text_file", "inc__list_directory", "inc__read_text_file"}
 	if got := exposedNames(c); !reflect.DeepEqual(got, want) {
@@ -144,7 +145,7 @@ func TestOllamaToolsDeterministic(t *testing.T) {
 	} {
 		var first []byte
 		for i := range 20 {
-			c, err := Connect(context.Background(), &Config{Servers: []Server{inMemory("one", srv), inMemory("two", other)}}, &Options{PropertyOrder: tc.order})
+			c, err := Connect(context.Background(), &serversfile.Config{Servers: []serversfile.Server{inMemory("one", srv), inMemory("two", other)}}, &Options{PropertyOrder: tc.order})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -172,7 +173,7 @@ func TestOllamaToolsDeterministic(t *testing.T) {
 			t.Errorf("%q: plot:\n got %s\nwant %s", tc.order, got, tc.plot)
 		}
 	}
-	if _, err := Connect(context.Background(), &Config{}, &Options{PropertyOrder: "alpha"}); err == nil || !strings.Contains(err.Error(), `unknown property order "alpha"`) {
+	if _, err := Connect(context.Background(), &serversfile.Config{}, &Options{PropertyOrder: "alpha"}); err == nil || !strings.Contains(err.Error(), `unknown property order "alpha"`) {
 		t.Errorf("bad PropertyOrder: %v", err)
 	}
 }
@@ -295,7 +296,7 @@ func TestCallServerCrash(t *testing.T) {
 		}},
 		fakeTool{name: "ok", handler: counter(&after, echo)},
 	)
-	crashy := Server{Name: "s", Dial: func(ctx context.Context) (mcp.Transport, error) {
+	crashy := serversfile.Server{Name: "s", Dial: func(ctx context.Context) (mcp.Transport, error) {
 		c1, c2 := net.Pipe()
 		wire = c2
 		if _, err := srv.Connect(ctx, &mcp.IOTransport{Reader: c2, Writer: c2}, nil); err != nil {
@@ -421,13 +422,13 @@ func TestRequireAll(t *testing.T) {
 	before := settleGoroutines()
 	srv := newMCPServer(nil, fakeTool{name: "search"})
 	var sessions []*mcp.ServerSession
-	good := Server{Name: "good", Dial: func(ctx context.Context) (mcp.Transport, error) {
+	good := serversfile.Server{Name: "good", Dial: func(ctx context.Context) (mcp.Transport, error) {
 		ct, st := mcp.NewInMemoryTransports()
 		ss, err := srv.Connect(ctx, st, nil)
 		sessions = append(sessions, ss)
 		return ct, err
 	}}
-	_, err := Connect(context.Background(), &Config{Servers: []Server{good, failingServer("down"), failingServer("gone")}},
+	_, err := Connect(context.Background(), &serversfile.Config{Servers: []serversfile.Server{good, failingServer("down"), failingServer("gone")}},
 		&Options{RequireAll: true})
 	if err == nil {
 		t.Fatal("Connect succeeded with failed servers and RequireAll")
@@ -456,7 +457,7 @@ func TestNoGoroutineLeaks(t *testing.T) {
 	t.Run("connect and close", func(t *testing.T) {
 		before := settleGoroutines()
 		for range 3 {
-			c, err := Connect(context.Background(), &Config{Servers: []Server{inMemory("a", srv), inMemory("b", srv)}}, &Options{CallTimeout: 50 * time.Millisecond})
+			c, err := Connect(context.Background(), &serversfile.Config{Servers: []serversfile.Server{inMemory("a", srv), inMemory("b", srv)}}, &Options{CallTimeout: 50 * time.Millisecond})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -472,7 +473,7 @@ func TestNoGoroutineLeaks(t *testing.T) {
 		before := settleGoroutines()
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(100*time.Millisecond, cancel)
-		_, err := Connect(ctx, &Config{Servers: []Server{inMemory("a", srv), silentServer("mute")}}, nil)
+		_, err := Connect(ctx, &serversfile.Config{Servers: []serversfile.Server{inMemory("a", srv), silentServer("mute")}}, nil)
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("err = %v, want context.Canceled", err)
 		}
@@ -480,7 +481,7 @@ func TestNoGoroutineLeaks(t *testing.T) {
 	})
 	t.Run("connect timeout", func(t *testing.T) {
 		before := settleGoroutines()
-		_, err := Connect(context.Background(), &Config{Servers: []Server{silentServer("mute")}},
+		_, err := Connect(context.Background(), &serversfile.Config{Servers: []serversfile.Server{silentServer("mute")}},
 			&Options{ConnectTimeout: 100 * time.Millisecond, RequireAll: true})
 		if err == nil || !contains(err.Error(), "not connected within 100ms") {
 			t.Fatalf("err = %v", err)
@@ -490,7 +491,7 @@ func TestNoGoroutineLeaks(t *testing.T) {
 }
 
 func TestCloseThenCall(t *testing.T) {
-	c, err := Connect(context.Background(), &Config{Servers: []Server{fakeServer("s", fakeTool{name: "x"})}}, nil)
+	c, err := Connect(context.Background(), &serversfile.Config{Servers: []serversfile.Server{fakeServer("s", fakeTool{name: "x"})}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

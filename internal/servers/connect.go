@@ -1,3 +1,7 @@
+// Package servers connects the bridge loop to MCP servers: it connects every
+// server of a servers file, converts their tools into the Ollama tool list the
+// model sees, and executes the model's tool calls, turning every failure into
+// a result the model can read.
 package servers
 
 import (
@@ -18,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgrade/toolgrade/internal/backoff"
 	"github.com/toolgrade/toolgrade/internal/redact"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
@@ -161,15 +166,15 @@ func (e ServerError) Unwrap() error { return e.Err }
 // and builds the catalog the bridge loop offers the model. A server that
 // fails is skipped and reported by Failed, unless opts.RequireAll is set. The
 // returned Catalog must be closed; on error nothing is left running.
-func Connect(ctx context.Context, cfg *Config, opts *Options) (*Catalog, error) {
+func Connect(ctx context.Context, cfg *serversfile.Config, opts *Options) (*Catalog, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
 	}
 	if cfg == nil {
-		cfg = &Config{}
+		cfg = &serversfile.Config{}
 	}
-	servers := append([]Server(nil), cfg.Servers...)
+	servers := append([]serversfile.Server(nil), cfg.Servers...)
 	sort.SliceStable(servers, func(i, j int) bool { return servers[i].Name < servers[j].Name })
 	for i, s := range servers {
 		if s.Name == "" {
@@ -233,7 +238,7 @@ func Connect(ctx context.Context, cfg *Config, opts *Options) (*Catalog, error) 
 
 // serverConn is one connected server.
 type serverConn struct {
-	cfg     Server
+	cfg     serversfile.Server
 	session *mcp.ClientSession
 	// listed are the server's tools in tools/list order, before filtering.
 	listed []*mcp.Tool
@@ -256,7 +261,7 @@ type serverConn struct {
 
 // connectOne connects one server and lists its tools; on failure it leaves
 // nothing running.
-func connectOne(ctx context.Context, s Server, dir string, stderr *stderrSink, maxFrame int) (*serverConn, error) {
+func connectOne(ctx context.Context, s serversfile.Server, dir string, stderr *stderrSink, maxFrame int) (*serverConn, error) {
 	capture := &listCapture{}
 	t, transportCleanup, tail, err := transportFor(ctx, s, dir, stderr, maxFrame, capture)
 	if err != nil {
@@ -386,7 +391,7 @@ func isExpectedCloseErr(err error) bool {
 
 // transportFor builds the transport for one server, a cleanup for what it
 // leaves behind and, for a stdio server, the tail of its stderr.
-func transportFor(ctx context.Context, s Server, dir string, stderr *stderrSink, maxFrame int, capture *listCapture) (mcp.Transport, func(), *tailBuffer, error) {
+func transportFor(ctx context.Context, s serversfile.Server, dir string, stderr *stderrSink, maxFrame int, capture *listCapture) (mcp.Transport, func(), *tailBuffer, error) {
 	if s.Dial != nil {
 		t, err := s.Dial(ctx)
 		if err != nil {
@@ -396,16 +401,16 @@ func transportFor(ctx context.Context, s Server, dir string, stderr *stderrSink,
 	}
 	transport := s.Transport
 	if transport == "" {
-		transport = TransportStdio
+		transport = serversfile.TransportStdio
 		if s.URL != "" {
-			transport = TransportStreamable
-			if u, err := url.Parse(s.URL); err == nil && pathEndsSSE(u.Path) {
-				transport = TransportSSE
+			transport = serversfile.TransportStreamable
+			if u, err := url.Parse(s.URL); err == nil && serversfile.PathEndsSSE(u.Path) {
+				transport = serversfile.TransportSSE
 			}
 		}
 	}
 	switch transport {
-	case TransportStdio:
+	case serversfile.TransportStdio:
 		if s.Command == "" {
 			return nil, nil, nil, errors.New("no command")
 		}
@@ -431,7 +436,7 @@ func transportFor(ctx context.Context, s Server, dir string, stderr *stderrSink,
 			}
 		}
 		return &commandTransport{cmd: cmd, maxFrame: maxFrame}, cleanup, tail, nil
-	case TransportStreamable, TransportSSE:
+	case serversfile.TransportStreamable, serversfile.TransportSSE:
 		if s.URL == "" {
 			return nil, nil, nil, errors.New("no url")
 		}
@@ -440,7 +445,7 @@ func transportFor(ctx context.Context, s Server, dir string, stderr *stderrSink,
 		base := http.DefaultTransport.(*http.Transport).Clone()
 		hc := &http.Client{Transport: &headerTransport{base: base, headers: s.Headers}}
 		cleanup := base.CloseIdleConnections
-		if transport == TransportSSE {
+		if transport == serversfile.TransportSSE {
 			return &mcp.SSEClientTransport{Endpoint: s.URL, HTTPClient: hc}, cleanup, nil, nil
 		}
 		hc.Transport = &listTee{base: hc.Transport, capture: capture}

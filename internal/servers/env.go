@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // SafeEnv lists the variables of toolgrade's environment every stdio
@@ -26,7 +26,7 @@ func SafeEnv() []string {
 // trailing * matches a prefix), then s.Env over them, sorted by name so the
 // same file starts the same process. A value that starts with "()" (a shell
 // function exported by bash) is never inherited, as the SDKs skip it.
-func serverEnv(s Server, environ []string) []string {
+func serverEnv(s serversfile.Server, environ []string) []string {
 	safe := SafeEnv()
 	kept := map[string]string{}
 	for _, kv := range environ {
@@ -61,32 +61,4 @@ func inherits(names []string, k string) bool {
 		}
 	}
 	return false
-}
-
-// envNames reads "inheritEnv": a list of variable names, each a name a
-// shell could set, or a prefix ending in * ("AWS_*").
-func (p *parser) envNames(n *yaml.Node, path string) ([]string, error) {
-	names, err := p.strList(n, path)
-	if err != nil {
-		return nil, err
-	}
-	for i, name := range names {
-		if !validEnvName(strings.TrimSuffix(name, "*")) && name != "*" {
-			return nil, p.errAt(deref(n.Content[i]), path, `%q is not a variable name: give names such as "GITHUB_TOKEN", or a prefix such as "AWS_*"`, name)
-		}
-	}
-	return names, nil
-}
-
-// validEnvName reports whether s is a POSIX variable name.
-func validEnvName(s string) bool {
-	if s == "" || s[0] >= '0' && s[0] <= '9' {
-		return false
-	}
-	for _, r := range s {
-		if r != '_' && (r < 'A' || r > 'Z') && (r < 'a' || r > 'z') && (r < '0' || r > '9') {
-			return false
-		}
-	}
-	return true
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	fakemcp "github.com/toolgrade/toolgrade/fakes/mcp"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // childEnv makes the test binary run as a stdio MCP server (see runChild).
@@ -131,8 +132,8 @@ func newMCPServer(opts *mcp.ServerOptions, tools ...fakeTool) *mcp.Server {
 
 // inMemory returns a config entry whose Dial connects srv over an in-memory
 // pipe; dials counts connections.
-func inMemory(name string, srv *mcp.Server) Server {
-	return Server{Name: name, Dial: func(ctx context.Context) (mcp.Transport, error) {
+func inMemory(name string, srv *mcp.Server) serversfile.Server {
+	return serversfile.Server{Name: name, Dial: func(ctx context.Context) (mcp.Transport, error) {
 		ct, st := mcp.NewInMemoryTransports()
 		if _, err := srv.Connect(ctx, st, nil); err != nil {
 			return nil, err
@@ -141,14 +142,14 @@ func inMemory(name string, srv *mcp.Server) Server {
 	}}
 }
 
-func fakeServer(name string, tools ...fakeTool) Server {
+func fakeServer(name string, tools ...fakeTool) serversfile.Server {
 	return inMemory(name, newMCPServer(nil, tools...))
 }
 
 // silentServer accepts a connection and never answers, like a server that
 // hangs on initialize.
-func silentServer(name string) Server {
-	return Server{Name: name, Dial: func(ctx context.Context) (mcp.Transport, error) {
+func silentServer(name string) serversfile.Server {
+	return serversfile.Server{Name: name, Dial: func(ctx context.Context) (mcp.Transport, error) {
 		c1, c2 := net.Pipe()
 		go func() {
 			io.Copy(io.Discard, c2)
@@ -158,15 +159,15 @@ func silentServer(name string) Server {
 	}}
 }
 
-func failingServer(name string) Server {
-	return Server{Name: name, Dial: func(ctx context.Context) (mcp.Transport, error) {
+func failingServer(name string) serversfile.Server {
+	return serversfile.Server{Name: name, Dial: func(ctx context.Context) (mcp.Transport, error) {
 		return nil, fmt.Errorf("no route to %s", name)
 	}}
 }
 
-func mustConnect(t *testing.T, opts *Options, servers ...Server) *Catalog {
+func mustConnect(t *testing.T, opts *Options, servers ...serversfile.Server) *Catalog {
 	t.Helper()
-	c, err := Connect(context.Background(), &Config{Servers: servers}, opts)
+	c, err := Connect(context.Background(), &serversfile.Config{Servers: servers}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // realFixtures lists the captured tools/list results of real MCP servers
@@ -25,7 +26,7 @@ func realFixtures(t *testing.T) []string {
 // realServer serves, over an in-memory transport, exactly the tools of one
 // captured tools/list result: each tool's schemas are passed on as the raw
 // JSON the real server sent, so their key order survives.
-func realServer(t *testing.T, file string) (Server, int) {
+func realServer(t *testing.T, file string) (serversfile.Server, int) {
 	t.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -71,7 +72,7 @@ func TestRealServersConvert(t *testing.T) {
 			var first []byte
 			for i := range 2 {
 				srv, n := realServer(t, file)
-				c, err := Connect(context.Background(), &Config{Servers: []Server{srv}}, nil)
+				c, err := Connect(context.Background(), &serversfile.Config{Servers: []serversfile.Server{srv}}, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

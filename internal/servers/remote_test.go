@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // authServer serves h only to requests carrying the expected Authorization
@@ -35,7 +36,7 @@ func authServer(t *testing.T, h http.Handler, want string) (url string, authed, 
 
 func connectConfig(t *testing.T, src string, opts *Options) *Catalog {
 	t.Helper()
-	cfg, err := Parse(context.Background(), []byte(src), "servers.json")
+	cfg, err := serversfile.Parse(context.Background(), []byte(src), "servers.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,8 +59,8 @@ func TestRemoteTransports(t *testing.T) {
 		name, path, transport string
 		handler               http.Handler
 	}{
-		{"streamable", "/mcp", TransportStreamable, mcp.NewStreamableHTTPHandler(get, nil)},
-		{"sse", "/sse", TransportSSE, mcp.NewSSEHandler(get, nil)},
+		{"streamable", "/mcp", serversfile.TransportStreamable, mcp.NewStreamableHTTPHandler(get, nil)},
+		{"sse", "/sse", serversfile.TransportSSE, mcp.NewSSEHandler(get, nil)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("TOOLGRADE_TEST_TOKEN", "tok-123")
@@ -68,7 +69,7 @@ func TestRemoteTransports(t *testing.T) {
   "remote": {"url": %q, "headers": {"Authorization": "Bearer ${env:TOOLGRADE_TEST_TOKEN}"}},
   "nokey": {"url": %q}
 }}`, base+tc.path, base+tc.path)
-			cfg, err := Parse(context.Background(), []byte(src), "servers.json")
+			cfg, err := serversfile.Parse(context.Background(), []byte(src), "servers.json")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,7 +114,7 @@ func TestRemoteNoGoroutineLeaks(t *testing.T) {
 	before := settleGoroutines()
 	streamable := httptest.NewServer(mcp.NewStreamableHTTPHandler(get, nil))
 	sse := httptest.NewServer(mcp.NewSSEHandler(get, nil))
-	cfg, err := Parse(context.Background(), []byte(fmt.Sprintf(`{"mcpServers":{"h":{"url":%q},"s":{"url":%q}}}`, streamable.URL+"/mcp", sse.URL+"/sse")), "s.json")
+	cfg, err := serversfile.Parse(context.Background(), []byte(fmt.Sprintf(`{"mcpServers":{"h":{"url":%q},"s":{"url":%q}}}`, streamable.URL+"/mcp", sse.URL+"/sse")), "s.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func TestConnectErrorsRedactURLSecrets(t *testing.T) {
   "userinfo": {"url": "http://me:SECRET-PW@%s/mcp"},
   "plain": {"url": "http://%s/mcp"}
 }}`, host(refusing.URL), host(closed.URL), host(closed.URL), host(closed.URL))
-	cfg, err := Parse(context.Background(), []byte(src), "servers.json")
+	cfg, err := serversfile.Parse(context.Background(), []byte(src), "servers.json")
 	if err != nil {
 		t.Fatal(err)
 	}

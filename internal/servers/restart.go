@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // Defaults for the zero restart Options fields.
@@ -30,7 +31,7 @@ var errClosed = errors.New("catalog closed")
 // server is one connected server for the catalog's whole life: the session
 // of the moment, and what it takes to replace it when it dies.
 type server struct {
-	cfg    Server
+	cfg    serversfile.Server
 	dir    string
 	stderr *stderrSink
 	opts   *Options // with defaults

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // TestCanceledCallsDoNotUseUpRestarts: calls whose context has ended (a
@@ -20,7 +21,7 @@ func TestCanceledCallsDoNotUseUpRestarts(t *testing.T) {
 	before := settleGoroutines()
 	clock := newFakeClock()
 	s, marker, starts := faultyChild(t, "faulty")
-	c, err := Connect(context.Background(), &Config{Servers: []Server{s}},
+	c, err := Connect(context.Background(), &serversfile.Config{Servers: []serversfile.Server{s}},
 		&Options{MaxRestarts: 2, Now: clock.Now, Sleep: clock.Sleep})
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +63,7 @@ func TestWaitersRestartWhenTheRestartersCallEnds(t *testing.T) {
 	sleeping := make(chan struct{})
 	var sleeps atomic.Int32
 	s, marker, _ := faultyChild(t, "faulty")
-	c, err := Connect(context.Background(), &Config{Servers: []Server{s}}, &Options{
+	c, err := Connect(context.Background(), &serversfile.Config{Servers: []serversfile.Server{s}}, &Options{
 		// The first backoff waits until its caller leaves; later ones end at once.
 		Sleep: func(ctx context.Context, d time.Duration) error {
 			if sleeps.Add(1) > 1 {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // fakeClock is the injected clock of the restart tests: Sleep records the
@@ -60,7 +61,7 @@ func (f *fakeClock) Slept() []time.Duration {
 // faultyChild runs this test binary as the faulty fake over real stdio. Its
 // command line carries a marker unique to the test, so the test can find its
 // processes in /proc; starts is the file each process appends its PID to.
-func faultyChild(t *testing.T, name string) (s Server, marker, starts string) {
+func faultyChild(t *testing.T, name string) (s serversfile.Server, marker, starts string) {
 	s = childServer(t, name)
 	starts = filepath.Join(t.TempDir(), "starts")
 	s.Env[childFakeEnv] = "faulty"
@@ -103,7 +104,7 @@ func echoCall(c *Catalog, text string) record.Execution {
 func TestStdioRestartAfterCrash(t *testing.T) {
 	before := settleGoroutines()
 	s, marker, starts := faultyChild(t, "faulty")
-	c, err := Connect(context.Background(), &Config{Servers: []Server{s}}, nil)
+	c, err := Connect(context.Background(), &serversfile.Config{Servers: []serversfile.Server{s}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func TestStdioRestartLimit(t *testing.T) {
 	before := settleGoroutines()
 	clock := newFakeClock()
 	s, marker, starts := faultyChild(t, "faulty")
-	c, err := Connect(context.Background(), &Config{Servers: []Server{s}},
+	c, err := Connect(context.Background(), &serversfile.Config{Servers: []serversfile.Server{s}},
 		&Options{MaxRestarts: 3, RestartBackoff: time.Second, Now: clock.Now, Sleep: clock.Sleep})
 	if err != nil {
 		t.Fatal(err)
@@ -175,7 +176,7 @@ func TestStdioRestartLimit(t *testing.T) {
 func TestStdioConcurrentCallsDuringCrashRestartOnce(t *testing.T) {
 	before := settleGoroutines()
 	s, marker, starts := faultyChild(t, "faulty")
-	c, err := Connect(context.Background(), &Config{Servers: []Server{s}}, nil)
+	c, err := Connect(context.Background(), &serversfile.Config{Servers: []serversfile.Server{s}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +238,7 @@ func waitCalls(t *testing.T, c *Catalog, n int) {
 func TestStdioHugeResultIsTruncated(t *testing.T) {
 	before := settleGoroutines()
 	s, marker, _ := faultyChild(t, "faulty")
-	c, err := Connect(context.Background(), &Config{Servers: []Server{s}}, nil)
+	c, err := Connect(context.Background(), &serversfile.Config{Servers: []serversfile.Server{s}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +260,7 @@ func TestStdioHugeResultIsTruncated(t *testing.T) {
 func TestStdioFrameAboveLimitRestarts(t *testing.T) {
 	before := settleGoroutines()
 	s, marker, starts := faultyChild(t, "faulty")
-	c, err := Connect(context.Background(), &Config{Servers: []Server{s}}, &Options{MaxFrameBytes: 1 << 20})
+	c, err := Connect(context.Background(), &serversfile.Config{Servers: []serversfile.Server{s}}, &Options{MaxFrameBytes: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +286,7 @@ func TestStdioRestartWithOtherToolsFailsTheServer(t *testing.T) {
 	s.Env[childStartsEnv] = filepath.Join(t.TempDir(), "starts")
 	marker := fmt.Sprintf("marker-%s-%d", t.Name(), time.Now().UnixNano())
 	s.Args = []string{marker}
-	c, err := Connect(context.Background(), &Config{Servers: []Server{s}}, nil)
+	c, err := Connect(context.Background(), &serversfile.Config{Servers: []serversfile.Server{s}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +320,7 @@ func TestInMemoryReconnect(t *testing.T) {
 	dials := 0
 	srv := newMCPServer(nil, fakeTool{name: "ok"})
 	var wire []func() error
-	s := Server{Name: "s", Dial: func(ctx context.Context) (mcp.Transport, error) {
+	s := serversfile.Server{Name: "s", Dial: func(ctx context.Context) (mcp.Transport, error) {
 		dials++
 		c1, c2 := net.Pipe()
 		wire = append(wire, c2.Close)
@@ -369,7 +370,7 @@ func TestStdioFailedRestartSaysWhy(t *testing.T) {
 	clock := newFakeClock()
 	s, marker, starts := faultyChild(t, "faulty")
 	s.Env[childOnceEnv] = "1"
-	c, err := Connect(context.Background(), &Config{Servers: []Server{s}},
+	c, err := Connect(context.Background(), &serversfile.Config{Servers: []serversfile.Server{s}},
 		&Options{MaxRestarts: 2, Now: clock.Now, Sleep: clock.Sleep})
 	if err != nil {
 		t.Fatal(err)
@@ -409,7 +410,7 @@ func TestRestartEndsWithTheCallerContext(t *testing.T) {
 	before := settleGoroutines()
 	sleeping := make(chan struct{})
 	s, marker, _ := faultyChild(t, "faulty")
-	c, err := Connect(context.Background(), &Config{Servers: []Server{s}}, &Options{
+	c, err := Connect(context.Background(), &serversfile.Config{Servers: []serversfile.Server{s}}, &Options{
 		Sleep: func(ctx context.Context, d time.Duration) error {
 			close(sleeping)
 			<-ctx.Done()
@@ -455,7 +456,7 @@ func TestCloseDuringRestart(t *testing.T) {
 	before := settleGoroutines()
 	sleeping := make(chan struct{})
 	s, marker, _ := faultyChild(t, "faulty")
-	c, err := Connect(context.Background(), &Config{Servers: []Server{s}}, &Options{
+	c, err := Connect(context.Background(), &serversfile.Config{Servers: []serversfile.Server{s}}, &Options{
 		Sleep: func(ctx context.Context, d time.Duration) error {
 			close(sleeping)
 			<-ctx.Done()

@@ -11,11 +11,12 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // fragmentServer serves the tools of one file of testdata/fragments over an
 // in-memory transport, each input schema as the raw JSON the real server sent.
-func fragmentServer(t *testing.T, name, file string) Server {
+func fragmentServer(t *testing.T, name, file string) serversfile.Server {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "fragments", file))
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/servers/refservers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // lockedBuffer is a bytes.Buffer safe for the concurrent writes of several
@@ -41,17 +42,17 @@ func (l *lockedBuffer) String() string {
 }
 
 // childServer runs this test binary as a stdio MCP server (see runChild).
-func childServer(t *testing.T, name string) Server {
+func childServer(t *testing.T, name string) serversfile.Server {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Server{
+	return serversfile.Server{
 		Name:      name,
 		Command:   exe,
 		Env:       map[string]string{childEnv: "1", "FAKE_K": "from-config"},
 		Cwd:       t.TempDir(),
-		Transport: TransportStdio,
+		Transport: serversfile.TransportStdio,
 	}
 }
 
@@ -59,7 +60,7 @@ func TestStdioChild(t *testing.T) {
 	before := settleGoroutines()
 	var stderr lockedBuffer
 	s := childServer(t, "child")
-	c, err := Connect(context.Background(), &Config{Servers: []Server{s}}, &Options{Stderr: &stderr})
+	c, err := Connect(context.Background(), &serversfile.Config{Servers: []serversfile.Server{s}}, &Options{Stderr: &stderr})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestStdioChild(t *testing.T) {
 
 func TestStdioChildCrash(t *testing.T) {
 	before := settleGoroutines()
-	c, err := Connect(context.Background(), &Config{Servers: []Server{childServer(t, "child")}}, nil)
+	c, err := Connect(context.Background(), &serversfile.Config{Servers: []serversfile.Server{childServer(t, "child")}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestStdioChildCrash(t *testing.T) {
 }
 
 func TestStdioFailures(t *testing.T) {
-	missing := Server{Name: "missing", Command: "toolgrade-no-such-command", Transport: TransportStdio}
+	missing := serversfile.Server{Name: "missing", Command: "toolgrade-no-such-command", Transport: serversfile.TransportStdio}
 	exits := childServer(t, "exits")
 	exits.Env = nil // not a server: the test binary runs no tests and exits
 	exits.Args = []string{"-test.run=^$"}
@@ -131,7 +132,7 @@ func TestReferenceFilesystemServer(t *testing.T) {
 	src, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
 		"fs": map[string]any{"command": "node", "args": []string{script, dir}},
 	}})
-	cfg, err := Parse(context.Background(), src, filepath.Join(dir, "servers.json"))
+	cfg, err := serversfile.Parse(context.Background(), src, filepath.Join(dir, "servers.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,9 +222,9 @@ func TestStdioHangingServerLeavesNothing(t *testing.T) {
 	// connect timeout must end both.
 	const marker = "61.4242"
 	before := settleGoroutines()
-	s := Server{Name: "hang", Command: "sh", Args: []string{"-c", "sleep " + marker + " & sleep " + marker}, Transport: TransportStdio}
+	s := serversfile.Server{Name: "hang", Command: "sh", Args: []string{"-c", "sleep " + marker + " & sleep " + marker}, Transport: serversfile.TransportStdio}
 	start := time.Now()
-	_, err := Connect(context.Background(), &Config{Servers: []Server{s}}, &Options{ConnectTimeout: 200 * time.Millisecond, RequireAll: true})
+	_, err := Connect(context.Background(), &serversfile.Config{Servers: []serversfile.Server{s}}, &Options{ConnectTimeout: 200 * time.Millisecond, RequireAll: true})
 	if err == nil || !strings.Contains(err.Error(), "not connected within 200ms") {
 		t.Fatalf("err = %v", err)
 	}
@@ -272,7 +273,7 @@ func referenceServers(t *testing.T, entries map[string][]string) *Catalog {
 			"env": map[string]string{"MEMORY_FILE_PATH": filepath.Join(dir, "memory.jsonl")}}
 	}
 	src, _ := json.Marshal(map[string]any{"mcpServers": servers})
-	cfg, err := Parse(context.Background(), src, filepath.Join(dir, "servers.json"))
+	cfg, err := serversfile.Parse(context.Background(), src, filepath.Join(dir, "servers.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +338,7 @@ func TestReferenceMemoryServerKeepsState(t *testing.T) {
 // when stderr is not passed through.
 func TestFailedServerSaysWhyFromItsStderr(t *testing.T) {
 	src := []byte(`{"mcpServers": {"bad": {"command": "sh", "args": ["-c", "echo 'loading config' >&2; echo 'fatal: no API key in MY_TOKEN' >&2; exit 1"]}}}`)
-	cfg, err := Parse(context.Background(), src, filepath.Join(t.TempDir(), "servers.json"))
+	cfg, err := serversfile.Parse(context.Background(), src, filepath.Join(t.TempDir(), "servers.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

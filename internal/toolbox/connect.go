@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // ConnectOptions say how the toolbox connects servers files (the suite's,
@@ -52,9 +53,9 @@ func (o ConnectOptions) propertyOrder() string {
 // skipped, the catalog's warnings. It fails, as ErrInfra, when the servers
 // offer no tool. Nil cfg (a suite without servers whose every case brings
 // its own tools) starts no server: an empty catalog.
-func Connect(ctx context.Context, cfg *servers.Config, o ConnectOptions) (*servers.Catalog, error) {
+func Connect(ctx context.Context, cfg *serversfile.Config, o ConnectOptions) (*servers.Catalog, error) {
 	if cfg == nil {
-		cat, err := servers.Connect(ctx, &servers.Config{}, o.Servers)
+		cat, err := servers.Connect(ctx, &serversfile.Config{}, o.Servers)
 		return cat, infra(err)
 	}
 	for _, w := range cfg.Warnings {

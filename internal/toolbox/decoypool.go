@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/bridge"
 	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
@@ -39,7 +40,7 @@ func (d *decoyPool) load(ctx context.Context) (*Pool, error) {
 			tools = append(tools, ts...)
 			continue
 		}
-		cfg, err := servers.Load(ctx, src.ServersPath)
+		cfg, err := serversfile.Load(ctx, src.ServersPath)
 		if err != nil {
 			return nil, usage(fmt.Errorf("decoys (%s): %w", src.Pos, err))
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/score"
 	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
@@ -50,7 +51,7 @@ func docs(t *testing.T) (*servers.Catalog, *atomic.Int32) {
 			return next(ctx, method, req)
 		}
 	})
-	cfg := &servers.Config{Path: "test", Dir: t.TempDir(), Servers: []servers.Server{{
+	cfg := &serversfile.Config{Path: "test", Dir: t.TempDir(), Servers: []serversfile.Server{{
 		Name: "docs",
 		Dial: func(ctx context.Context) (mcp.Transport, error) {
 			st, ct := mcp.NewInMemoryTransports()

@@ -9,6 +9,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/bridge"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"github.com/toolgrade/toolgrade/internal/suite"
 )
@@ -202,7 +203,7 @@ func (o *opener) ownServers(ctx context.Context, sv *suite.Variant) (*Base, brid
 	o.byFile[s.ServersPath] = base
 	vc := o.byFile[sv.ServersPath]
 	if vc == nil {
-		cfg, err := servers.Load(ctx, sv.ServersPath)
+		cfg, err := serversfile.Load(ctx, sv.ServersPath)
 		if err != nil {
 			return nil, nil, usage(fmt.Errorf("variant %s: %w", sv.Name, err))
 		}

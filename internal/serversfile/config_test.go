@@ -1,4 +1,4 @@
-package servers
+package serversfile
 
 import (
 	"context"
@@ -359,8 +359,8 @@ func TestToolFilterAllows(t *testing.T) {
 		{exc, "a", false}, {exc, "b", true},
 		{none, "a", true},
 	} {
-		if got := c.f.allows(c.tool); got != c.want {
-			t.Errorf("%+v.allows(%q) = %v", c.f, c.tool, got)
+		if got := c.f.Allows(c.tool); got != c.want {
+			t.Errorf("%+v.Allows(%q) = %v", c.f, c.tool, got)
 		}
 	}
 }

@@ -1,8 +1,7 @@
-// Package servers connects the bridge loop to MCP servers: it reads the
-// mcpServers configuration, connects every server, converts their tools into
-// the Ollama tool list the model sees, and executes the model's tool calls,
-// turning every failure into a result the model can read.
-package servers
+// Package serversfile reads the servers file: an mcpServers document, JSON
+// (Claude Desktop's and other MCP clients' format) or YAML, into the servers
+// a run may start or reach, with a file:line:col error for every mistake.
+package serversfile
 
 import (
 	"bytes"
@@ -62,7 +61,7 @@ type Config struct {
 type Server struct {
 	Name string
 	// Command, Args, Env and Cwd describe a stdio server. The server sees
-	// only a short safe list of toolgrade's environment (SafeEnv), the
+	// only a short safe list of toolgrade's environment (servers.SafeEnv), the
 	// variables InheritEnv names, and Env, as the official MCP SDKs start a
 	// stdio server; Cwd is absolute after parsing (the config's folder by
 	// default).
@@ -95,8 +94,8 @@ type ToolFilter struct {
 	Tools []string
 }
 
-// allows reports whether the filter lets the tool through.
-func (f *ToolFilter) allows(tool string) bool {
+// Allows reports whether the filter lets the tool through.
+func (f *ToolFilter) Allows(tool string) bool {
 	if f == nil {
 		return true
 	}
@@ -547,7 +546,7 @@ func (p *parser) remoteServer(s *Server, e *serverEntry, path string) error {
 		return p.errAt(e.transportNode, join(path, e.transportField), `"stdio" needs "command", not "url"`)
 	case "":
 		s.Transport = TransportStreamable
-		if u, err := url.Parse(s.URL); err == nil && pathEndsSSE(u.Path) {
+		if u, err := url.Parse(s.URL); err == nil && PathEndsSSE(u.Path) {
 			s.Transport = TransportSSE
 		}
 	default:
@@ -556,9 +555,9 @@ func (p *parser) remoteServer(s *Server, e *serverEntry, path string) error {
 	return nil
 }
 
-// pathEndsSSE reports whether a URL path names an SSE endpoint, the
+// PathEndsSSE reports whether a URL path names an SSE endpoint, the
 // convention by which configs without "transport" mean the legacy transport.
-func pathEndsSSE(p string) bool {
+func PathEndsSSE(p string) bool {
 	return path.Base(strings.TrimSuffix(p, "/")) == "sse"
 }
 
