@@ -12,6 +12,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
 // newFlags returns the flag set of command name (as typed after toolgrade:
@@ -59,7 +60,7 @@ type serverFlags struct {
 func (s *serverFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.file, "servers", "", "mcpServers `FILE` (the JSON Claude Desktop and ollama-mcp-bridge use)")
 	fs.StringVar(&s.toolNames, "tool-names", "auto", "tool names the model sees, `auto|prefixed`: auto (server__tool only on collisions) or prefixed (always)")
-	fs.StringVar(&s.propertyOrder, "property-order", servers.PropertyOrderServer, "order of each tool's parameters as the model sees them, `server|required-first`: server (the server's own) or required-first (required ones first, then by name)")
+	fs.StringVar(&s.propertyOrder, "property-order", toolschema.PropertyOrderServer, "order of each tool's parameters as the model sees them, `server|required-first`: server (the server's own) or required-first (required ones first, then by name)")
 	fs.BoolVar(&s.requireAll, "require-all-servers", false, "fail when any server fails to connect, instead of skipping it")
 	fs.DurationVar(&s.connectTimeout, "connect-timeout", 30*time.Second, "time for all servers to connect and list their tools")
 	fs.DurationVar(&s.toolTimeout, "tool-timeout", 60*time.Second, "time one tool call may take before it fails as timed out")
@@ -71,8 +72,8 @@ func (s *serverFlags) options(stderr io.Writer) (*servers.Options, error) {
 	if s.toolNames != "auto" && s.toolNames != "prefixed" {
 		return nil, usageErrorf("--tool-names %q: must be auto or prefixed", s.toolNames)
 	}
-	if s.propertyOrder != servers.PropertyOrderServer && s.propertyOrder != servers.PropertyOrderRequiredFirst {
-		return nil, usageErrorf("--property-order %q: must be %s or %s", s.propertyOrder, servers.PropertyOrderServer, servers.PropertyOrderRequiredFirst)
+	if s.propertyOrder != toolschema.PropertyOrderServer && s.propertyOrder != toolschema.PropertyOrderRequiredFirst {
+		return nil, usageErrorf("--property-order %q: must be %s or %s", s.propertyOrder, toolschema.PropertyOrderServer, toolschema.PropertyOrderRequiredFirst)
 	}
 	if s.maxResultBytes == 0 || s.maxResultBytes < -1 {
 		return nil, usageErrorf("--max-result-bytes %d: must be positive, or -1 for no limit", s.maxResultBytes)

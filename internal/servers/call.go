@@ -1,7 +1,6 @@
 package servers
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/redact"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
 // maxErrorDetail caps Execution.Error when it repeats a tool's own error
@@ -42,9 +42,9 @@ func (c *Catalog) Call(ctx context.Context, name string, args json.RawMessage, c
 	}
 	ex.Server, ex.Tool = t.Server, t.Name
 
-	send, err := t.checkArgs(args)
+	send, err := t.CheckArgs(args)
 	if err != nil {
-		ex.HiddenOnly = IsHiddenOnly(err)
+		ex.HiddenOnly = toolschema.IsHiddenOnly(err)
 		return c.fail(&ex, record.ExecInvalidArgs,
 			fmt.Sprintf("error: invalid arguments for tool %s: %v", t.Exposed, err), err.Error())
 	}
@@ -107,7 +107,7 @@ func (c *Catalog) unknownTool(name string) string {
 // of a live server, or a transport failure, after which a connection that
 // is going is given deadGrace to be found dead so the next call restarts
 // the server.
-func (c *Catalog) callError(ctx, cctx context.Context, t *Tool, sc *serverConn, err error) (kind, result string) {
+func (c *Catalog) callError(ctx, cctx context.Context, t *toolschema.Tool, sc *serverConn, err error) (kind, result string) {
 	var werr *jsonrpc.Error
 	switch {
 	case ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded):
@@ -148,61 +148,6 @@ func (c *Catalog) callError(ctx, cctx context.Context, t *Tool, sc *serverConn, 
 		return record.ExecServerFailure, fmt.Sprintf("error: tool %s failed: server %q is not available: %v", t.Exposed, t.Server, dead)
 	}
 	return record.ExecServerFailure, fmt.Sprintf("error: tool %s failed: server %q: %v", t.Exposed, t.Server, err)
-}
-
-// ValidateArgs checks arguments the way Call does before it sends them: they
-// must be a JSON object (nil or empty counts as {}) that satisfies the tool's
-// input schema. It returns nil for a tool whose schema could not be prepared
-// (see SchemaError).
-func (t *Tool) ValidateArgs(args json.RawMessage) error {
-	_, err := t.checkArgs(args)
-	return err
-}
-
-// checkArgs validates arguments and returns the bytes to send.
-func (t *Tool) checkArgs(args json.RawMessage) (json.RawMessage, error) {
-	send, instance, err := parseArgs(args)
-	if err != nil {
-		return nil, err
-	}
-	if t.resolved != nil {
-		if err := t.resolved.Validate(instance); err != nil {
-			return nil, checkHidden(ExplainValidation(err, t.resolved, instance), t.visible, t.visibleMap, t.Hidden, instance)
-		}
-	}
-	return send, nil
-}
-
-// parseArgs checks that the arguments are a JSON object and returns them as
-// sent to the server (the model's own bytes, keeping its key order and
-// number spelling) and decoded for validation.
-func parseArgs(args json.RawMessage) (json.RawMessage, any, error) {
-	trimmed := bytes.TrimSpace(args)
-	if len(trimmed) == 0 || string(trimmed) == "null" {
-		return json.RawMessage("{}"), map[string]any{}, nil
-	}
-	var v any
-	if err := json.Unmarshal(trimmed, &v); err != nil {
-		return nil, nil, fmt.Errorf("arguments are not valid JSON: %v", err)
-	}
-	if _, ok := v.(map[string]any); !ok {
-		return nil, nil, fmt.Errorf("arguments must be a JSON object, not %s", jsonKind(v))
-	}
-	return append(json.RawMessage(nil), trimmed...), v, nil
-}
-
-func jsonKind(v any) string {
-	switch v.(type) {
-	case []any:
-		return "an array"
-	case string:
-		return "a string"
-	case float64:
-		return "a number"
-	case bool:
-		return "a boolean"
-	}
-	return "null"
 }
 
 // resultText renders a tool result as the text the model is given. Text

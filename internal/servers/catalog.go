@@ -9,66 +9,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
-
-// Tool is one MCP tool as the catalog exposes it to the model.
-type Tool struct {
-	// Server is the owning server; Name the tool's own name there; Exposed
-	// the name the model sees and calls (Name, or <server>__<name>).
-	Server, Name, Exposed string
-	Description           string
-	// InputSchema is the schema the server sent, re-encoded as JSON (the SDK
-	// decodes it into a Go map, so keys come out sorted).
-	InputSchema json.RawMessage
-	// Ollama is the tool as offered to the model.
-	Ollama api.Tool
-	// Dropped lists, sorted, the schema keywords Ollama's types cannot carry
-	// as paths like "properties.path.minLength", plus "$ref" paths that were
-	// cut because they were recursive or could not be inlined.
-	Dropped []string
-	// Drops is Dropped with the severity of each loss, in the same order;
-	// what lists warnings ranks them by it.
-	Drops []Drop
-	// Rewrites are the constructs Ollama's types cannot carry as written
-	// that were re-expressed in ones they can (oneOf as anyOf, const as a
-	// one-value enum, a simple allOf merged), in the order the conversion
-	// meets them: properties in the order the model sees them.
-	Rewrites []Rewrite
-	// SchemaError is set when the input schema could not be prepared for
-	// validation; arguments to this tool then go to the server unchecked.
-	SchemaError string
-	// Annotations are the tool's MCP annotations (readOnlyHint,
-	// destructiveHint, ...) as the server listed them; nil when it set none.
-	// A tool policy reads them (see bridge.Policy); do not modify them.
-	Annotations *mcp.ToolAnnotations
-
-	// Hidden lists the constraints of the input schema the model is not
-	// shown (see Hidden), computed once at conversion; nil when every one
-	// reaches it.
-	Hidden []Hidden
-
-	resolved *jsonschema.Resolved
-	// visible is the schema of what the model is shown (the Ollama
-	// parameters as JSON Schema), visibleMap its decoded form.
-	visible    *jsonschema.Resolved
-	visibleMap map[string]any
-	partial    *jsonschema.Resolved // resolved without the top-level required list
-	schemaErr  error
-}
-
-// Rewrite is one schema construct re-expressed in a form Ollama's tool types
-// carry: at Path (like "properties.parent.oneOf"), keyword From became To
-// ("anyOf", "enum", or "merged" for an allOf folded into its schema). The
-// validator still checks the schema as sent.
-type Rewrite struct {
-	Path string `json:"path"`
-	From string `json:"from"`
-	To   string `json:"to"`
-}
 
 // Catalog is the set of tools from every connected server, in the order and
 // under the names the model sees them, and the sessions that execute them. It
@@ -80,11 +25,11 @@ type Catalog struct {
 	failed   []ServerError
 	warnings []string
 
-	tools     []*Tool
-	byExposed map[string]*Tool
-	byServer  map[string]map[string]*Tool // server -> original name -> tool
+	tools     []*toolschema.Tool
+	byExposed map[string]*toolschema.Tool
+	byServer  map[string]map[string]*toolschema.Tool // server -> original name -> tool
 	ollama    api.Tools
-	clashes   map[string][]*Tool // tool name -> the tools auto naming prefixed for it
+	clashes   map[string][]*toolschema.Tool // tool name -> the tools auto naming prefixed for it
 
 	// endLife cancels restarts in progress when the catalog closes.
 	endLife context.CancelFunc
@@ -97,8 +42,8 @@ type Catalog struct {
 // naming and conversion. The catalog is immutable afterwards.
 func (c *Catalog) build() {
 	c.byName = map[string]*server{}
-	c.byExposed = map[string]*Tool{}
-	c.byServer = map[string]map[string]*Tool{}
+	c.byExposed = map[string]*toolschema.Tool{}
+	c.byServer = map[string]map[string]*toolschema.Tool{}
 
 	kept := make([][]*mcp.Tool, len(c.conns))
 	owners := map[string]int{} // tool name -> number of servers exposing it
@@ -129,7 +74,7 @@ func (c *Catalog) build() {
 
 	for i, sc := range c.conns {
 		server := sc.cfg.Name
-		c.byServer[server] = map[string]*Tool{}
+		c.byServer[server] = map[string]*toolschema.Tool{}
 		for _, t := range kept[i] {
 			exposed := t.Name
 			if c.opts.Naming == NamingPrefixed || owners[t.Name] > 1 {
@@ -140,7 +85,7 @@ func (c *Catalog) build() {
 					t.Name, server, exposed, prev.Name, prev.Server)
 				continue
 			}
-			tool := convertTool(server, t, exposed, convertOpts{raw: sc.raw[t.Name], propertyOrder: c.opts.PropertyOrder})
+			tool := toolschema.Convert(server, t, toolschema.Options{Exposed: exposed, Raw: sc.raw[t.Name], PropertyOrder: c.opts.PropertyOrder})
 			tool.Annotations = t.Annotations
 			c.tools = append(c.tools, tool)
 			c.byExposed[exposed] = tool
@@ -164,7 +109,7 @@ func (c *Catalog) warnClashes(owners map[string]int) {
 		}
 	}
 	sort.Strings(names)
-	c.clashes = map[string][]*Tool{}
+	c.clashes = map[string][]*toolschema.Tool{}
 	for _, name := range names {
 		var servers, exposed []string
 		for _, sc := range c.conns { // sorted by name
@@ -209,8 +154,8 @@ func (c *Catalog) warnf(format string, args ...any) {
 
 // Tools returns the exposed tools in the order the model sees them: servers
 // by name, each server's tools in its tools/list order.
-func (c *Catalog) Tools() []Tool {
-	out := make([]Tool, len(c.tools))
+func (c *Catalog) Tools() []toolschema.Tool {
+	out := make([]toolschema.Tool, len(c.tools))
 	for i, t := range c.tools {
 		out[i] = *t
 	}
@@ -227,7 +172,7 @@ func (c *Catalog) OllamaTools() api.Tools {
 
 // Lookup finds a tool by the name the model used: its exposed name, or the
 // forms server.tool and server__tool.
-func (c *Catalog) Lookup(name string) (*Tool, bool) {
+func (c *Catalog) Lookup(name string) (*toolschema.Tool, bool) {
 	t := c.lookup(name)
 	if t == nil {
 		return nil, false
@@ -236,7 +181,7 @@ func (c *Catalog) Lookup(name string) (*Tool, bool) {
 	return &cp, true
 }
 
-func (c *Catalog) lookup(name string) *Tool {
+func (c *Catalog) lookup(name string) *toolschema.Tool {
 	if t, ok := c.byExposed[name]; ok {
 		return t
 	}
@@ -261,11 +206,6 @@ func (c *Catalog) ToolInfo(name string) (bridge.ToolInfo, bool) {
 		return bridge.ToolInfo{}, false
 	}
 	return t.Info(), true
-}
-
-// Info is what a tool policy reads of t: its names and MCP annotations.
-func (t *Tool) Info() bridge.ToolInfo {
-	return bridge.ToolInfo{Exposed: t.Exposed, Server: t.Server, Tool: t.Name, Annotations: t.Annotations}
 }
 
 // PropertyOrder is the property order the catalog converts tools with
@@ -391,15 +331,23 @@ func (c *Catalog) ValidatePartial(exposed string, args json.RawMessage) error {
 	return t.ValidatePartial(args)
 }
 
-// ValidatePartial checks args against t's schema without its required
-// list; a tool whose schema could not be resolved is not checked.
-func (t *Tool) ValidatePartial(args json.RawMessage) error {
-	if t.partial == nil {
-		return nil
+// HiddenOf returns the hidden constraints of the tool the model sees as
+// exposed; nil for an unknown name.
+func (c *Catalog) HiddenOf(exposed string) []toolschema.Hidden {
+	if t := c.lookup(exposed); t != nil {
+		return t.Hidden
 	}
-	_, instance, err := parseArgs(args)
-	if err != nil {
-		return err
+	return nil
+}
+
+// Coerce applies to args the conversions a lenient client makes before it
+// validates a call against the input schema of the tool the model sees as
+// exposed (see toolschema.CoerceArgs); changed is false, and args come back as they
+// were, when there was nothing to convert or no such tool.
+func (c *Catalog) Coerce(exposed string, args json.RawMessage) (json.RawMessage, bool) {
+	t := c.lookup(exposed)
+	if t == nil {
+		return args, false
 	}
-	return ExplainValidation(t.partial.Validate(instance), t.partial, instance)
+	return toolschema.CoerceArgs(t.InputSchema, args)
 }

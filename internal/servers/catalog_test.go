@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
 func TestNamingAutoCollisions(t *testing.T) {
@@ -140,7 +141,7 @@ func TestOllamaToolsDeterministic(t *testing.T) {
 		{"", `{"type":"function","function":{"name":"one__search","parameters":{"type":"object","properties":{"q":{"type":"string"},"limit":{"type":"integer"},"offset":{"type":"integer"},"lang":{"type":"string"}}}}}`,
 			`{"type":"function","function":{"name":"plot","description":"Plot a point.","parameters":{"type":"object","required":["zeta","mid"],"properties":{"zeta":{"type":"string","description":"z"},"alpha":{"type":"integer"},"mid":{"type":"object","properties":{"y":{"type":"number"},"x":{"type":"number"}}},"beta":{"type":"array","items":{"type":"object","required":["y"],"properties":{"y":{"type":"number"},"x":{"type":"number"}}}},"kind":{"enum":["b","a","c"]}}}}}`},
 		// Required first in required order, then by name.
-		{PropertyOrderRequiredFirst, `{"type":"function","function":{"name":"one__search","parameters":{"type":"object","properties":{"lang":{"type":"string"},"limit":{"type":"integer"},"offset":{"type":"integer"},"q":{"type":"string"}}}}}`,
+		{toolschema.PropertyOrderRequiredFirst, `{"type":"function","function":{"name":"one__search","parameters":{"type":"object","properties":{"lang":{"type":"string"},"limit":{"type":"integer"},"offset":{"type":"integer"},"q":{"type":"string"}}}}}`,
 			`{"type":"function","function":{"name":"plot","description":"Plot a point.","parameters":{"type":"object","required":["zeta","mid"],"properties":{"zeta":{"type":"string","description":"z"},"mid":{"type":"object","properties":{"y":{"type":"number"},"x":{"type":"number"}}},"alpha":{"type":"integer"},"beta":{"type":"array","items":{"properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["y"],"type":"object"}},"kind":{"enum":["b","a","c"]}}}}}`},
 	} {
 		var first []byte

@@ -24,6 +24,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/redact"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/termtext"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
 // Naming modes for exposed tool names.
@@ -126,10 +127,10 @@ func (o *Options) withDefaults() (Options, error) {
 	}
 	switch r.PropertyOrder {
 	case "":
-		r.PropertyOrder = PropertyOrderServer
-	case PropertyOrderServer, PropertyOrderRequiredFirst:
+		r.PropertyOrder = toolschema.PropertyOrderServer
+	case toolschema.PropertyOrderServer, toolschema.PropertyOrderRequiredFirst:
 	default:
-		return r, fmt.Errorf("servers: unknown property order %q (want %q or %q)", r.PropertyOrder, PropertyOrderServer, PropertyOrderRequiredFirst)
+		return r, fmt.Errorf("servers: unknown property order %q (want %q or %q)", r.PropertyOrder, toolschema.PropertyOrderServer, toolschema.PropertyOrderRequiredFirst)
 	}
 	if r.MaxResultBytes == 0 {
 		r.MaxResultBytes = DefaultMaxResultBytes

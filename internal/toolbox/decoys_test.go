@@ -17,6 +17,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
 // shipped is the decoy set of cases/decoys.
@@ -309,7 +310,7 @@ func TestHiddenOfCoversDecoys(t *testing.T) {
 		t.Fatal(err)
 	}
 	asked := ""
-	hidden := tb.HiddenOf(func(name string) []servers.Hidden { asked = name; return nil })
+	hidden := tb.HiddenOf(func(name string) []toolschema.Hidden { asked = name; return nil })
 	if h := hidden("create_event"); len(h) == 0 {
 		t.Error("create_event's formats are not hidden constraints")
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
 // Recorded is one variant's tool catalog as a run's run.json recorded it,
@@ -147,13 +148,13 @@ func (c *Recorded) ToolsChange(k *suite.Case) string {
 }
 
 // Coerce coerces arguments against the parameters the model was shown, as
-// servers.Catalog does against the full schema (servers.CoerceArgs).
+// servers.Catalog does against the full schema (toolschema.CoerceArgs).
 func (c *Recorded) Coerce(exposed string, args json.RawMessage) (json.RawMessage, bool) {
 	p, ok := c.params[exposed]
 	if !ok {
 		return args, false
 	}
-	return servers.CoerceArgs(p, args)
+	return toolschema.CoerceArgs(p, args)
 }
 
 // SkippedServers names the run's servers that failed to connect.
@@ -210,5 +211,5 @@ func validateRecorded(r *jsonschema.Resolved, exposed string, args json.RawMessa
 			return fmt.Errorf("arguments of %s are not JSON: %w", exposed, err)
 		}
 	}
-	return servers.ExplainValidation(r.Validate(v), r, v)
+	return toolschema.ExplainValidation(r.Validate(v), r, v)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/bridge"
 	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
 // ShowSpec names the catalog Show shows. The zero value is the servers'
@@ -31,7 +32,7 @@ type Shown struct {
 	Tools api.Tools
 	// Listed are the catalog's own tools (the servers' or the case's), in
 	// their order, as converted before the variant changes them.
-	Listed []servers.Tool
+	Listed []toolschema.Tool
 	// Decoys are the decoys the variant adds; nil: none.
 	Decoys *Decoyed
 	// Info is what a tool policy reads of the Listed tools.

@@ -1,4 +1,4 @@
-package servers
+package toolschema
 
 import (
 	"bytes"
@@ -7,18 +7,6 @@ import (
 	"slices"
 	"strings"
 )
-
-// Coerce applies to args the conversions a lenient client makes before it
-// validates a call against the input schema of the tool the model sees as
-// exposed (see CoerceArgs); changed is false, and args come back as they
-// were, when there was nothing to convert or no such tool.
-func (c *Catalog) Coerce(exposed string, args json.RawMessage) (json.RawMessage, bool) {
-	t := c.lookup(exposed)
-	if t == nil {
-		return args, false
-	}
-	return CoerceArgs(t.InputSchema, args)
-}
 
 // CoerceArgs converts the arguments of a call the way lenient MCP clients
 // do before validating (Python's FastMCP pre-parses JSON strings, pydantic's

@@ -1,4 +1,4 @@
-package servers
+package toolschema
 
 import (
 	"encoding/json"
@@ -107,13 +107,4 @@ func WithHint(desc, hint string) string {
 		return hint
 	}
 	return strings.TrimRight(desc, " ") + " " + hint
-}
-
-// HiddenOf returns the hidden constraints of the tool the model sees as
-// exposed; nil for an unknown name.
-func (c *Catalog) HiddenOf(exposed string) []Hidden {
-	if t := c.lookup(exposed); t != nil {
-		return t.Hidden
-	}
-	return nil
 }

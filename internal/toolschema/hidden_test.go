@@ -1,4 +1,4 @@
-package servers
+package toolschema
 
 import (
 	"encoding/json"
@@ -54,7 +54,7 @@ func realTools(t *testing.T) map[string]*Tool {
 		if err := json.Unmarshal(l.InputSchema, &m); err != nil {
 			t.Fatal(err)
 		}
-		out[l.Name] = convertTool("s", &mcp.Tool{Name: l.Name, InputSchema: m}, l.Name, convertOpts{raw: l.InputSchema})
+		out[l.Name] = Convert("s", &mcp.Tool{Name: l.Name, InputSchema: m}, Options{Raw: l.InputSchema})
 	}
 	return out
 }

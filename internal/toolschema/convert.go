@@ -1,4 +1,9 @@
-package servers
+// Package toolschema converts MCP tools' JSON Schemas into Ollama's function
+// format and says what the conversion cost: $refs inlined, the server's
+// property order kept, the keywords Ollama's types cannot carry dropped and
+// ranked, constraints hidden from the model listed and turned into hints;
+// and it validates and coerces arguments against the schemas as sent.
+package toolschema
 
 import (
 	"encoding/json"
@@ -11,27 +16,36 @@ import (
 	"github.com/ollama/ollama/api"
 )
 
-// convertOpts are what convertTool needs beyond the tool itself.
-type convertOpts struct {
-	// raw is the tool's inputSchema as the server wrote it; nil when unknown.
+// Options are what Convert needs beyond the tool itself. The zero value
+// exposes the tool under its own name, properties in name order.
+type Options struct {
+	// Exposed is the name the model sees and calls; "" is the tool's own name.
+	Exposed string
+	// Raw is the tool's inputSchema as the server wrote it; nil when unknown.
 	// Only its key order is read from it, so when it is nil properties come
 	// in name order where the server's order is asked for.
-	raw json.RawMessage
-	// propertyOrder is PropertyOrderServer or PropertyOrderRequiredFirst;
+	Raw json.RawMessage
+	// PropertyOrder is PropertyOrderServer or PropertyOrderRequiredFirst;
 	// "" means the server's order.
-	propertyOrder string
+	PropertyOrder string
 }
 
-// convertTool turns an MCP tool into the catalog's Tool: the Ollama function
-// the model sees under exposed, the keywords that did not survive, and the
-// resolved schema that arguments are validated against.
-func convertTool(server string, t *mcp.Tool, exposed string, o convertOpts) *Tool {
+// Convert turns an MCP tool of server into the Tool a catalog exposes: the
+// Ollama function the model sees under o.Exposed, the keywords that did not
+// survive, and the resolved schema that arguments are validated against.
+// Tools offered to the model but served by no connected server (decoys) are
+// converted by it exactly as a catalog converts a server's.
+func Convert(server string, t *mcp.Tool, o Options) *Tool {
+	exposed := o.Exposed
+	if exposed == "" {
+		exposed = t.Name
+	}
 	original := schemaMap(t.InputSchema)
 	order := keyOrder{}
-	if o.raw != nil {
+	if o.Raw != nil {
 		// The same values as the SDK's map, with their key order; a schema
 		// that does not decode keeps the SDK's map (and name order).
-		if m, err := decodeOrdered(o.raw, order); err == nil && reflect.DeepEqual(m, original) {
+		if m, err := decodeOrdered(o.Raw, order); err == nil && reflect.DeepEqual(m, original) {
 			original = m
 		} else {
 			order = keyOrder{}
@@ -42,7 +56,7 @@ func convertTool(server string, t *mcp.Tool, exposed string, o convertOpts) *Too
 		raw = []byte(`{"type":"object"}`)
 	}
 	inlined, dropped := inlineRefs(original, order)
-	c := &converter{sev: map[string]Severity{}, order: order, requiredFirst: o.propertyOrder == PropertyOrderRequiredFirst}
+	c := &converter{sev: map[string]Severity{}, order: order, requiredFirst: o.PropertyOrder == PropertyOrderRequiredFirst}
 	for _, d := range dropped {
 		c.sev[d] = SeverityLost // a cut $ref: the structure below is gone
 	}
@@ -470,13 +484,4 @@ func withoutRequired(m map[string]any) map[string]any {
 		}
 	}
 	return out
-}
-
-// ConvertTool converts one MCP tool exactly as a catalog converts a
-// server's (the same rewrites, drops and validation), for tools that are
-// offered to the model but served by no connected server: decoys. raw is
-// the tool's inputSchema as written, whose key order properties keep; nil
-// orders them by name. propertyOrder is as Options.PropertyOrder.
-func ConvertTool(server string, t *mcp.Tool, raw json.RawMessage, propertyOrder string) *Tool {
-	return convertTool(server, t, t.Name, convertOpts{raw: raw, propertyOrder: propertyOrder})
 }
