@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/internal/cli"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/runs"
-	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
@@ -65,10 +65,10 @@ func (s *serverFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&s.connectTimeout, "connect-timeout", 30*time.Second, "time for all servers to connect and list their tools")
 	fs.DurationVar(&s.toolTimeout, "tool-timeout", 60*time.Second, "time one tool call may take before it fails as timed out")
 	fs.BoolVar(&s.serverLogs, "server-logs", false, "pass the stdio servers' stderr through to stderr")
-	fs.IntVar(&s.maxResultBytes, "max-result-bytes", servers.DefaultMaxResultBytes, "bytes of a tool result the model is given; longer results are cut with a note saying how much (-1: no limit)")
+	fs.IntVar(&s.maxResultBytes, "max-result-bytes", mcpclient.DefaultMaxResultBytes, "bytes of a tool result the model is given; longer results are cut with a note saying how much (-1: no limit)")
 }
 
-func (s *serverFlags) options(stderr io.Writer) (*servers.Options, error) {
+func (s *serverFlags) options(stderr io.Writer) (*mcpclient.Options, error) {
 	if s.toolNames != "auto" && s.toolNames != "prefixed" {
 		return nil, usageErrorf("--tool-names %q: must be auto or prefixed", s.toolNames)
 	}
@@ -78,7 +78,7 @@ func (s *serverFlags) options(stderr io.Writer) (*servers.Options, error) {
 	if s.maxResultBytes == 0 || s.maxResultBytes < -1 {
 		return nil, usageErrorf("--max-result-bytes %d: must be positive, or -1 for no limit", s.maxResultBytes)
 	}
-	o := &servers.Options{
+	o := &mcpclient.Options{
 		ConnectTimeout: s.connectTimeout,
 		CallTimeout:    s.toolTimeout,
 		Naming:         s.toolNames,
@@ -111,7 +111,7 @@ func dialOllama(ctx context.Context, flagURL string, ot *ollamaTimeouts) (*ollam
 
 // connectServers connects every server of cfg under the server flags (see
 // runs.ConnectServers).
-func connectServers(ctx context.Context, cfg *serversfile.Config, sf *serverFlags, stderr io.Writer) (*servers.Catalog, error) {
+func connectServers(ctx context.Context, cfg *serversfile.Config, sf *serverFlags, stderr io.Writer) (*mcpclient.Catalog, error) {
 	opts, err := sf.options(stderr)
 	if err != nil {
 		return nil, err

@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/proxy"
 	"github.com/toolgrade/toolgrade/internal/redact"
-	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/termtext"
 	"github.com/toolgrade/toolgrade/reports"
@@ -177,7 +177,7 @@ func writeAddrFile(path string, ln net.Listener) error {
 }
 
 // serveHealth reports Ollama's version and every server's state.
-func serveHealth(cfg *serversfile.Config, cat *servers.Catalog, ol *ollamaConn) proxy.HealthFunc {
+func serveHealth(cfg *serversfile.Config, cat *mcpclient.Catalog, ol *ollamaConn) proxy.HealthFunc {
 	tools := map[string]int{}
 	for _, t := range cat.Tools() {
 		tools[t.Server]++

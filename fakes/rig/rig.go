@@ -12,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	fakemcp "github.com/toolgrade/toolgrade/fakes/mcp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
@@ -42,7 +42,7 @@ func Ollama(t testing.TB, script *fakeollama.Script, o *fakeollama.Options) (*fa
 
 // Catalog connects the named fake MCP servers ("docs", "faulty")
 // in-process and closes them when the test ends.
-func Catalog(t testing.TB, o *servers.Options, names ...string) *servers.Catalog {
+func Catalog(t testing.TB, o *mcpclient.Options, names ...string) *mcpclient.Catalog {
 	t.Helper()
 	cfg := &serversfile.Config{Path: "rig.json", Dir: t.TempDir()}
 	for _, name := range names {
@@ -56,7 +56,7 @@ func Catalog(t testing.TB, o *servers.Options, names ...string) *servers.Catalog
 			return tr, err
 		}})
 	}
-	cat, err := servers.Connect(context.Background(), cfg, o)
+	cat, err := mcpclient.Connect(context.Background(), cfg, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,8 +14,8 @@ import (
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/fakes/rig"
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
@@ -57,7 +57,7 @@ func (n *notes) server() *mcp.Server {
 }
 
 // notesCatalog connects a fresh notes server in-process.
-func notesCatalog(t *testing.T) (*servers.Catalog, *notes) {
+func notesCatalog(t *testing.T) (*mcpclient.Catalog, *notes) {
 	t.Helper()
 	n := &notes{calls: map[string]int{}}
 	cfg := &serversfile.Config{Path: "notes.json", Dir: t.TempDir(), Servers: []serversfile.Server{{Name: "notes", Dial: func(ctx context.Context) (mcp.Transport, error) {
@@ -65,7 +65,7 @@ func notesCatalog(t *testing.T) (*servers.Catalog, *notes) {
 		t.Cleanup(stop)
 		return tr, err
 	}}}}
-	cat, err := servers.Connect(context.Background(), cfg, nil)
+	cat, err := mcpclient.Connect(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

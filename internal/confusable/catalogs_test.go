@@ -7,8 +7,8 @@ import (
 
 	"github.com/toolgrade/toolgrade/fakes/rig"
 	"github.com/toolgrade/toolgrade/internal/confusable"
-	"github.com/toolgrade/toolgrade/internal/servers"
-	"github.com/toolgrade/toolgrade/internal/servers/refservers"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
+	"github.com/toolgrade/toolgrade/internal/mcpclient/refservers"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
@@ -39,7 +39,7 @@ func TestFilesystemCatalogRanksItsAliases(t *testing.T) {
 	dir := t.TempDir()
 	cfg := &serversfile.Config{Path: filepath.Join(dir, "servers.json"), Dir: dir,
 		Servers: []serversfile.Server{{Name: "fs", Command: "node", Args: []string{script, dir}}}}
-	cat, err := servers.Connect(context.Background(), cfg, nil)
+	cat, err := mcpclient.Connect(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

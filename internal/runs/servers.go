@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/toolgrade/toolgrade/internal/bridge"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/suite"
 	"github.com/toolgrade/toolgrade/reports"
@@ -15,14 +15,14 @@ import (
 // ConnectServers connects every server of cfg with opts, tells stderr of
 // the ones disabled, skipped or warned about, and insists on at least one
 // tool (an InfraError otherwise).
-func ConnectServers(ctx context.Context, cfg *serversfile.Config, opts *servers.Options, stderr io.Writer) (*servers.Catalog, error) {
+func ConnectServers(ctx context.Context, cfg *serversfile.Config, opts *mcpclient.Options, stderr io.Writer) (*mcpclient.Catalog, error) {
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(stderr, "toolgrade: warning: %s\n", w)
 	}
 	for _, name := range cfg.Disabled {
 		fmt.Fprintf(stderr, "toolgrade: server %q is disabled in %s; not started\n", name, cfg.Path)
 	}
-	cat, err := servers.Connect(ctx, cfg, opts)
+	cat, err := mcpclient.Connect(ctx, cfg, opts)
 	if err != nil {
 		return nil, AsInfra(err)
 	}
@@ -70,7 +70,7 @@ func runServers(ctx context.Context, s *suite.Suite) (*serversfile.Config, error
 }
 
 // toolInfos is what a tool policy knows of every tool of the catalog.
-func toolInfos(cat *servers.Catalog) []bridge.ToolInfo {
+func toolInfos(cat *mcpclient.Catalog) []bridge.ToolInfo {
 	var out []bridge.ToolInfo
 	for _, t := range cat.Tools() {
 		if info, ok := cat.ToolInfo(t.Exposed); ok {

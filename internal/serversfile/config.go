@@ -61,7 +61,7 @@ type Config struct {
 type Server struct {
 	Name string
 	// Command, Args, Env and Cwd describe a stdio server. The server sees
-	// only a short safe list of toolgrade's environment (servers.SafeEnv), the
+	// only a short safe list of toolgrade's environment (mcpclient.SafeEnv), the
 	// variables InheritEnv names, and Env, as the official MCP SDKs start a
 	// stdio server; Cwd is absolute after parsing (the config's folder by
 	// default).

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
@@ -40,9 +40,9 @@ func fakeServer(name string, tools ...fakeTool) serversfile.Server {
 }
 
 // mustConnect connects the servers for the length of the test.
-func mustConnect(t *testing.T, opts *servers.Options, srvs ...serversfile.Server) *servers.Catalog {
+func mustConnect(t *testing.T, opts *mcpclient.Options, srvs ...serversfile.Server) *mcpclient.Catalog {
 	t.Helper()
-	c, err := servers.Connect(context.Background(), &serversfile.Config{Servers: srvs}, opts)
+	c, err := mcpclient.Connect(context.Background(), &serversfile.Config{Servers: srvs}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

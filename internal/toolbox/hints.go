@@ -7,7 +7,7 @@ import (
 )
 
 // HiddenOf returns the constraints of a tool (by the name the model sees)
-// that its parameters do not carry; (*servers.Catalog).HiddenOf is one.
+// that its parameters do not carry; (*mcpclient.Catalog).HiddenOf is one.
 type HiddenOf func(exposed string) []toolschema.Hidden
 
 // WithHints returns base with schema hints folded into the descriptions of

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"github.com/toolgrade/toolgrade/internal/suite"
@@ -49,7 +49,7 @@ type Set struct {
 	// Catalogs), in the same order.
 	Catalogs []record.RunCatalog
 	// conns are the servers files of variants connected here.
-	conns []*servers.Catalog
+	conns []*mcpclient.Catalog
 }
 
 // Close closes the catalogs the variants connected; Spec.Catalog is the

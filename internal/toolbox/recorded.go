@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/ollama/ollama/api"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/suite"
 	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
@@ -148,7 +148,7 @@ func (c *Recorded) ToolsChange(k *suite.Case) string {
 }
 
 // Coerce coerces arguments against the parameters the model was shown, as
-// servers.Catalog does against the full schema (toolschema.CoerceArgs).
+// mcpclient.Catalog does against the full schema (toolschema.CoerceArgs).
 func (c *Recorded) Coerce(exposed string, args json.RawMessage) (json.RawMessage, bool) {
 	p, ok := c.params[exposed]
 	if !ok {
@@ -176,13 +176,13 @@ func (c *Recorded) Resolve(name string) (string, bool) {
 		return name, true
 	}
 	for server, exposed := range c.servers {
-		for _, sep := range []string{servers.PrefixSep, "."} {
+		for _, sep := range []string{mcpclient.PrefixSep, "."} {
 			rest, ok := strings.CutPrefix(name, server+sep)
 			if !ok {
 				continue
 			}
 			for _, e := range exposed {
-				if (e == rest || e == server+servers.PrefixSep+rest) && slices.Contains(c.names, e) {
+				if (e == rest || e == server+mcpclient.PrefixSep+rest) && slices.Contains(c.names, e) {
 					return e, true
 				}
 			}

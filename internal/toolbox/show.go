@@ -5,7 +5,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/suite"
 	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
@@ -42,7 +42,7 @@ type Shown struct {
 // Show is the catalog spec names over cat, the servers' catalog: its
 // overlays are checked against it (ErrUsage), and the variant applied as a
 // run applies it.
-func Show(ctx context.Context, cat *servers.Catalog, spec ShowSpec) (*Shown, error) {
+func Show(ctx context.Context, cat *mcpclient.Catalog, spec ShowSpec) (*Shown, error) {
 	s, v := spec.Suite, spec.Variant
 	c := composer{s: s, v: v, pool: newDecoyPool(s, spec.Connect)}
 	if spec.Case == nil {

@@ -10,8 +10,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
@@ -36,7 +36,7 @@ type StaticTool struct {
 // behind it, and a call to one is refused. It is immutable and safe for
 // concurrent use.
 type Static struct {
-	base      *servers.Catalog
+	base      *mcpclient.Catalog
 	tools     []*toolschema.Tool
 	byExposed map[string]*toolschema.Tool
 	ollama    api.Tools
@@ -46,7 +46,7 @@ type Static struct {
 // named entries are (base may have none when every entry is inline). An
 // inline tool's properties keep the schema's key order, or go
 // required-first when base's options ask for that.
-func NewStatic(base *servers.Catalog, tools []StaticTool) (*Static, error) {
+func NewStatic(base *mcpclient.Catalog, tools []StaticTool) (*Static, error) {
 	s := &Static{base: base, byExposed: map[string]*toolschema.Tool{}}
 	for _, st := range tools {
 		var t *toolschema.Tool
@@ -130,7 +130,7 @@ func (s *Static) ValidateArgs(exposed string, args json.RawMessage) error {
 }
 
 // ValidatePartial checks args like ValidateArgs without requiring the
-// properties args leave out (see servers.Catalog.ValidatePartial).
+// properties args leave out (see mcpclient.Catalog.ValidatePartial).
 func (s *Static) ValidatePartial(exposed string, args json.RawMessage) error {
 	t := s.lookup(exposed)
 	if t == nil {
@@ -160,7 +160,7 @@ func (s *Static) ToolInfo(name string) (bridge.ToolInfo, bool) {
 
 // Call runs a call to a tool of the base catalog there. An unknown name and
 // arguments that break an inline tool's schema are results the model sees,
-// as with servers.Catalog.Call; a valid call to an inline tool is refused as a
+// as with mcpclient.Catalog.Call; a valid call to an inline tool is refused as a
 // server failure, since nothing can run it (the cases that bring inline
 // tools run without execution, so this is never reached by a suite).
 func (s *Static) Call(ctx context.Context, name string, args json.RawMessage, callID string) record.Execution {

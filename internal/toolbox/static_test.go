@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
@@ -71,7 +71,7 @@ func TestStaticConvertsAsMCP(t *testing.T) {
 // order the model sees; the catalog's required-first option applies too.
 func TestStaticPropertyOrder(t *testing.T) {
 	schema := json.RawMessage(`{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"string"},"m":{"type":"string"}},"required":["m"]}`)
-	order := func(opts *servers.Options) string {
+	order := func(opts *mcpclient.Options) string {
 		base := mustConnect(t, opts)
 		st, err := NewStatic(base, []StaticTool{{Name: "f", Schema: schema}})
 		if err != nil {
@@ -86,7 +86,7 @@ func TestStaticPropertyOrder(t *testing.T) {
 	if got := order(nil); got != "z,a,m" {
 		t.Errorf("order %s, want z,a,m (as written)", got)
 	}
-	if got := order(&servers.Options{PropertyOrder: toolschema.PropertyOrderRequiredFirst}); got != "m,a,z" {
+	if got := order(&mcpclient.Options{PropertyOrder: toolschema.PropertyOrderRequiredFirst}); got != "m,a,z" {
 		t.Errorf("required-first order %s, want m,a,z", got)
 	}
 }

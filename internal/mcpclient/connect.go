@@ -1,8 +1,8 @@
-// Package servers connects the bridge loop to MCP servers: it connects every
+// Package mcpclient connects the bridge loop to MCP servers: it connects every
 // server of a servers file, converts their tools into the Ollama tool list the
 // model sees, and executes the model's tool calls, turning every failure into
 // a result the model can read.
-package servers
+package mcpclient
 
 import (
 	"context"

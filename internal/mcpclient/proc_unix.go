@@ -1,6 +1,6 @@
 //go:build unix
 
-package servers
+package mcpclient
 
 import (
 	"os/exec"

@@ -1,4 +1,4 @@
-package servers
+package mcpclient
 
 import (
 	"bytes"
@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolgrade/toolgrade/internal/mcpclient/refservers"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/servers/refservers"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 

@@ -1,4 +1,4 @@
-package servers
+package mcpclient
 
 import (
 	"context"
@@ -112,7 +112,7 @@ func waitForRestartWaiter(t *testing.T) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
-			if strings.Contains(g, "[select") && strings.Contains(g, "servers.(*server).conn(") && !strings.Contains(g, "restartLocked") {
+			if strings.Contains(g, "[select") && strings.Contains(g, "mcpclient.(*server).conn(") && !strings.Contains(g, "restartLocked") {
 				return
 			}
 		}
