@@ -200,37 +200,6 @@ func (p *parser) errAt(n *yaml.Node, field, format string, args ...any) *srcpos.
 	return srcpos.Errorf(srcpos.Node(p.file, n), field, format, args...)
 }
 
-// deref follows YAML aliases (JSON has none) to the node they stand for.
-func deref(n *yaml.Node) *yaml.Node {
-	for n != nil && n.Kind == yaml.AliasNode {
-		n = n.Alias
-	}
-	return n
-}
-
-// kindName describes a node's kind for "must be ..." messages.
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "an object"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		switch n.ShortTag() {
-		case "!!str":
-			return "a string"
-		case "!!int", "!!float":
-			return "the number " + n.Value
-		case "!!bool":
-			return n.Value
-		case "!!null":
-			return "null"
-		}
-		return n.Value
-	}
-	return "empty"
-}
-
 // field is one key of a mapping with its value.
 type field struct {
 	key, val *yaml.Node
@@ -242,7 +211,7 @@ func (p *parser) fields(n *yaml.Node, path string) ([]field, error) {
 	var out []field
 	seen := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := deref(n.Content[i]), deref(n.Content[i+1])
+		k, v := srcpos.Deref(n.Content[i]), srcpos.Deref(n.Content[i+1])
 		if k.Kind != yaml.ScalarNode || k.ShortTag() == "!!merge" {
 			return nil, p.errAt(k, path, "keys must be strings")
 		}
@@ -271,7 +240,7 @@ func (p *parser) unknownField(k *yaml.Node, path string, known []string) error {
 // str reads a string scalar and expands ${env:NAME} in it.
 func (p *parser) str(n *yaml.Node, path string) (string, error) {
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
-		msg := "must be a string, not " + kindName(n)
+		msg := "must be a string, not " + srcpos.KindName(n)
 		if n.Kind == yaml.ScalarNode && n.Style == 0 && n.ShortTag() != "!!null" {
 			msg += " (quote it)"
 		}
@@ -289,24 +258,24 @@ func (p *parser) str(n *yaml.Node, path string) (string, error) {
 
 func (p *parser) boolean(n *yaml.Node, path string) (bool, error) {
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
-		return false, p.errAt(n, path, "must be true or false, not %s", kindName(n))
+		return false, p.errAt(n, path, "must be true or false, not %s", srcpos.KindName(n))
 	}
 	var b bool
 	if err := n.Decode(&b); err != nil {
-		return false, p.errAt(n, path, "must be true or false, not %s", kindName(n))
+		return false, p.errAt(n, path, "must be true or false, not %s", srcpos.KindName(n))
 	}
 	return b, nil
 }
 
 func (p *parser) strList(n *yaml.Node, path string) ([]string, error) {
 	if n.Kind != yaml.SequenceNode {
-		return nil, p.errAt(n, path, "must be a list of strings, not %s", kindName(n))
+		return nil, p.errAt(n, path, "must be a list of strings, not %s", srcpos.KindName(n))
 	}
 	out := make([]string, 0, len(n.Content))
 	for i, c := range n.Content {
-		c = deref(c)
+		c = srcpos.Deref(c)
 		if c.Kind != yaml.ScalarNode || c.ShortTag() != "!!str" {
-			return nil, p.errAt(c, path, "must be a list of strings; item %d is %s", i, kindName(c))
+			return nil, p.errAt(c, path, "must be a list of strings; item %d is %s", i, srcpos.KindName(c))
 		}
 		s, err := p.str(c, fmt.Sprintf("%s[%d]", path, i))
 		if err != nil {
@@ -319,7 +288,7 @@ func (p *parser) strList(n *yaml.Node, path string) ([]string, error) {
 
 func (p *parser) strMap(n *yaml.Node, path string) (map[string]string, error) {
 	if n.Kind != yaml.MappingNode {
-		return nil, p.errAt(n, path, "must be an object of strings, not %s", kindName(n))
+		return nil, p.errAt(n, path, "must be an object of strings, not %s", srcpos.KindName(n))
 	}
 	fs, err := p.fields(n, path)
 	if err != nil {
@@ -340,7 +309,7 @@ func (p *parser) strMap(n *yaml.Node, path string) (map[string]string, error) {
 }
 
 func (p *parser) config(n *yaml.Node) (*Config, error) {
-	n = deref(n)
+	n = srcpos.Deref(n)
 	if n == nil {
 		return nil, p.errAt(nil, "", `empty; expected {"mcpServers": {...}}`)
 	}
@@ -348,10 +317,10 @@ func (p *parser) config(n *yaml.Node) (*Config, error) {
 		if len(n.Content) == 0 {
 			return nil, p.errAt(nil, "", `empty; expected {"mcpServers": {...}}`)
 		}
-		n = deref(n.Content[0])
+		n = srcpos.Deref(n.Content[0])
 	}
 	if n.Kind != yaml.MappingNode {
-		return nil, p.errAt(n, "", `must be an object {"mcpServers": {...}}, not %s`, kindName(n))
+		return nil, p.errAt(n, "", `must be an object {"mcpServers": {...}}, not %s`, srcpos.KindName(n))
 	}
 	fs, err := p.fields(n, "")
 	if err != nil {
@@ -387,7 +356,7 @@ func (p *parser) config(n *yaml.Node) (*Config, error) {
 			"ignoring top-level keys other than mcpServers: %s", strings.Join(names, ", ")).Error())
 	}
 	if servers.Kind != yaml.MappingNode {
-		return nil, p.errAt(servers, "mcpServers", "must be an object of servers by name, not %s", kindName(servers))
+		return nil, p.errAt(servers, "mcpServers", "must be an object of servers by name, not %s", srcpos.KindName(servers))
 	}
 	sfs, err := p.fields(servers, "mcpServers")
 	if err != nil {
@@ -422,7 +391,7 @@ func (p *parser) server(k, n *yaml.Node) (_ Server, disabled bool, _ error) {
 		return s, disabled, p.errAt(k, path, "server names may use only letters, digits, '_', '-' and '.' (they become tool name prefixes)")
 	}
 	if n.Kind != yaml.MappingNode {
-		return s, disabled, p.errAt(n, path, "must be an object, not %s", kindName(n))
+		return s, disabled, p.errAt(n, path, "must be an object, not %s", srcpos.KindName(n))
 	}
 	fs, err := p.fields(n, path)
 	if err != nil {
@@ -586,7 +555,7 @@ func (p *parser) checkURL(n *yaml.Node, fp, s string) error {
 
 func (p *parser) toolFilter(n *yaml.Node, path string) (*ToolFilter, error) {
 	if n.Kind != yaml.MappingNode {
-		return nil, p.errAt(n, path, `must be an object {"mode": "include" or "exclude", "tools": [...]}, not %s`, kindName(n))
+		return nil, p.errAt(n, path, `must be an object {"mode": "include" or "exclude", "tools": [...]}, not %s`, srcpos.KindName(n))
 	}
 	fs, err := p.fields(n, path)
 	if err != nil {

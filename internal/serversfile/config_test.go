@@ -41,7 +41,7 @@ func TestConfigErrors(t *testing.T) {
     "args": "fake-mcp docs"
   }
 }}`,
-			want: `servers.json:4:13: mcpServers.docs.args: must be a list of strings, not a string`,
+			want: `servers.json:4:13: mcpServers.docs.args: must be a list of strings, not the string "fake-mcp docs"`,
 		},
 		{
 			name: "args item wrong type",
@@ -390,7 +390,7 @@ func TestServerEntryErrorsStay(t *testing.T) {
 		{`{"mcpServers": {"d": {"command": "x", "disable": true}}}`,
 			`s.json:1:39: mcpServers.d: unknown field "disable" (did you mean "disabled"?)`},
 		{`{"mcpServers": {"d": {"command": "x", "disabled": "yes"}}}`,
-			`s.json:1:51: mcpServers.d.disabled: must be true or false, not a string`},
+			`s.json:1:51: mcpServers.d.disabled: must be true or false, not the string "yes"`},
 		{`{"mcpServers": {"d": {"command": "x"}}, "mcpServer": {}}`,
 			`s.json:1:41: unknown field "mcpServer" (did you mean "mcpServers"?)`},
 	} {

@@ -3,6 +3,7 @@ package serversfile
 import (
 	"strings"
 
+	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -15,7 +16,7 @@ func (p *parser) envNames(n *yaml.Node, path string) ([]string, error) {
 	}
 	for i, name := range names {
 		if !validEnvName(strings.TrimSuffix(name, "*")) && name != "*" {
-			return nil, p.errAt(deref(n.Content[i]), path, `%q is not a variable name: give names such as "GITHUB_TOKEN", or a prefix such as "AWS_*"`, name)
+			return nil, p.errAt(srcpos.Deref(n.Content[i]), path, `%q is not a variable name: give names such as "GITHUB_TOKEN", or a prefix such as "AWS_*"`, name)
 		}
 	}
 	return names, nil

@@ -9,7 +9,7 @@ import (
 func TestInheritEnvErrors(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
 		{`{"mcpServers": {"d": {"command": "x", "inheritEnv": "GITHUB_TOKEN"}}}`,
-			`servers.json:1:53: mcpServers.d.inheritEnv: must be a list of strings, not a string`},
+			`servers.json:1:53: mcpServers.d.inheritEnv: must be a list of strings, not the string "GITHUB_TOKEN"`},
 		{`{"mcpServers": {"d": {"command": "x", "inheritEnv": ["OK", "NOT-A-NAME"]}}}`,
 			`servers.json:1:60: mcpServers.d.inheritEnv: "NOT-A-NAME" is not a variable name: give names such as "GITHUB_TOKEN", or a prefix such as "AWS_*"`},
 		{`{"mcpServers": {"d": {"url": "http://127.0.0.1:1/mcp", "inheritEnv": ["A"]}}}`,
