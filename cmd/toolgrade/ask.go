@@ -12,7 +12,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/bridge"
 	"github.com/toolgrade/toolgrade/internal/llm"
 	"github.com/toolgrade/toolgrade/internal/score"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/reports"
 )
 
@@ -51,7 +51,7 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
-	cfg, err := servers.Load(ctx, sf.file)
+	cfg, err := serversfile.Load(ctx, sf.file)
 	if err != nil {
 		return asUsage(err)
 	}

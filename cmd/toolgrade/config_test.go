@@ -36,7 +36,7 @@ func toolgradeOnPath(t *testing.T) {
 // warning; the disabled server is not started and is not called a failure.
 func TestClaudeDesktopConfigWorks(t *testing.T) {
 	toolgradeOnPath(t)
-	r := runCLI(t, context.Background(), "tools", "--servers", "../../internal/servers/testdata/claude_desktop_config.json")
+	r := runCLI(t, context.Background(), "tools", "--servers", "../../internal/serversfile/testdata/claude_desktop_config.json")
 	if r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.stderr)
 	}

@@ -9,8 +9,10 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/internal/cli"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/runs"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
 // newFlags returns the flag set of command name (as typed after toolgrade:
@@ -58,25 +60,25 @@ type serverFlags struct {
 func (s *serverFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.file, "servers", "", "mcpServers `FILE` (the JSON Claude Desktop and ollama-mcp-bridge use)")
 	fs.StringVar(&s.toolNames, "tool-names", "auto", "tool names the model sees, `auto|prefixed`: auto (server__tool only on collisions) or prefixed (always)")
-	fs.StringVar(&s.propertyOrder, "property-order", servers.PropertyOrderServer, "order of each tool's parameters as the model sees them, `server|required-first`: server (the server's own) or required-first (required ones first, then by name)")
+	fs.StringVar(&s.propertyOrder, "property-order", toolschema.PropertyOrderServer, "order of each tool's parameters as the model sees them, `server|required-first`: server (the server's own) or required-first (required ones first, then by name)")
 	fs.BoolVar(&s.requireAll, "require-all-servers", false, "fail when any server fails to connect, instead of skipping it")
 	fs.DurationVar(&s.connectTimeout, "connect-timeout", 30*time.Second, "time for all servers to connect and list their tools")
 	fs.DurationVar(&s.toolTimeout, "tool-timeout", 60*time.Second, "time one tool call may take before it fails as timed out")
 	fs.BoolVar(&s.serverLogs, "server-logs", false, "pass the stdio servers' stderr through to stderr")
-	fs.IntVar(&s.maxResultBytes, "max-result-bytes", servers.DefaultMaxResultBytes, "bytes of a tool result the model is given; longer results are cut with a note saying how much (-1: no limit)")
+	fs.IntVar(&s.maxResultBytes, "max-result-bytes", mcpclient.DefaultMaxResultBytes, "bytes of a tool result the model is given; longer results are cut with a note saying how much (-1: no limit)")
 }
 
-func (s *serverFlags) options(stderr io.Writer) (*servers.Options, error) {
+func (s *serverFlags) options(stderr io.Writer) (*mcpclient.Options, error) {
 	if s.toolNames != "auto" && s.toolNames != "prefixed" {
 		return nil, usageErrorf("--tool-names %q: must be auto or prefixed", s.toolNames)
 	}
-	if s.propertyOrder != servers.PropertyOrderServer && s.propertyOrder != servers.PropertyOrderRequiredFirst {
-		return nil, usageErrorf("--property-order %q: must be %s or %s", s.propertyOrder, servers.PropertyOrderServer, servers.PropertyOrderRequiredFirst)
+	if s.propertyOrder != toolschema.PropertyOrderServer && s.propertyOrder != toolschema.PropertyOrderRequiredFirst {
+		return nil, usageErrorf("--property-order %q: must be %s or %s", s.propertyOrder, toolschema.PropertyOrderServer, toolschema.PropertyOrderRequiredFirst)
 	}
 	if s.maxResultBytes == 0 || s.maxResultBytes < -1 {
 		return nil, usageErrorf("--max-result-bytes %d: must be positive, or -1 for no limit", s.maxResultBytes)
 	}
-	o := &servers.Options{
+	o := &mcpclient.Options{
 		ConnectTimeout: s.connectTimeout,
 		CallTimeout:    s.toolTimeout,
 		Naming:         s.toolNames,
@@ -109,7 +111,7 @@ func dialOllama(ctx context.Context, flagURL string, ot *ollamaTimeouts) (*ollam
 
 // connectServers connects every server of cfg under the server flags (see
 // runs.ConnectServers).
-func connectServers(ctx context.Context, cfg *servers.Config, sf *serverFlags, stderr io.Writer) (*servers.Catalog, error) {
+func connectServers(ctx context.Context, cfg *serversfile.Config, sf *serverFlags, stderr io.Writer) (*mcpclient.Catalog, error) {
 	opts, err := sf.options(stderr)
 	if err != nil {
 		return nil, err

@@ -10,7 +10,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/author"
 	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/draft"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/toolbox"
 )
 
@@ -42,7 +42,7 @@ func (g *genFlags) check(cmd string) error {
 
 // generate has the author model draft the suite out (stdout when "") for
 // the servers of cfg, which the draft names as serversRef.
-func (g *genFlags) generate(ctx context.Context, cfg *servers.Config, sf *serverFlags, out, serversRef, cmd string, stdout, stderr io.Writer) error {
+func (g *genFlags) generate(ctx context.Context, cfg *serversfile.Config, sf *serverFlags, out, serversRef, cmd string, stdout, stderr io.Writer) error {
 	ol, err := dialOllama(ctx, g.ollamaURL, &g.ot)
 	if err != nil {
 		return err
@@ -98,7 +98,7 @@ func runCasesGenerate(ctx context.Context, args []string, _ io.Reader, stdout, s
 	if in := draft.InTheWay(*out, *out+author.LogSuffix); *out != "" && len(in) > 0 {
 		return asUsage(draft.ErrInTheWay("cases generate", in))
 	}
-	cfg, err := servers.Load(ctx, sf.file)
+	cfg, err := serversfile.Load(ctx, sf.file)
 	if err != nil {
 		return asUsage(err)
 	}

@@ -16,7 +16,7 @@ import (
 
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/fakes/rig"
-	"github.com/toolgrade/toolgrade/internal/servers/refservers"
+	"github.com/toolgrade/toolgrade/internal/mcpclient/refservers"
 )
 
 // mainEnv makes the test binary behave as the toolgrade binary, so servers

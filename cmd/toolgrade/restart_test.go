@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/servers"
 )
 
 // TestRunCountsServerRestarts: a stdio server that crashes mid-run is
@@ -86,7 +86,7 @@ cases:
 	}
 }
 
-// TestMaxResultBytesFlag: --max-result-bytes reaches servers.Options, and
+// TestMaxResultBytesFlag: --max-result-bytes reaches mcpclient.Options, and
 // values that would mean nothing are refused.
 func TestMaxResultBytesFlag(t *testing.T) {
 	for _, tc := range []struct {
@@ -94,7 +94,7 @@ func TestMaxResultBytesFlag(t *testing.T) {
 		want int
 		bad  bool
 	}{
-		{nil, servers.DefaultMaxResultBytes, false},
+		{nil, mcpclient.DefaultMaxResultBytes, false},
 		{[]string{"--max-result-bytes", "2000"}, 2000, false},
 		{[]string{"--max-result-bytes", "-1"}, -1, false},
 		{[]string{"--max-result-bytes", "0"}, 0, true},

@@ -14,9 +14,10 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/proxy"
 	"github.com/toolgrade/toolgrade/internal/redact"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/termtext"
 	"github.com/toolgrade/toolgrade/reports"
 )
@@ -46,7 +47,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if opts.CORSOrigins, opts.AllowHosts, err = proxy.Allowed(f.listen, f.ollama, f.origins, f.hosts, os.Getenv, os.Hostname); err != nil {
 		return asUsage(err)
 	}
-	cfg, err := servers.Load(ctx, f.servers.file)
+	cfg, err := serversfile.Load(ctx, f.servers.file)
 	if err != nil {
 		return asUsage(err)
 	}
@@ -176,7 +177,7 @@ func writeAddrFile(path string, ln net.Listener) error {
 }
 
 // serveHealth reports Ollama's version and every server's state.
-func serveHealth(cfg *servers.Config, cat *servers.Catalog, ol *ollamaConn) proxy.HealthFunc {
+func serveHealth(cfg *serversfile.Config, cat *mcpclient.Catalog, ol *ollamaConn) proxy.HealthFunc {
 	tools := map[string]int{}
 	for _, t := range cat.Tools() {
 		tools[t.Server]++

@@ -11,7 +11,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/confusable"
 	"github.com/toolgrade/toolgrade/internal/llm"
 	"github.com/toolgrade/toolgrade/internal/runs"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"github.com/toolgrade/toolgrade/internal/suite"
 	"github.com/toolgrade/toolgrade/internal/toolbox"
@@ -90,7 +90,7 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 type variantTools struct {
 	// cfg is nil for a suite without servers whose cases bring their own
 	// tools.
-	cfg     *servers.Config
+	cfg     *serversfile.Config
 	suite   *suite.Suite
 	variant *suite.Variant
 }
@@ -106,7 +106,7 @@ func loadVariantTools(ctx context.Context, suitePath, variant, serversFile strin
 		if serversFile == "" {
 			return nil, usageErrorf("tools: --servers FILE is required")
 		}
-		cfg, err := servers.Load(ctx, serversFile)
+		cfg, err := serversfile.Load(ctx, serversFile)
 		vt.cfg = cfg
 		return vt, asUsage(err)
 	}
@@ -120,12 +120,12 @@ func loadVariantTools(ctx context.Context, suitePath, variant, serversFile strin
 			return nil, usageErrorf("tools: --variant: %s", srcpos.Unknown("variant", variant, append([]string{suite.BaseVariant}, s.VariantNames()...)))
 		}
 	}
-	var cfg *servers.Config
+	var cfg *serversfile.Config
 	switch {
 	case vt.variant != nil && vt.variant.ServersPath != "":
-		cfg, err = servers.Load(ctx, vt.variant.ServersPath)
+		cfg, err = serversfile.Load(ctx, vt.variant.ServersPath)
 	case serversFile != "":
-		cfg, err = servers.Load(ctx, serversFile)
+		cfg, err = serversfile.Load(ctx, serversFile)
 	case !toolbox.NeedsServers(s):
 		// No servers to start: every case brings its own tools.
 	default:

@@ -12,7 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	fakemcp "github.com/toolgrade/toolgrade/fakes/mcp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // Ollama serves script (nil: the embedded demo script) on a loopback HTTP
@@ -41,11 +42,11 @@ func Ollama(t testing.TB, script *fakeollama.Script, o *fakeollama.Options) (*fa
 
 // Catalog connects the named fake MCP servers ("docs", "faulty")
 // in-process and closes them when the test ends.
-func Catalog(t testing.TB, o *servers.Options, names ...string) *servers.Catalog {
+func Catalog(t testing.TB, o *mcpclient.Options, names ...string) *mcpclient.Catalog {
 	t.Helper()
-	cfg := &servers.Config{Path: "rig.json", Dir: t.TempDir()}
+	cfg := &serversfile.Config{Path: "rig.json", Dir: t.TempDir()}
 	for _, name := range names {
-		cfg.Servers = append(cfg.Servers, servers.Server{Name: name, Dial: func(ctx context.Context) (mcp.Transport, error) {
+		cfg.Servers = append(cfg.Servers, serversfile.Server{Name: name, Dial: func(ctx context.Context) (mcp.Transport, error) {
 			s, err := fakemcp.New(name)
 			if err != nil {
 				return nil, err
@@ -55,7 +56,7 @@ func Catalog(t testing.TB, o *servers.Options, names ...string) *servers.Catalog
 			return tr, err
 		}})
 	}
-	cat, err := servers.Connect(context.Background(), cfg, o)
+	cat, err := mcpclient.Connect(context.Background(), cfg, o)
 	if err != nil {
 		t.Fatal(err)
 	}

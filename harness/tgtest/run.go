@@ -14,9 +14,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/internal/llm"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/runner"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/suite"
 	"github.com/toolgrade/toolgrade/internal/toolbox"
@@ -72,7 +73,7 @@ type run struct {
 	s      *suite.Suite
 	models []string
 	repeat int
-	cat    *servers.Catalog
+	cat    *mcpclient.Catalog
 	// own are the toolboxes of the cases that bring their own tools; nil
 	// when none does.
 	own map[string]runner.CaseTools
@@ -227,9 +228,9 @@ func withOptions(s *suite.Suite, o *Options, modelOpts map[string]any) *suite.Su
 	return &c
 }
 
-// connect lists srv's tools through internal/servers, over an in-memory
+// connect lists srv's tools through internal/mcpclient, over an in-memory
 // transport, exactly as a stdio server's would be.
-func connect(ctx context.Context, t TB, srv *mcp.Server, name string) (*servers.Catalog, error) {
+func connect(ctx context.Context, t TB, srv *mcp.Server, name string) (*mcpclient.Catalog, error) {
 	if name == "" {
 		name = "server"
 	}
@@ -237,7 +238,7 @@ func connect(ctx context.Context, t TB, srv *mcp.Server, name string) (*servers.
 	if err != nil {
 		return nil, err
 	}
-	cfg := &servers.Config{Path: "tgtest", Dir: dir, Servers: []servers.Server{{
+	cfg := &serversfile.Config{Path: "tgtest", Dir: dir, Servers: []serversfile.Server{{
 		Name: name,
 		Dial: func(ctx context.Context) (mcp.Transport, error) {
 			st, ct := mcp.NewInMemoryTransports()
@@ -251,7 +252,7 @@ func connect(ctx context.Context, t TB, srv *mcp.Server, name string) (*servers.
 			return ct, nil
 		},
 	}}}
-	cat, err := servers.Connect(ctx, cfg, &servers.Options{RequireAll: true})
+	cat, err := mcpclient.Connect(ctx, cfg, &mcpclient.Options{RequireAll: true})
 	if err != nil {
 		return nil, err
 	}

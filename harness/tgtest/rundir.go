@@ -6,10 +6,10 @@ import (
 	"fmt"
 
 	"github.com/toolgrade/toolgrade/internal/llm"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/redact"
 	"github.com/toolgrade/toolgrade/internal/runs"
-	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/suite"
 	"github.com/toolgrade/toolgrade/internal/toolbox"
@@ -19,7 +19,7 @@ import (
 // and trials.jsonl for the returned writer's trials) with the run library's
 // one builder of run.json, recording the catalog the cases were sent so
 // `toolgrade rescore` can judge the run again.
-func createRun(dir string, s *suite.Suite, cat *servers.Catalog, own map[string]toolbox.Offer, ol *llm.Ollama, repeat int, models []record.Model) (*store.Writer, error) {
+func createRun(dir string, s *suite.Suite, cat *mcpclient.Catalog, own map[string]toolbox.Offer, ol *llm.Ollama, repeat int, models []record.Model) (*store.Writer, error) {
 	if err := store.CheckFresh(dir); err != nil {
 		return nil, fmt.Errorf("Options.RunDir %s: %w", dir, err)
 	}

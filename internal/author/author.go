@@ -25,7 +25,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/draft"
 	"github.com/toolgrade/toolgrade/internal/llm"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
 // DefaultSeed is the seed of every request unless Spec.Seed says otherwise.
@@ -38,7 +38,7 @@ type Spec struct {
 	Model *llm.Model
 	Chat  bridge.Chatter
 	// Tools are the catalog, in the order the model would see them.
-	Tools []servers.Tool
+	Tools []toolschema.Tool
 	// PerTool is how many questions to ask for each tool and each
 	// confusable pair; Irrelevant how many no_tool questions (0: none).
 	PerTool, Irrelevant int
@@ -76,15 +76,15 @@ type Result struct {
 // done before it.
 func Generate(ctx context.Context, s *Spec) (*Result, error) {
 	res := &Result{}
-	byName := map[string]*servers.Tool{}
-	var listed []servers.Tool
+	byName := map[string]*toolschema.Tool{}
+	var listed []toolschema.Tool
 	for i := range s.Tools {
 		byName[s.Tools[i].Exposed] = &s.Tools[i]
 		listed = append(listed, s.Tools[i])
 	}
 	var asks []ask
 	for i, t := range s.Tools {
-		others := append(append([]servers.Tool{}, listed[:i]...), listed[i+1:]...)
+		others := append(append([]toolschema.Tool{}, listed[:i]...), listed[i+1:]...)
 		asks = append(asks, toolAsk(t, others, s.PerTool))
 	}
 	if s.Irrelevant > 0 {
@@ -115,7 +115,7 @@ func Generate(ctx context.Context, s *Spec) (*Result, error) {
 const Attempts = 3
 
 // ask sends one request, again after a failure, and reads its reply.
-func (res *Result) ask(ctx context.Context, s *Spec, a ask, enc *json.Encoder, tools map[string]*servers.Tool) error {
+func (res *Result) ask(ctx context.Context, s *Spec, a ask, enc *json.Encoder, tools map[string]*toolschema.Tool) error {
 	var err error
 	sleep := s.Sleep
 	if sleep == nil {
@@ -146,7 +146,7 @@ func (res *Result) ask(ctx context.Context, s *Spec, a ask, enc *json.Encoder, t
 
 // read checks the questions of one reply and keeps those that pass as
 // cases; the entry records each one's fate.
-func (res *Result) read(s *Spec, a ask, e *Entry, tools map[string]*servers.Tool) {
+func (res *Result) read(s *Spec, a ask, e *Entry, tools map[string]*toolschema.Tool) {
 	r, err := readReply(e.Reply)
 	if err != nil {
 		e.Error = err.Error()
@@ -167,7 +167,7 @@ func (res *Result) read(s *Spec, a ask, e *Entry, tools map[string]*servers.Tool
 }
 
 // newCase is a checked question as a draft case.
-func (s *Spec) newCase(a ask, d Drafted, line int, tools map[string]*servers.Tool) *draft.Case {
+func (s *Spec) newCase(a ask, d Drafted, line int, tools map[string]*toolschema.Tool) *draft.Case {
 	c := &draft.Case{
 		Messages: []record.Message{{Role: "user", Content: d.Question}},
 		Sources:  []draft.Source{{File: s.LogName, Line: line}},

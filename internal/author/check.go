@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
 // reply is the JSON an author is asked for.
@@ -42,7 +42,7 @@ func readReply(text string) (*reply, error) {
 // check is one question of a reply made a Drafted: the tool it needs and
 // its arguments checked against that tool's schema; Dropped says why it
 // cannot be a case.
-func check(a ask, q int, r *reply, tools map[string]*servers.Tool) Drafted {
+func check(a ask, q int, r *reply, tools map[string]*toolschema.Tool) Drafted {
 	item := r.Questions[q]
 	d := Drafted{Tool: item.Tool, Arguments: item.Arguments}
 	text, _ := item.Question.(string)

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/ollama/ollama/api"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
 // systemPrompt opens every request: who the author is and what it answers.
@@ -38,7 +38,7 @@ type ask struct {
 }
 
 // toolAsk asks for n questions that need exactly tool t, showing the others.
-func toolAsk(t servers.Tool, others []servers.Tool, n int) ask {
+func toolAsk(t toolschema.Tool, others []toolschema.Tool, n int) ask {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Write %d different questions a user might ask an assistant that need the tool `%s` and no other tool, "+
 		"each with the arguments that question implies for the call.\n\n", n, t.Exposed)
@@ -50,7 +50,7 @@ func toolAsk(t servers.Tool, others []servers.Tool, n int) ask {
 }
 
 // noToolAsk asks for n questions none of the tools answers.
-func noToolAsk(tools []servers.Tool, n int) ask {
+func noToolAsk(tools []toolschema.Tool, n int) ask {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Write %d different questions a user might ask an assistant that none of the tools below can answer or help with, "+
 		"so the assistant should answer without calling any tool.\n\n", n)
@@ -62,12 +62,12 @@ func noToolAsk(tools []servers.Tool, n int) ask {
 
 // pairAsk asks for n questions that tell the tools a and b apart: each needs
 // one of them, and which one is not obvious from a few shared words.
-func pairAsk(a, b servers.Tool, n int) ask {
+func pairAsk(a, b toolschema.Tool, n int) ask {
 	var s strings.Builder
 	fmt.Fprintf(&s, "The tools `%s` and `%s` are easy to confuse. Write %d different questions a user might ask that tell the tools `%s` and `%s` apart: "+
 		"each needs exactly one of them, some the first and some the second, with the arguments that question implies for the call.\n\n",
 		a.Exposed, b.Exposed, n, a.Exposed, b.Exposed)
-	for _, t := range []servers.Tool{a, b} {
+	for _, t := range []toolschema.Tool{a, b} {
 		fmt.Fprintf(&s, "The tool `%s`: %s\nIts input schema (JSON Schema): %s\n", t.Exposed, oneLine(t.Description), compactJSON(t.InputSchema))
 	}
 	s.WriteString("\nName the tool each question needs. The arguments must be valid against that tool's input schema.\n" +
@@ -79,7 +79,7 @@ func messages(user string) []api.Message {
 	return []api.Message{{Role: "system", Content: systemPrompt}, {Role: "user", Content: user}}
 }
 
-func writeOthers(b *strings.Builder, title string, tools []servers.Tool) {
+func writeOthers(b *strings.Builder, title string, tools []toolschema.Tool) {
 	b.WriteString(title + "\n")
 	if len(tools) == 0 {
 		b.WriteString("(none)\n")

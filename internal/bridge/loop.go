@@ -25,7 +25,7 @@ type Chatter interface {
 	Chat(ctx context.Context, req *api.ChatRequest, fn api.ChatResponseFunc) error
 }
 
-// Toolbox offers tools and runs them; *servers.Catalog is the real one.
+// Toolbox offers tools and runs them; *mcpclient.Catalog is the real one.
 // Call never fails: a failure is a result the model sees, marked as an error.
 type Toolbox interface {
 	OllamaTools() api.Tools

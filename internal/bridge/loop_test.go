@@ -13,8 +13,8 @@ import (
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/fakes/rig"
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/servers"
 )
 
 // env is a fake Ollama over real HTTP and a catalog of in-process fake MCP
@@ -22,10 +22,10 @@ import (
 type env struct {
 	ollama *fakeollama.Server
 	loop   *bridge.Loop
-	cat    *servers.Catalog
+	cat    *mcpclient.Catalog
 }
 
-func newEnv(t *testing.T, script *fakeollama.Script, opts *servers.Options, serverNames ...string) *env {
+func newEnv(t *testing.T, script *fakeollama.Script, opts *mcpclient.Options, serverNames ...string) *env {
 	t.Helper()
 	fake, base := rig.Ollama(t, script, nil)
 	cat := rig.Catalog(t, opts, serverNames...)
@@ -214,7 +214,7 @@ func TestHangingToolTimesOutAndTheLoopGoesOn(t *testing.T) {
 			{Reply: fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{fakeollama.Call("hang")}}},
 		},
 	}
-	e := newEnv(t, s, &servers.Options{CallTimeout: 200 * time.Millisecond}, "faulty")
+	e := newEnv(t, s, &mcpclient.Options{CallTimeout: 200 * time.Millisecond}, "faulty")
 	tr := e.run(t, ask("Hang."))
 	ex := tr.Executions()
 	if len(ex) != 1 || ex[0].ErrorKind != record.ExecTimeout || !ex[0].InfraError() {
@@ -337,7 +337,7 @@ func TestCancellationDuringAToolCall(t *testing.T) {
 		Models: []fakeollama.Model{{Name: "scripted-good"}},
 		Rules:  []fakeollama.Rule{{Reply: fakeollama.Reply{ToolCalls: []fakeollama.ToolCall{fakeollama.Call("hang")}}}},
 	}
-	e := newEnv(t, s, &servers.Options{CallTimeout: time.Hour}, "faulty")
+	e := newEnv(t, s, &mcpclient.Options{CallTimeout: time.Hour}, "faulty")
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	tr, err := e.loop.Run(ctx, ask("Hang."))

@@ -23,7 +23,7 @@ type ToolInfo struct {
 }
 
 // Annotator resolves a name the model used to the tool it means;
-// *servers.Catalog is the real one.
+// *mcpclient.Catalog is the real one.
 type Annotator interface {
 	// ToolInfo resolves name as a call would (the exposed name, server.tool
 	// or server__tool); ok is false when it names no tool.
@@ -35,7 +35,7 @@ type Annotator interface {
 // the model is given an error result that says why, and the Execution is
 // recorded with ErrorKind record.ExecBlocked (the model's choice was seen,
 // nothing failed, the trial goes on). When Tools can validate arguments
-// (ValidateArgs, as *servers.Catalog), a blocked call whose arguments break
+// (ValidateArgs, as *mcpclient.Catalog), a blocked call whose arguments break
 // the tool's schema is answered as invalid_args instead, as an allowed one
 // would be.
 //
@@ -111,7 +111,7 @@ func hiddenOnly(err error) bool {
 }
 
 // argsValidator is the optional part of Tools a Policy uses to check the
-// arguments of a call it blocks; *servers.Catalog has it.
+// arguments of a call it blocks; *mcpclient.Catalog has it.
 type argsValidator interface {
 	ValidateArgs(exposed string, args json.RawMessage) error
 }

@@ -14,8 +14,9 @@ import (
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/fakes/rig"
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // notes is a go-sdk MCP server whose tools carry every kind of annotation,
@@ -56,15 +57,15 @@ func (n *notes) server() *mcp.Server {
 }
 
 // notesCatalog connects a fresh notes server in-process.
-func notesCatalog(t *testing.T) (*servers.Catalog, *notes) {
+func notesCatalog(t *testing.T) (*mcpclient.Catalog, *notes) {
 	t.Helper()
 	n := &notes{calls: map[string]int{}}
-	cfg := &servers.Config{Path: "notes.json", Dir: t.TempDir(), Servers: []servers.Server{{Name: "notes", Dial: func(ctx context.Context) (mcp.Transport, error) {
+	cfg := &serversfile.Config{Path: "notes.json", Dir: t.TempDir(), Servers: []serversfile.Server{{Name: "notes", Dial: func(ctx context.Context) (mcp.Transport, error) {
 		tr, stop, err := fakemcp.InMemory(context.Background(), n.server())
 		t.Cleanup(stop)
 		return tr, err
 	}}}}
-	cat, err := servers.Connect(context.Background(), cfg, nil)
+	cat, err := mcpclient.Connect(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

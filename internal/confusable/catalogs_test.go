@@ -7,8 +7,9 @@ import (
 
 	"github.com/toolgrade/toolgrade/fakes/rig"
 	"github.com/toolgrade/toolgrade/internal/confusable"
-	"github.com/toolgrade/toolgrade/internal/servers"
-	"github.com/toolgrade/toolgrade/internal/servers/refservers"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
+	"github.com/toolgrade/toolgrade/internal/mcpclient/refservers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // The docs fake's three tools name each other in their descriptions but do
@@ -36,9 +37,9 @@ func TestDocsCatalogHasNoConfusablePair(t *testing.T) {
 func TestFilesystemCatalogRanksItsAliases(t *testing.T) {
 	script := refservers.Script(t, "../..", refservers.Filesystem)
 	dir := t.TempDir()
-	cfg := &servers.Config{Path: filepath.Join(dir, "servers.json"), Dir: dir,
-		Servers: []servers.Server{{Name: "fs", Command: "node", Args: []string{script, dir}}}}
-	cat, err := servers.Connect(context.Background(), cfg, nil)
+	cfg := &serversfile.Config{Path: filepath.Join(dir, "servers.json"), Dir: dir,
+		Servers: []serversfile.Server{{Name: "fs", Command: "node", Args: []string{script, dir}}}}
+	cat, err := mcpclient.Connect(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ func TestNoClientDependencies(t *testing.T) {
 		t.Fatalf("go list: %v", err)
 	}
 	for _, dep := range strings.Fields(string(out)) {
-		for _, banned := range []string{"/internal/servers", "/internal/llm", "/internal/bridge", "/internal/proxy", "modelcontextprotocol/go-sdk"} {
+		for _, banned := range []string{"/internal/mcpclient", "/internal/llm", "/internal/bridge", "/internal/proxy", "modelcontextprotocol/go-sdk"} {
 			if strings.Contains(dep, banned) {
 				t.Errorf("draft depends on %s", dep)
 			}

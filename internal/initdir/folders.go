@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // member is one key of a JSON object with its value as written.
@@ -20,7 +20,7 @@ type member struct {
 // command and arguments would resolve against the new folder. from and to
 // are the servers as read at the source and as they would read at the
 // copy. It returns the object, its order kept, and the servers it pinned.
-func pinFolders(mcp json.RawMessage, from, to *servers.Config) (json.RawMessage, []string, error) {
+func pinFolders(mcp json.RawMessage, from, to *serversfile.Config) (json.RawMessage, []string, error) {
 	before, after := cwds(from), cwds(to)
 	ms, err := members(mcp)
 	if err != nil {
@@ -45,7 +45,7 @@ func pinFolders(mcp json.RawMessage, from, to *servers.Config) (json.RawMessage,
 }
 
 // cwds maps each stdio server to the folder it runs in.
-func cwds(c *servers.Config) map[string]string {
+func cwds(c *serversfile.Config) map[string]string {
 	out := map[string]string{}
 	for _, s := range c.Servers {
 		if s.Command != "" {

@@ -15,7 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // SuiteFile is the starter suite's name in the folder.
@@ -49,7 +49,7 @@ type Servers struct {
 	Name string
 	Data []byte
 	// Config is the servers as toolgrade reads them.
-	Config *servers.Config
+	Config *serversfile.Config
 	// WithSecrets names the servers whose entries carry env or headers,
 	// which may hold credentials.
 	WithSecrets []string
@@ -72,7 +72,7 @@ func ReadServers(ctx context.Context, src, dir string, keepFolders bool) (*Serve
 	if err != nil {
 		return nil, err
 	}
-	from, err := servers.Parse(ctx, data, src)
+	from, err := serversfile.Parse(ctx, data, src)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +88,7 @@ func ReadServers(ctx context.Context, src, dir string, keepFolders bool) (*Serve
 			return nil, fmt.Errorf("%s: %w", src, err)
 		}
 		if keepFolders {
-			to, err := servers.Parse(ctx, data, filepath.Join(dir, s.Name))
+			to, err := serversfile.Parse(ctx, data, filepath.Join(dir, s.Name))
 			if err != nil {
 				return nil, err
 			}
@@ -107,7 +107,7 @@ func ReadServers(ctx context.Context, src, dir string, keepFolders bool) (*Serve
 	}
 	// Read again as written, from where it will be: a stdio server's
 	// default folder is the file's.
-	if s.Config, err = servers.Parse(ctx, s.Data, filepath.Join(dir, s.Name)); err != nil {
+	if s.Config, err = serversfile.Parse(ctx, s.Data, filepath.Join(dir, s.Name)); err != nil {
 		return nil, err
 	}
 	if s.Name == "servers.yaml" && keepFolders {

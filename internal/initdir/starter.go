@@ -7,7 +7,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/bridge"
 	"github.com/toolgrade/toolgrade/internal/confusable"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
 // Starter is the starter suite without an author model: servers named,
@@ -15,7 +15,7 @@ import (
 // parameters (names, types, which are required). Its case list is empty, so
 // the suite does not load until a case is uncommented and its question
 // written; the error then says so (see internal/suite).
-func Starter(tools []servers.Tool, serversRef string, pairs []confusable.Pair) []byte {
+func Starter(tools []toolschema.Tool, serversRef string, pairs []confusable.Pair) []byte {
 	var b strings.Builder
 	b.WriteString(`# A starter suite written by toolgrade init. It does not run yet: below is one
 # example case for each tool of ` + serversRef + `, in comments, with the tool's real
@@ -45,7 +45,7 @@ func Starter(tools []servers.Tool, serversRef string, pairs []confusable.Pair) [
 }
 
 // example writes one tool's example case as comments.
-func example(b *strings.Builder, t servers.Tool) {
+func example(b *strings.Builder, t toolschema.Tool) {
 	fmt.Fprintf(b, "  # - id: %s\n", strings.ReplaceAll(strings.ToLower(t.Exposed), "_", "-"))
 	fmt.Fprintf(b, "  #   ask:  # a question that needs %s: %s\n", t.Exposed, clip(t.Description, 80))
 	if why := (&bridge.Policy{}).Blocks(t.Info()); why != "" {

@@ -29,7 +29,7 @@ type Options struct {
 	// llm.IdleChatter around Ollama's *api.Client).
 	Chat bridge.Chatter
 	// Tools offers and runs the MCP tools (a bridge.Policy or a
-	// *servers.Catalog); it must be safe for concurrent calls, since
+	// *mcpclient.Catalog); it must be safe for concurrent calls, since
 	// concurrent chats share it.
 	Tools bridge.Toolbox
 	// System, when set, is sent as the first message of every chat whose

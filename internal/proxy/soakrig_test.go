@@ -17,9 +17,10 @@ import (
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/internal/bridge"
 	"github.com/toolgrade/toolgrade/internal/llm"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/proxy"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // soakRig is what `toolgrade serve` runs, wired as serve.go wires it, on
@@ -28,7 +29,7 @@ import (
 // a tool policy that allows every tool.
 type soakRig struct {
 	ollama  *soakOllama
-	cat     *servers.Catalog
+	cat     *mcpclient.Catalog
 	tools   *dispatchLog
 	logPath string
 	url     string
@@ -50,10 +51,10 @@ func startSoakRig(b *testing.B, script *fakeollama.Script) *soakRig {
 		b.Fatal(err)
 	}
 	b.Cleanup(r.ollama.close)
-	cfg := &servers.Config{Path: "soak.json", Dir: b.TempDir(), Servers: []servers.Server{
+	cfg := &serversfile.Config{Path: "soak.json", Dir: b.TempDir(), Servers: []serversfile.Server{
 		{Name: "soak", Command: exe, Env: map[string]string{soakToolEnv: r.logPath}},
 	}}
-	if r.cat, err = servers.Connect(context.Background(), cfg, &servers.Options{RequireAll: true}); err != nil {
+	if r.cat, err = mcpclient.Connect(context.Background(), cfg, &mcpclient.Options{RequireAll: true}); err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { r.cat.Close() })

@@ -8,8 +8,8 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/runner"
-	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/suite"
 	"github.com/toolgrade/toolgrade/internal/toolbox"
 )
@@ -39,7 +39,7 @@ cases:
 func TestCaseToolsReplaceTheVariantsForTheirCase(t *testing.T) {
 	for _, pool := range []bool{false, true} {
 		var run func(cfg runner.Config) error
-		var cat *servers.Catalog
+		var cat *mcpclient.Catalog
 		if pool {
 			r := newPoolRig(t, 0, hostSpec{}, hostSpec{})
 			cat = r.cat

@@ -16,10 +16,10 @@ import (
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/fakes/rig"
 	"github.com/toolgrade/toolgrade/internal/llm"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/redact"
 	"github.com/toolgrade/toolgrade/internal/runner"
-	"github.com/toolgrade/toolgrade/internal/servers"
 )
 
 // poolRig is a runner over several fake Ollamas, each its own loopback
@@ -27,7 +27,7 @@ import (
 type poolRig struct {
 	servers []*httptest.Server
 	fakes   []*fakeollama.Server
-	cat     *servers.Catalog
+	cat     *mcpclient.Catalog
 	out     bytes.Buffer
 	runner  *runner.Runner
 

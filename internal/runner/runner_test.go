@@ -13,9 +13,9 @@ import (
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/fakes/rig"
 	"github.com/toolgrade/toolgrade/internal/llm"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/runner"
-	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
@@ -23,12 +23,12 @@ import (
 // MCP servers, writing trials into a buffer.
 type testRig struct {
 	fake   *fakeollama.Server
-	cat    *servers.Catalog
+	cat    *mcpclient.Catalog
 	out    bytes.Buffer
 	runner *runner.Runner
 }
 
-func newRig(t testing.TB, script *fakeollama.Script, fo *fakeollama.Options, so *servers.Options, names ...string) *testRig {
+func newRig(t testing.TB, script *fakeollama.Script, fo *fakeollama.Options, so *mcpclient.Options, names ...string) *testRig {
 	t.Helper()
 	fake, base := rig.Ollama(t, script, fo)
 	r := &testRig{fake: fake, cat: rig.Catalog(t, so, names...)}
@@ -44,7 +44,7 @@ func newRig(t testing.TB, script *fakeollama.Script, fo *fakeollama.Options, so 
 	return r
 }
 
-func loadSuite(t testing.TB, path string, cat *servers.Catalog) *suite.Suite {
+func loadSuite(t testing.TB, path string, cat *mcpclient.Catalog) *suite.Suite {
 	t.Helper()
 	s, err := suite.Load(path, 0)
 	if err != nil {
@@ -56,7 +56,7 @@ func loadSuite(t testing.TB, path string, cat *servers.Catalog) *suite.Suite {
 	return s
 }
 
-func parseSuite(t testing.TB, yaml string, cat *servers.Catalog) *suite.Suite {
+func parseSuite(t testing.TB, yaml string, cat *mcpclient.Catalog) *suite.Suite {
 	t.Helper()
 	s, err := suite.Parse([]byte(yaml), "inline.yaml")
 	if err != nil {
@@ -164,7 +164,7 @@ func TestHallucinatedToolAndInfraErrors(t *testing.T) {
 			{User: &fakeollama.Matcher{Contains: "broken"}, Fault: fakeollama.FaultHTTP500},
 		},
 	}
-	r := newRig(t, script, nil, &servers.Options{CallTimeout: 100 * time.Millisecond}, "docs", "faulty")
+	r := newRig(t, script, nil, &mcpclient.Options{CallTimeout: 100 * time.Millisecond}, "docs", "faulty")
 	var sleeps []time.Duration
 	r.runner.Sleep = func(_ context.Context, d time.Duration) error { sleeps = append(sleeps, d); return nil }
 	s := parseSuite(t, `

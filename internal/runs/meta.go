@@ -5,8 +5,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/shard"
 	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/store"
@@ -22,7 +22,7 @@ type Meta struct {
 	Suite *suite.Suite
 	// Servers is the base's catalog: its hash, its servers' tools, and the
 	// servers that failed to connect; nil: none.
-	Servers *servers.Catalog
+	Servers *mcpclient.Catalog
 	// Harness is the version of the program that ran the run.
 	Harness string
 	// Ollama is the Ollama(s) run on, the URL redacted.

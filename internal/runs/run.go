@@ -13,8 +13,8 @@ import (
 	"github.com/toolgrade/toolgrade/internal/bridge"
 	"github.com/toolgrade/toolgrade/internal/judge"
 	"github.com/toolgrade/toolgrade/internal/llm"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/shard"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/suite"
@@ -62,7 +62,7 @@ type session struct {
 
 	ol     *ollamas
 	judge  *judge.Judge // nil when no case has a rubric
-	cat    *servers.Catalog
+	cat    *mcpclient.Catalog
 	policy *bridge.Policy
 	vs     *toolbox.Set
 	shard  shard.Spec

@@ -6,7 +6,8 @@ import (
 	"io"
 
 	"github.com/toolgrade/toolgrade/internal/bridge"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/suite"
 	"github.com/toolgrade/toolgrade/reports"
 )
@@ -14,14 +15,14 @@ import (
 // ConnectServers connects every server of cfg with opts, tells stderr of
 // the ones disabled, skipped or warned about, and insists on at least one
 // tool (an InfraError otherwise).
-func ConnectServers(ctx context.Context, cfg *servers.Config, opts *servers.Options, stderr io.Writer) (*servers.Catalog, error) {
+func ConnectServers(ctx context.Context, cfg *serversfile.Config, opts *mcpclient.Options, stderr io.Writer) (*mcpclient.Catalog, error) {
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(stderr, "toolgrade: warning: %s\n", w)
 	}
 	for _, name := range cfg.Disabled {
 		fmt.Fprintf(stderr, "toolgrade: server %q is disabled in %s; not started\n", name, cfg.Path)
 	}
-	cat, err := servers.Connect(ctx, cfg, opts)
+	cat, err := mcpclient.Connect(ctx, cfg, opts)
 	if err != nil {
 		return nil, AsInfra(err)
 	}
@@ -44,19 +45,19 @@ func ConnectServers(ctx context.Context, cfg *servers.Config, opts *servers.Opti
 }
 
 // SuiteServers reads the suite's servers: a file beside it, or inline.
-func SuiteServers(ctx context.Context, s *suite.Suite) (*servers.Config, error) {
+func SuiteServers(ctx context.Context, s *suite.Suite) (*serversfile.Config, error) {
 	switch {
 	case s.ServersNode != nil:
-		return servers.ParseNode(s.ServersNode, s.Path, s.Dir)
+		return serversfile.ParseNode(s.ServersNode, s.Path, s.Dir)
 	case s.ServersPath != "":
-		return servers.Load(ctx, s.ServersPath)
+		return serversfile.Load(ctx, s.ServersPath)
 	}
 	return nil, fmt.Errorf("%s names no MCP servers: add `servers: FILE` (an mcpServers file) or an inline mcpServers object", s.Path)
 }
 
 // runServers is the servers a run of s starts: SuiteServers, or nil for a
 // suite that names none and whose every case brings its own tools.
-func runServers(ctx context.Context, s *suite.Suite) (*servers.Config, error) {
+func runServers(ctx context.Context, s *suite.Suite) (*serversfile.Config, error) {
 	own := len(s.Cases) > 0
 	for i := range s.Cases {
 		own = own && s.Cases[i].Tools != nil
@@ -69,7 +70,7 @@ func runServers(ctx context.Context, s *suite.Suite) (*servers.Config, error) {
 }
 
 // toolInfos is what a tool policy knows of every tool of the catalog.
-func toolInfos(cat *servers.Catalog) []bridge.ToolInfo {
+func toolInfos(cat *mcpclient.Catalog) []bridge.ToolInfo {
 	var out []bridge.ToolInfo
 	for _, t := range cat.Tools() {
 		if info, ok := cat.ToolInfo(t.Exposed); ok {

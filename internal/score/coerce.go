@@ -10,8 +10,9 @@ import (
 // Coercer is a suite.Catalog that can also apply to a call's arguments the
 // conversions a lenient client makes before validating them ("5" → 5 for an
 // integer, "true" → true, a JSON string holding an object for an object;
-// *servers.Catalog documents them in servers.CoerceArgs). It is optional: a
-// catalog without it leaves the coerced validity equal to the strict one.
+// *mcpclient.Catalog documents them in toolschema.CoerceArgs). It is
+// optional: a catalog without it leaves the coerced validity equal to the
+// strict one.
 type Coercer interface {
 	// Coerce returns args converted for the tool the model sees as exposed,
 	// and whether anything was converted.

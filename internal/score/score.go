@@ -34,7 +34,7 @@ type Options struct {
 	// the tools the case expects); when it is a Coercer, which invalid calls
 	// are valid if coerced (nil: none); and when it reports decoys, which
 	// wrong tool was one. Nil leaves the calls of trials without execution
-	// unchecked. The catalogs of package toolbox and *servers.Catalog are
+	// unchecked. The catalogs of package toolbox and *mcpclient.Catalog are
 	// such catalogs.
 	Tools suite.Catalog
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
@@ -17,7 +17,7 @@ import (
 func TestSameTypoEveryFormat(t *testing.T) {
 	parse := map[string]func(src, file string) error{
 		"servers": func(src, file string) error {
-			_, err := servers.Parse(context.Background(), []byte(src), file)
+			_, err := serversfile.Parse(context.Background(), []byte(src), file)
 			return err
 		},
 		"suite":  func(src, file string) error { _, err := suite.Parse([]byte(src), file); return err },
@@ -66,7 +66,7 @@ func TestSameSyntaxErrorEveryFormat(t *testing.T) {
 		var err error
 		switch tt.reader {
 		case "servers":
-			_, err = servers.Parse(context.Background(), []byte(tt.src), "f.yaml")
+			_, err = serversfile.Parse(context.Background(), []byte(tt.src), "f.yaml")
 		case "suite":
 			_, err = suite.Parse([]byte(tt.src), "f.yaml")
 		case "script":

@@ -19,7 +19,7 @@ func TestNoClientDependencies(t *testing.T) {
 		t.Fatalf("go list: %v", err)
 	}
 	for _, dep := range strings.Fields(string(out)) {
-		for _, banned := range []string{"/internal/servers", "/internal/llm", "/internal/bridge", "github.com/ollama/ollama", "modelcontextprotocol/go-sdk"} {
+		for _, banned := range []string{"/internal/mcpclient", "/internal/llm", "/internal/bridge", "github.com/ollama/ollama", "modelcontextprotocol/go-sdk"} {
 			if strings.Contains(dep, banned) {
 				t.Errorf("store, compare, gate or reports depends on %s", dep)
 			}

@@ -3,6 +3,7 @@ package suite
 import (
 	"path/filepath"
 
+	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -43,7 +44,7 @@ func (p *parser) decoyPool(n *yaml.Node, field string) []DecoySource {
 	}
 	var out []DecoySource
 	for i, c := range n.Content {
-		c = deref(c)
+		c = srcpos.Deref(c)
 		ip := index(field, i)
 		src := DecoySource{Pos: p.pos(c)}
 		switch c.Kind {
@@ -70,7 +71,7 @@ func (p *parser) decoyPool(n *yaml.Node, field string) []DecoySource {
 				continue
 			}
 		default:
-			p.errorf(c, ip, "must be the path of a decoy file or folder, or {servers: FILE}, not %s", kindName(c))
+			p.errorf(c, ip, "must be the path of a decoy file or folder, or {servers: FILE}, not %s", srcpos.KindName(c))
 			continue
 		}
 		out = append(out, src)

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolgrade/toolgrade/internal/gate/expr"
+	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -63,7 +64,7 @@ func (p *parser) suite(n *yaml.Node, s *Suite) {
 			s.Models, _ = p.strList(v, k, "model names")
 			s.ModelPos = map[string]Pos{}
 			for _, c := range v.Content {
-				s.ModelPos[deref(c).Value] = p.pos(deref(c))
+				s.ModelPos[srcpos.Deref(c).Value] = p.pos(srcpos.Deref(c))
 			}
 		case "defaults":
 			defaults = v
@@ -107,12 +108,12 @@ func (p *parser) suite(n *yaml.Node, s *Suite) {
 // parsed here so a typo fails at load, at its column.
 func (p *parser) gates(n *yaml.Node, field string) []expr.Gate {
 	if n.Kind != yaml.SequenceNode {
-		p.errorf(n, field, "must be a list of gates such as ['pass>=0.9', 'p95<=2s'], not %s", kindName(n))
+		p.errorf(n, field, "must be a list of gates such as ['pass>=0.9', 'p95<=2s'], not %s", srcpos.KindName(n))
 		return nil
 	}
 	var out []expr.Gate
 	for i, c := range n.Content {
-		c = deref(c)
+		c = srcpos.Deref(c)
 		ip := index(field, i)
 		text, ok := p.nonEmpty(c, ip)
 		if !ok {
@@ -137,7 +138,7 @@ func (p *parser) gates(n *yaml.Node, field string) []expr.Gate {
 // suite's runs at unless --margin says otherwise: 5pts, 5% or 0.05.
 func (p *parser) margin(n *yaml.Node, field string) float64 {
 	if n.Kind != yaml.ScalarNode || !slices.Contains([]string{"!!str", "!!float", "!!int"}, n.ShortTag()) {
-		p.errorf(n, field, "must be a margin such as 5pts, 5%% or 0.05, not %s", kindName(n))
+		p.errorf(n, field, "must be a margin such as 5pts, 5%% or 0.05, not %s", srcpos.KindName(n))
 		return 0
 	}
 	text := n.Value
@@ -186,7 +187,7 @@ func (p *parser) servers(v *yaml.Node, s *Suite) {
 		// The servers package parses it, with these same line numbers.
 		s.ServersNode = v
 	default:
-		p.errorf(v, "servers", "must be the path of an mcpServers file or an inline {mcpServers: {...}}, not %s", kindName(v))
+		p.errorf(v, "servers", "must be the path of an mcpServers file or an inline {mcpServers: {...}}, not %s", srcpos.KindName(v))
 	}
 }
 
@@ -235,12 +236,12 @@ func (p *parser) defaults(n *yaml.Node, d *Defaults) {
 // rather than silently matching nothing.
 func (p *parser) toolPatterns(n *yaml.Node, field string) []ToolPattern {
 	if n.Kind != yaml.SequenceNode {
-		p.errorf(n, field, "must be a list of tool name patterns such as [write_file, \"fs.*\"], not %s", kindName(n))
+		p.errorf(n, field, "must be a list of tool name patterns such as [write_file, \"fs.*\"], not %s", srcpos.KindName(n))
 		return nil
 	}
 	out := []ToolPattern{}
 	for i, c := range n.Content {
-		c = deref(c)
+		c = srcpos.Deref(c)
 		ip := index(field, i)
 		g, ok := p.nonEmpty(c, ip)
 		if !ok {
@@ -270,7 +271,7 @@ func (p *parser) think(n *yaml.Node, path string) (string, bool) {
 			return v, true
 		}
 	}
-	p.errorf(n, path, "must be true, false, low, medium or high, not %s", kindName(n))
+	p.errorf(n, path, "must be true, false, low, medium or high, not %s", srcpos.KindName(n))
 	return "", false
 }
 
@@ -282,7 +283,7 @@ func (p *parser) schemaHints(n *yaml.Node, path string) (string, bool) {
 	if n.Kind == yaml.ScalarNode {
 		p.errorf(n, path, "must be none or description, not %q", n.Value)
 	} else {
-		p.errorf(n, path, "must be none or description, not %s", kindName(n))
+		p.errorf(n, path, "must be none or description, not %s", srcpos.KindName(n))
 	}
 	return "", false
 }
@@ -311,7 +312,7 @@ func (p *parser) keepAlive(n *yaml.Node, path string) *time.Duration {
 			return &d
 		}
 	}
-	p.errorf(n, path, "must be a duration such as 10m, or a number of seconds, not %s", kindName(n))
+	p.errorf(n, path, "must be a duration such as 10m, or a number of seconds, not %s", srcpos.KindName(n))
 	return nil
 }
 
@@ -384,13 +385,13 @@ func (p *parser) optionValue(k string, v *yaml.Node, fp string) (any, bool) {
 // be nothing but whitespace ("\n").
 func (p *parser) stopList(n *yaml.Node, path string) ([]any, bool) {
 	if n.Kind != yaml.SequenceNode {
-		p.errorf(n, path, "must be a list of strings, not %s", kindName(n))
+		p.errorf(n, path, "must be a list of strings, not %s", srcpos.KindName(n))
 		return nil, false
 	}
 	var out []any
 	ok := true
 	for i, c := range n.Content {
-		s, good := p.nonEmptyRaw(deref(c), index(path, i))
+		s, good := p.nonEmptyRaw(srcpos.Deref(c), index(path, i))
 		if good && slices.Contains(out, any(s)) {
 			p.errorf(c, index(path, i), "%q is listed twice", s)
 			good = false

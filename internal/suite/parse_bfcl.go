@@ -3,6 +3,7 @@ package suite
 import (
 	"slices"
 
+	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -17,9 +18,9 @@ func (p *parser) bfclMatcher(fs []field, m ArgMatcher, path string) (ArgMatcher,
 		fp := join(path, f.key.Value)
 		switch f.key.Value {
 		case "bfcl":
-			v := deref(f.val)
+			v := srcpos.Deref(f.val)
 			if v.Kind != yaml.SequenceNode {
-				p.errorf(v, fp, "must be the list of accepted values (\"\" among them: may be left out), not %s", kindName(v))
+				p.errorf(v, fp, "must be the list of accepted values (\"\" among them: may be left out), not %s", srcpos.KindName(v))
 				continue
 			}
 			if len(v.Content) == 0 {
@@ -27,7 +28,7 @@ func (p *parser) bfclMatcher(fs []field, m ArgMatcher, path string) (ArgMatcher,
 				continue
 			}
 			for i, c := range v.Content {
-				if lit, ok := p.literal(deref(c), index(fp, i), false); ok {
+				if lit, ok := p.literal(srcpos.Deref(c), index(fp, i), false); ok {
 					spec.Accepted = append(spec.Accepted, lit)
 				}
 			}

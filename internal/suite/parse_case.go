@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -22,7 +23,7 @@ func (p *parser) cases(n *yaml.Node, s *Suite) {
 	first := map[string]Pos{}
 	for i, item := range n.Content {
 		path := index("cases", i)
-		c, idNode, ok := p.kase(deref(item), path, &s.Defaults)
+		c, idNode, ok := p.kase(srcpos.Deref(item), path, &s.Defaults)
 		if idNode != nil {
 			if at, dup := first[c.ID]; dup {
 				p.errorf(idNode, join(path, "id"), "duplicate id %q (first at %s)", c.ID, at)
@@ -138,7 +139,7 @@ func (p *parser) ask(n *yaml.Node, path string) []Message {
 		var out []Message
 		var last *yaml.Node
 		for i, item := range n.Content {
-			item = deref(item)
+			item = srcpos.Deref(item)
 			mp := index(path, i)
 			fs, ok := p.mapping(item, mp, "a message {role: ..., content: ...}")
 			if !ok {
@@ -185,7 +186,7 @@ func (p *parser) ask(n *yaml.Node, path string) []Message {
 		}
 		return out
 	}
-	p.errorf(n, path, "must be a question or a list of messages, not %s", kindName(n))
+	p.errorf(n, path, "must be a question or a list of messages, not %s", srcpos.KindName(n))
 	return nil
 }
 
@@ -287,7 +288,7 @@ func (p *parser) calls(n *yaml.Node, path string) []ExpectedCall {
 	}
 	var out []ExpectedCall
 	for i, item := range n.Content {
-		item = deref(item)
+		item = srcpos.Deref(item)
 		cp := index(path, i)
 		fs, ok := p.mapping(item, cp, "a call {tool: ..., args: ...}")
 		if !ok {
@@ -322,7 +323,7 @@ func (p *parser) calls(n *yaml.Node, path string) []ExpectedCall {
 // for an empty list, the message empty.
 func (p *parser) nonEmptyList(n *yaml.Node, path, what, empty string) bool {
 	if n.Kind != yaml.SequenceNode {
-		p.errorf(n, path, "must be %s, not %s", what, kindName(n))
+		p.errorf(n, path, "must be %s, not %s", what, srcpos.KindName(n))
 		return false
 	}
 	if len(n.Content) == 0 {

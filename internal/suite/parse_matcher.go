@@ -6,6 +6,7 @@ import (
 	"regexp/syntax"
 	"slices"
 
+	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -96,11 +97,11 @@ func (p *parser) argMatcher(n *yaml.Node, path string) (ArgMatcher, bool) {
 		m.Regex = p.regex(v, fp)
 	case MatchOneOf:
 		if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
-			p.errorf(v, fp, "must be a non-empty list of values, not %s", kindName(v))
+			p.errorf(v, fp, "must be a non-empty list of values, not %s", srcpos.KindName(v))
 			break
 		}
 		for i, c := range v.Content {
-			if lit, ok := p.literal(deref(c), index(fp, i), false); ok {
+			if lit, ok := p.literal(srcpos.Deref(c), index(fp, i), false); ok {
 				m.OneOf = append(m.OneOf, lit)
 			}
 		}
@@ -203,7 +204,7 @@ func hasKeyIn(fs []field, keys []string) bool {
 // nested mapping with a matcher key is rejected: it looks like a matcher,
 // and matchers only apply to whole arguments.
 func (p *parser) literal(n *yaml.Node, path string, ambiguous bool) (any, bool) {
-	n = deref(n)
+	n = srcpos.Deref(n)
 	switch n.Kind {
 	case yaml.ScalarNode:
 		return p.scalar(n, path)
@@ -228,7 +229,7 @@ func (p *parser) literal(n *yaml.Node, path string, ambiguous bool) (any, bool) 
 		}
 		return p.literalFields(fs, path, ambiguous)
 	}
-	p.errorf(n, path, "must be a value, not %s", kindName(n))
+	p.errorf(n, path, "must be a value, not %s", srcpos.KindName(n))
 	return nil, false
 }
 
@@ -274,7 +275,7 @@ func (p *parser) scalar(n *yaml.Node, path string) (any, bool) {
 	case "!!str", "!!timestamp":
 		return n.Value, true
 	}
-	p.errorf(n, path, "unsupported value %s; use a string, number, boolean, null, list or mapping", kindName(n))
+	p.errorf(n, path, "unsupported value %s; use a string, number, boolean, null, list or mapping", srcpos.KindName(n))
 	return nil, false
 }
 

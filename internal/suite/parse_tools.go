@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -58,7 +59,7 @@ func (p *parser) caseTools(n *yaml.Node, path string) []CaseTool {
 	out := []CaseTool{}
 	first := map[string]Pos{}
 	for i, item := range n.Content {
-		item = deref(item)
+		item = srcpos.Deref(item)
 		ip := index(path, i)
 		var t CaseTool
 		var ok bool
@@ -69,7 +70,7 @@ func (p *parser) caseTools(n *yaml.Node, path string) []CaseTool {
 		case yaml.MappingNode:
 			t, ok = p.inlineTool(item, ip)
 		default:
-			p.errorf(item, ip, "must be an inline definition {name, description, parameters} or a tool name, not %s", kindName(item))
+			p.errorf(item, ip, "must be an inline definition {name, description, parameters} or a tool name, not %s", srcpos.KindName(item))
 		}
 		if !ok {
 			continue
@@ -148,7 +149,7 @@ func validToolRune(r rune) bool {
 // that could not validate arguments fails here, at its position.
 func (p *parser) parameters(n *yaml.Node, path string) json.RawMessage {
 	if n.Kind != yaml.MappingNode {
-		p.errorf(n, path, "must be a JSON Schema object schema {type: object, properties: {...}}, not %s", kindName(n))
+		p.errorf(n, path, "must be a JSON Schema object schema {type: object, properties: {...}}, not %s", srcpos.KindName(n))
 		return nil
 	}
 	for _, f := range p.fields(n, path) {
@@ -178,7 +179,7 @@ func (p *parser) parameters(n *yaml.Node, path string) json.RawMessage {
 
 // writeJSON writes n as compact JSON with mapping keys in the order written.
 func (p *parser) writeJSON(n *yaml.Node, path string, b *bytes.Buffer) bool {
-	n = deref(n)
+	n = srcpos.Deref(n)
 	switch n.Kind {
 	case yaml.ScalarNode:
 		v, ok := p.scalar(n, path)
@@ -218,6 +219,6 @@ func (p *parser) writeJSON(n *yaml.Node, path string, b *bytes.Buffer) bool {
 		b.WriteByte('}')
 		return ok
 	}
-	p.errorf(n, path, "must be a value, not %s", kindName(n))
+	p.errorf(n, path, "must be a value, not %s", srcpos.KindName(n))
 	return false
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -195,12 +196,12 @@ func gridPoint(axes []SweepAxis, i int, s *Suite) (Variant, bool) {
 func (p *parser) sweepAxis(key, n *yaml.Node, fp string, s *Suite) (SweepAxis, bool) {
 	ax := SweepAxis{Name: key.Value, Pos: p.pos(key)}
 	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
-		p.errorf(n, fp, "must be a non-empty list of values, such as [0, 10, 30], not %s", kindName(n))
+		p.errorf(n, fp, "must be a non-empty list of values, such as [0, 10, 30], not %s", srcpos.KindName(n))
 		return ax, false
 	}
 	ok := true
 	for i, c := range n.Content {
-		c = deref(c)
+		c = srcpos.Deref(c)
 		ip := index(fp, i)
 		var val any
 		var good bool

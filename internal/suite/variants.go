@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -141,7 +142,7 @@ func (p *parser) variantOptions(n *yaml.Node, path string) map[string]any {
 	if n.Kind == yaml.MappingNode {
 		// The keys as written (p.fields would report a duplicate twice).
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if k := deref(n.Content[i]); k.Value == "seed" {
+			if k := srcpos.Deref(n.Content[i]); k.Value == "seed" {
 				p.errorf(k, join(path, "seed"), "a variant runs with the suite's seeds, so its trials pair with the base's; set defaults.options.seed")
 			}
 		}
@@ -191,12 +192,12 @@ func (s *Suite) VariantConversation(c *Case, v *Variant) []Message {
 
 func (p *parser) variants(n *yaml.Node, s *Suite) {
 	if n.Kind != yaml.SequenceNode {
-		p.errorf(n, "variants", "must be a list of variants such as [{name: terse, tools: {search: {description: ...}}}], not %s", kindName(n))
+		p.errorf(n, "variants", "must be a list of variants such as [{name: terse, tools: {search: {description: ...}}}], not %s", srcpos.KindName(n))
 		return
 	}
 	seen := map[string]*yaml.Node{}
 	for i, c := range n.Content {
-		c = deref(c)
+		c = srcpos.Deref(c)
 		path := index("variants", i)
 		fs, ok := p.mapping(c, path, "a mapping with name: and tools:, system: or servers:")
 		if !ok {
@@ -218,7 +219,7 @@ func (p *parser) variants(n *yaml.Node, s *Suite) {
 				changes = true
 			case "servers":
 				if val.Kind != yaml.ScalarNode {
-					p.errorf(val, fp, "must be the path of an mcpServers file, not %s", kindName(val))
+					p.errorf(val, fp, "must be the path of an mcpServers file, not %s", srcpos.KindName(val))
 					continue
 				}
 				if sp, ok := p.nonEmpty(val, fp); ok {

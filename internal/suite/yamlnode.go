@@ -69,7 +69,7 @@ func (p *parser) document(data []byte) *yaml.Node {
 	if !p.checkSize(&doc) {
 		return nil
 	}
-	return deref(doc.Content[0])
+	return srcpos.Deref(doc.Content[0])
 }
 
 // decode shields the parser from a panic inside yaml.v3, so a malformed file
@@ -147,40 +147,9 @@ func (p *parser) checkSize(doc *yaml.Node) bool {
 	return true
 }
 
-// deref follows aliases to the node they stand for.
-func deref(n *yaml.Node) *yaml.Node {
-	for n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
-	return n
-}
-
 func isNull(n *yaml.Node) bool {
-	n = deref(n)
+	n = srcpos.Deref(n)
 	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
-}
-
-// kindName describes a node for "must be ..., not X" messages.
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		switch n.ShortTag() {
-		case "!!str":
-			return fmt.Sprintf("the string %q", n.Value)
-		case "!!int", "!!float":
-			return "the number " + n.Value
-		case "!!bool":
-			return n.Value
-		case "!!null":
-			return "null"
-		}
-		return fmt.Sprintf("%s %q", n.ShortTag(), n.Value)
-	}
-	return "nothing"
 }
 
 func join(path, key string) string {
@@ -205,13 +174,13 @@ func (p *parser) fields(n *yaml.Node, path string) []field {
 	var out, merged []field
 	seen := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := deref(n.Content[i]), deref(n.Content[i+1])
+		k, v := srcpos.Deref(n.Content[i]), srcpos.Deref(n.Content[i+1])
 		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
 			merged = append(merged, p.mergeFields(v, path)...)
 			continue
 		}
 		if k.Kind != yaml.ScalarNode || k.ShortTag() == "!!null" {
-			p.errorf(k, path, "keys must be strings, not %s", kindName(k))
+			p.errorf(k, path, "keys must be strings, not %s", srcpos.KindName(k))
 			continue
 		}
 		if first, dup := seen[k.Value]; dup {
@@ -238,22 +207,22 @@ func (p *parser) mergeFields(v *yaml.Node, path string) []field {
 	case yaml.SequenceNode:
 		var out []field
 		for _, m := range v.Content {
-			if m = deref(m); m.Kind != yaml.MappingNode {
-				p.errorf(m, path, "<< merges mappings, not %s", kindName(m))
+			if m = srcpos.Deref(m); m.Kind != yaml.MappingNode {
+				p.errorf(m, path, "<< merges mappings, not %s", srcpos.KindName(m))
 				continue
 			}
 			out = append(out, p.fields(m, path)...)
 		}
 		return out
 	}
-	p.errorf(v, path, "<< merges a mapping or a list of mappings, not %s", kindName(v))
+	p.errorf(v, path, "<< merges a mapping or a list of mappings, not %s", srcpos.KindName(v))
 	return nil
 }
 
 // mapping returns n's fields, or reports that n is not a mapping.
 func (p *parser) mapping(n *yaml.Node, path, what string) ([]field, bool) {
 	if n.Kind != yaml.MappingNode {
-		p.errorf(n, path, "must be %s, not %s", what, kindName(n))
+		p.errorf(n, path, "must be %s, not %s", what, srcpos.KindName(n))
 		return nil, false
 	}
 	return p.fields(n, path), true
@@ -266,7 +235,7 @@ func (p *parser) unknownKey(k *yaml.Node, path string, known []string, hint stri
 
 func (p *parser) str(n *yaml.Node, path string) (string, bool) {
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
-		msg := "must be a string, not " + kindName(n)
+		msg := "must be a string, not " + srcpos.KindName(n)
 		if n.Kind == yaml.ScalarNode && n.ShortTag() != "!!null" {
 			msg += " (quote it)"
 		}
@@ -288,12 +257,12 @@ func (p *parser) nonEmpty(n *yaml.Node, path string) (string, bool) {
 
 func (p *parser) boolean(n *yaml.Node, path string) (bool, bool) {
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
-		p.errorf(n, path, "must be true or false, not %s", kindName(n))
+		p.errorf(n, path, "must be true or false, not %s", srcpos.KindName(n))
 		return false, false
 	}
 	var b bool
 	if err := n.Decode(&b); err != nil {
-		p.errorf(n, path, "must be true or false, not %s", kindName(n))
+		p.errorf(n, path, "must be true or false, not %s", srcpos.KindName(n))
 		return false, false
 	}
 	return b, true
@@ -302,7 +271,7 @@ func (p *parser) boolean(n *yaml.Node, path string) (bool, bool) {
 func (p *parser) integer(n *yaml.Node, path string) (int64, bool) {
 	var i int64
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || n.Decode(&i) != nil {
-		p.errorf(n, path, "must be an integer, not %s", kindName(n))
+		p.errorf(n, path, "must be an integer, not %s", srcpos.KindName(n))
 		return 0, false
 	}
 	return i, true
@@ -311,7 +280,7 @@ func (p *parser) integer(n *yaml.Node, path string) (int64, bool) {
 func (p *parser) float(n *yaml.Node, path string) (float64, bool) {
 	var f float64
 	if n.Kind != yaml.ScalarNode || (n.ShortTag() != "!!int" && n.ShortTag() != "!!float") || n.Decode(&f) != nil {
-		p.errorf(n, path, "must be a number, not %s", kindName(n))
+		p.errorf(n, path, "must be a number, not %s", srcpos.KindName(n))
 		return 0, false
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
@@ -336,14 +305,14 @@ func (p *parser) maxRounds(n *yaml.Node, path string) (int, bool) {
 // strList reads a list of non-empty, distinct strings.
 func (p *parser) strList(n *yaml.Node, path, what string) ([]string, bool) {
 	if n.Kind != yaml.SequenceNode {
-		p.errorf(n, path, "must be a list of %s, not %s", what, kindName(n))
+		p.errorf(n, path, "must be a list of %s, not %s", what, srcpos.KindName(n))
 		return nil, false
 	}
 	out := make([]string, 0, len(n.Content))
 	seen := map[string]*yaml.Node{}
 	ok := true
 	for i, c := range n.Content {
-		c = deref(c)
+		c = srcpos.Deref(c)
 		s, good := p.nonEmpty(c, index(path, i))
 		if !good {
 			ok = false

@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/toolgrade/toolgrade/internal/bridge"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
@@ -19,7 +19,7 @@ import (
 // here, so a case is offered the same tools whichever runs it. It is safe
 // for concurrent use.
 type Base struct {
-	*servers.Catalog
+	*mcpclient.Catalog
 
 	mu    sync.Mutex
 	built map[string]*Static // by the tool list as JSON
@@ -27,7 +27,7 @@ type Base struct {
 
 // NewBase returns the base over cat, the servers' catalog whose tools the
 // cases name (it may have none when every case's tools are inline).
-func NewBase(cat *servers.Catalog) *Base {
+func NewBase(cat *mcpclient.Catalog) *Base {
 	return &Base{Catalog: cat, built: map[string]*Static{}}
 }
 

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
 // NeedsServers reports whether s runs with MCP servers: it names some, or
@@ -30,7 +30,7 @@ func NeedsServers(s *suite.Suite) bool {
 // The text quotes the cases' tools as written: escape it for a terminal.
 func CaseDropWarnings(s *suite.Suite, b *Base) []string {
 	type entry struct {
-		tool  servers.Tool
+		tool  toolschema.Tool
 		cases []string
 	}
 	var order []string
@@ -69,7 +69,7 @@ func CaseDropWarnings(s *suite.Suite, b *Base) []string {
 
 // dropWarnings are the warnings of what Ollama's format drops from tool t
 // of cases: the information lost, then the lesser drops.
-func dropWarnings(t servers.Tool, cases []string) []string {
+func dropWarnings(t toolschema.Tool, cases []string) []string {
 	who := fmt.Sprintf("tool %s of case %s", t.Exposed, casesList(cases))
 	if len(cases) > 1 {
 		who = fmt.Sprintf("tool %s of cases %s", t.Exposed, casesList(cases))
@@ -77,9 +77,9 @@ func dropWarnings(t servers.Tool, cases []string) []string {
 	var lost, minor []string
 	for _, d := range t.Drops {
 		switch d.Severity {
-		case servers.SeverityLost:
+		case toolschema.SeverityLost:
 			lost = append(lost, d.Path)
-		case servers.SeverityMinor:
+		case toolschema.SeverityMinor:
 			minor = append(minor, d.Path)
 		}
 	}

@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // ConnectOptions say how the toolbox connects servers files (the suite's,
@@ -12,8 +13,8 @@ import (
 // zero value connects with the servers' defaults and says nothing.
 type ConnectOptions struct {
 	// Servers are the options servers are connected with; nil: the
-	// defaults of servers.Connect.
-	Servers *servers.Options
+	// defaults of mcpclient.Connect.
+	Servers *mcpclient.Options
 	// Log receives each line there is to say, without the "toolgrade: " a
 	// command prints first; warnings begin "warning: ". Nil: nothing is
 	// said.
@@ -52,9 +53,9 @@ func (o ConnectOptions) propertyOrder() string {
 // skipped, the catalog's warnings. It fails, as ErrInfra, when the servers
 // offer no tool. Nil cfg (a suite without servers whose every case brings
 // its own tools) starts no server: an empty catalog.
-func Connect(ctx context.Context, cfg *servers.Config, o ConnectOptions) (*servers.Catalog, error) {
+func Connect(ctx context.Context, cfg *serversfile.Config, o ConnectOptions) (*mcpclient.Catalog, error) {
 	if cfg == nil {
-		cat, err := servers.Connect(ctx, &servers.Config{}, o.Servers)
+		cat, err := mcpclient.Connect(ctx, &serversfile.Config{}, o.Servers)
 		return cat, infra(err)
 	}
 	for _, w := range cfg.Warnings {
@@ -63,7 +64,7 @@ func Connect(ctx context.Context, cfg *servers.Config, o ConnectOptions) (*serve
 	for _, name := range cfg.Disabled {
 		o.log("server %q is disabled in %s; not started", name, cfg.Path)
 	}
-	cat, err := servers.Connect(ctx, cfg, o.Servers)
+	cat, err := mcpclient.Connect(ctx, cfg, o.Servers)
 	if err != nil {
 		return nil, infra(err)
 	}

@@ -11,17 +11,17 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/srcpos"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 	"go.yaml.in/yaml/v3"
 )
 
 // LoadDecoys reads the decoys of one pool entry: a file of MCP tool
 // definitions, or every *.json file of a folder in name order. Each tool is
-// converted as a server's would be (see servers.ConvertTool) with the given
+// converted as a server's would be (see toolschema.Convert) with the given
 // property order; its Server is the file's base name without extension. A
 // file's errors carry file:line:col.
-func LoadDecoys(path, propertyOrder string) ([]servers.Tool, error) {
+func LoadDecoys(path, propertyOrder string) ([]toolschema.Tool, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -37,7 +37,7 @@ func LoadDecoys(path, propertyOrder string) ([]servers.Tool, error) {
 		return nil, fmt.Errorf("%s: no *.json decoy files in the folder", path)
 	}
 	sort.Strings(files)
-	var out []servers.Tool
+	var out []toolschema.Tool
 	for _, f := range files {
 		tools, err := loadDecoyFile(f, propertyOrder)
 		if err != nil {
@@ -58,7 +58,7 @@ type toolDef struct {
 // loadDecoyFile reads one decoy file: {"tools": [...]} (a tools/list result
 // as captured) or a bare list of tools, each with name, description and
 // inputSchema.
-func loadDecoyFile(path, propertyOrder string) ([]servers.Tool, error) {
+func loadDecoyFile(path, propertyOrder string) ([]toolschema.Tool, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -139,9 +139,9 @@ func decoyList(data []byte, at decoyPos) ([]json.RawMessage, error) {
 
 // convertDecoys converts the tools of a decoy file as server's, each
 // problem an error at its place.
-func convertDecoys(raws []json.RawMessage, server, propertyOrder string, at decoyPos) ([]servers.Tool, error) {
+func convertDecoys(raws []json.RawMessage, server, propertyOrder string, at decoyPos) ([]toolschema.Tool, error) {
 	var errs srcpos.List
-	var out []servers.Tool
+	var out []toolschema.Tool
 	seen := map[string]bool{}
 	for i, raw := range raws {
 		field := fmt.Sprintf("tools[%d]", i)
@@ -165,7 +165,7 @@ func convertDecoys(raws []json.RawMessage, server, propertyOrder string, at deco
 			continue
 		}
 		t := &mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: schema}
-		out = append(out, *servers.ConvertTool(server, t, d.InputSchema, propertyOrder))
+		out = append(out, *toolschema.Convert(server, t, toolschema.Options{Raw: d.InputSchema, PropertyOrder: propertyOrder}))
 	}
 	if len(errs) > 0 {
 		errs.Sort()

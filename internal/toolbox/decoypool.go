@@ -5,8 +5,9 @@ import (
 	"fmt"
 
 	"github.com/toolgrade/toolgrade/internal/bridge"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
 // decoyPool is a suite's decoy pool, read once when a variant first needs
@@ -29,7 +30,7 @@ func (d *decoyPool) load(ctx context.Context) (*Pool, error) {
 	if d.pool != nil {
 		return d.pool, nil
 	}
-	var tools []servers.Tool
+	var tools []toolschema.Tool
 	for _, src := range d.s.Decoys {
 		if src.Path != "" {
 			ts, err := LoadDecoys(src.Path, d.conn.propertyOrder())
@@ -39,7 +40,7 @@ func (d *decoyPool) load(ctx context.Context) (*Pool, error) {
 			tools = append(tools, ts...)
 			continue
 		}
-		cfg, err := servers.Load(ctx, src.ServersPath)
+		cfg, err := serversfile.Load(ctx, src.ServersPath)
 		if err != nil {
 			return nil, usage(fmt.Errorf("decoys (%s): %w", src.Pos, err))
 		}

@@ -13,21 +13,21 @@ import (
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/suite"
 	"github.com/toolgrade/toolgrade/internal/termtext"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
 // Pool is the tools decoys are drawn from, each name once.
 type Pool struct {
-	tools []servers.Tool
+	tools []toolschema.Tool
 	// warnings are the duplicate names left out, in pool order.
 	warnings []string
 }
 
 // NewPool makes a pool of tools (from LoadDecoys, or a decoy servers
 // catalog's Tools), in order; a name met again is left out, with a warning.
-func NewPool(tools []servers.Tool) *Pool {
+func NewPool(tools []toolschema.Tool) *Pool {
 	p := &Pool{}
 	seen := map[string]string{}
 	for _, t := range tools {
@@ -59,7 +59,7 @@ type Decoyed struct {
 	inner    bridge.Toolbox
 	cat      suite.Catalog
 	tools    api.Tools
-	decoys   map[string]*servers.Tool
+	decoys   map[string]*toolschema.Tool
 	drawn    []string
 	warnings []string
 }
@@ -78,12 +78,12 @@ func AddDecoys(inner bridge.Toolbox, cat suite.Catalog, pool *Pool, n int, seed 
 		cat, _ = inner.(suite.Catalog)
 	}
 	real := inner.OllamaTools()
-	t := &Decoyed{inner: inner, cat: cat, decoys: map[string]*servers.Tool{}}
+	t := &Decoyed{inner: inner, cat: cat, decoys: map[string]*toolschema.Tool{}}
 	taken := map[string]bool{}
 	for _, r := range real {
 		taken[r.Function.Name] = true
 	}
-	var usable []*servers.Tool
+	var usable []*toolschema.Tool
 	if pool != nil {
 		var clash []string
 		for i := range pool.tools {
@@ -204,8 +204,8 @@ func (t *Decoyed) ValidateArgs(exposed string, args json.RawMessage) error {
 
 // HiddenOf returns, for schema hints, the constraints a decoy's parameters
 // do not carry, and the inner's (hidden) for a real tool.
-func (t *Decoyed) HiddenOf(hidden func(exposed string) []servers.Hidden) func(exposed string) []servers.Hidden {
-	return func(exposed string) []servers.Hidden {
+func (t *Decoyed) HiddenOf(hidden func(exposed string) []toolschema.Hidden) func(exposed string) []toolschema.Hidden {
+	return func(exposed string) []toolschema.Hidden {
 		if d := t.decoys[exposed]; d != nil {
 			return d.Hidden
 		}
@@ -217,9 +217,9 @@ func (t *Decoyed) HiddenOf(hidden func(exposed string) []servers.Hidden) func(ex
 }
 
 // Tool returns the decoy offered as name; the zero Tool when there is none.
-func (t *Decoyed) Tool(name string) servers.Tool {
+func (t *Decoyed) Tool(name string) toolschema.Tool {
 	if d := t.decoys[name]; d != nil {
 		return *d
 	}
-	return servers.Tool{}
+	return toolschema.Tool{}
 }

@@ -12,10 +12,12 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/score"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
 // shipped is the decoy set of cases/decoys.
@@ -30,7 +32,7 @@ func shipped(t *testing.T) *Pool {
 
 // docs connects a server with the docs server's tool names whose every
 // tools/call is counted, so a test can tell that a decoy never reached it.
-func docs(t *testing.T) (*servers.Catalog, *atomic.Int32) {
+func docs(t *testing.T) (*mcpclient.Catalog, *atomic.Int32) {
 	t.Helper()
 	calls := &atomic.Int32{}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "docs", Version: "v0"}, nil)
@@ -50,7 +52,7 @@ func docs(t *testing.T) (*servers.Catalog, *atomic.Int32) {
 			return next(ctx, method, req)
 		}
 	})
-	cfg := &servers.Config{Path: "test", Dir: t.TempDir(), Servers: []servers.Server{{
+	cfg := &serversfile.Config{Path: "test", Dir: t.TempDir(), Servers: []serversfile.Server{{
 		Name: "docs",
 		Dial: func(ctx context.Context) (mcp.Transport, error) {
 			st, ct := mcp.NewInMemoryTransports()
@@ -62,7 +64,7 @@ func docs(t *testing.T) (*servers.Catalog, *atomic.Int32) {
 			return ct, nil
 		},
 	}}}
-	cat, err := servers.Connect(t.Context(), cfg, &servers.Options{RequireAll: true})
+	cat, err := mcpclient.Connect(t.Context(), cfg, &mcpclient.Options{RequireAll: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +310,7 @@ func TestHiddenOfCoversDecoys(t *testing.T) {
 		t.Fatal(err)
 	}
 	asked := ""
-	hidden := tb.HiddenOf(func(name string) []servers.Hidden { asked = name; return nil })
+	hidden := tb.HiddenOf(func(name string) []toolschema.Hidden { asked = name; return nil })
 	if h := hidden("create_event"); len(h) == 0 {
 		t.Error("create_event's formats are not hidden constraints")
 	}

@@ -1,5 +1,5 @@
 // Package toolbox owns the tool catalog a model is shown: the MCP servers'
-// catalog as the base (servers.Catalog, the MCP client), each case's own
+// catalog as the base (mcpclient.Catalog, the MCP client), each case's own
 // tools over it (Static), the variants' description overlays, decoys and
 // schema hints composed over any base, the variant set of a run (Open) and
 // what run.json records of it, with its one Hash and its resume rule

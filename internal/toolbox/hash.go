@@ -7,8 +7,8 @@ import (
 	"fmt"
 
 	"github.com/ollama/ollama/api"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/servers"
 )
 
 // Hash is the one hash of a catalog, as run.json records it (catalog_hash,
@@ -29,7 +29,7 @@ func Hash(tools []byte, extra string) string {
 // CatalogHash is run.json's catalog_hash: the Hash of the servers' tools as
 // sent (cat.OllamaTools), which identifies exactly what the model was
 // offered.
-func CatalogHash(cat *servers.Catalog) string { return hashTools(cat.OllamaTools()) }
+func CatalogHash(cat *mcpclient.Catalog) string { return hashTools(cat.OllamaTools()) }
 
 // hashTools is the Hash of tools as JSON, nil encoded as [].
 func hashTools(tools api.Tools) string {
@@ -50,7 +50,7 @@ func hashTools(tools api.Tools) string {
 // hash covers its tools under their own names, so it changes only when that
 // server's tools (or its filter) change, not when another server's tools
 // rename it; a server that offers no tool is left out.
-func RunServers(cat *servers.Catalog) []record.RunServer {
+func RunServers(cat *mcpclient.Catalog) []record.RunServer {
 	var out []record.RunServer
 	var own []api.Tools // each server's tools under their own names
 	// A server's tools come together, servers in name order.

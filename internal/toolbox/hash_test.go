@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // A server's hash covers its own tools under their own names: it does not
@@ -77,7 +77,7 @@ func TestRunServers(t *testing.T) {
 	if RunServers(mustConnect(t, nil)) != nil {
 		t.Error("no servers: want nil")
 	}
-	down := servers.Server{Name: "down", Dial: func(context.Context) (mcp.Transport, error) {
+	down := serversfile.Server{Name: "down", Dial: func(context.Context) (mcp.Transport, error) {
 		return nil, errors.New("no route to down")
 	}}
 	withDown := mustConnect(t, nil, fakeServer("good", fakeTool{name: "search"}), down)

@@ -6,7 +6,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
 
 // fakeTool is one tool of a fake server; an empty schema is
@@ -17,7 +18,7 @@ type fakeTool struct {
 
 // fakeServer is a config entry for an in-memory MCP server whose tools
 // answer with the arguments they received.
-func fakeServer(name string, tools ...fakeTool) servers.Server {
+func fakeServer(name string, tools ...fakeTool) serversfile.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "fake", Version: "1"}, nil)
 	for _, ft := range tools {
 		schema := ft.schema
@@ -29,7 +30,7 @@ func fakeServer(name string, tools ...fakeTool) servers.Server {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "args=" + string(req.Params.Arguments)}}}, nil
 			})
 	}
-	return servers.Server{Name: name, Dial: func(ctx context.Context) (mcp.Transport, error) {
+	return serversfile.Server{Name: name, Dial: func(ctx context.Context) (mcp.Transport, error) {
 		ct, st := mcp.NewInMemoryTransports()
 		if _, err := srv.Connect(ctx, st, nil); err != nil {
 			return nil, err
@@ -39,9 +40,9 @@ func fakeServer(name string, tools ...fakeTool) servers.Server {
 }
 
 // mustConnect connects the servers for the length of the test.
-func mustConnect(t *testing.T, opts *servers.Options, srvs ...servers.Server) *servers.Catalog {
+func mustConnect(t *testing.T, opts *mcpclient.Options, srvs ...serversfile.Server) *mcpclient.Catalog {
 	t.Helper()
-	c, err := servers.Connect(context.Background(), &servers.Config{Servers: srvs}, opts)
+	c, err := mcpclient.Connect(context.Background(), &serversfile.Config{Servers: srvs}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

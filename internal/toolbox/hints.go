@@ -3,12 +3,12 @@ package toolbox
 import (
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
 // HiddenOf returns the constraints of a tool (by the name the model sees)
-// that its parameters do not carry; (*servers.Catalog).HiddenOf is one.
-type HiddenOf func(exposed string) []servers.Hidden
+// that its parameters do not carry; (*mcpclient.Catalog).HiddenOf is one.
+type HiddenOf func(exposed string) []toolschema.Hidden
 
 // WithHints returns base with schema hints folded into the descriptions of
 // the tools it offers (schema_hints: description); calls run through base
@@ -18,7 +18,7 @@ func WithHints(base bridge.Toolbox, hidden HiddenOf) bridge.Toolbox {
 }
 
 // hintTools returns a copy of tools in which every property's description
-// ends with its hint (servers.HintText); a tool with nothing to hint is
+// ends with its hint (toolschema.HintText); a tool with nothing to hint is
 // shared, the others have their parameter tree copied first.
 func hintTools(tools api.Tools, hidden HiddenOf) api.Tools {
 	out := append(api.Tools(nil), tools...)
@@ -35,7 +35,7 @@ func hintTools(tools api.Tools, hidden HiddenOf) api.Tools {
 }
 
 // hintProps adds hints to the properties of one map (a copy) at path.
-func hintProps(props *api.ToolPropertiesMap, h []servers.Hidden, path string) {
+func hintProps(props *api.ToolPropertiesMap, h []toolschema.Hidden, path string) {
 	if props == nil {
 		return
 	}
@@ -49,8 +49,8 @@ func hintProps(props *api.ToolPropertiesMap, h []servers.Hidden, path string) {
 	}
 }
 
-func hintProp(p api.ToolProperty, h []servers.Hidden, path string) api.ToolProperty {
-	p.Description = servers.WithHint(p.Description, servers.HintText(h, path))
+func hintProp(p api.ToolProperty, h []toolschema.Hidden, path string) api.ToolProperty {
+	p.Description = toolschema.WithHint(p.Description, toolschema.HintText(h, path))
 	hintProps(p.Properties, h, path)
 	for i := range p.AnyOf {
 		// The branches describe the same value: their properties are the

@@ -7,8 +7,9 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/srcpos"
 	"github.com/toolgrade/toolgrade/internal/suite"
 )
@@ -48,7 +49,7 @@ type Set struct {
 	// Catalogs), in the same order.
 	Catalogs []record.RunCatalog
 	// conns are the servers files of variants connected here.
-	conns []*servers.Catalog
+	conns []*mcpclient.Catalog
 }
 
 // Close closes the catalogs the variants connected; Spec.Catalog is the
@@ -202,7 +203,7 @@ func (o *opener) ownServers(ctx context.Context, sv *suite.Variant) (*Base, brid
 	o.byFile[s.ServersPath] = base
 	vc := o.byFile[sv.ServersPath]
 	if vc == nil {
-		cfg, err := servers.Load(ctx, sv.ServersPath)
+		cfg, err := serversfile.Load(ctx, sv.ServersPath)
 		if err != nil {
 			return nil, nil, usage(fmt.Errorf("variant %s: %w", sv.Name, err))
 		}

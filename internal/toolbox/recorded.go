@@ -8,9 +8,10 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/ollama/ollama/api"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
 // Recorded is one variant's tool catalog as a run's run.json recorded it,
@@ -147,13 +148,13 @@ func (c *Recorded) ToolsChange(k *suite.Case) string {
 }
 
 // Coerce coerces arguments against the parameters the model was shown, as
-// servers.Catalog does against the full schema (servers.CoerceArgs).
+// mcpclient.Catalog does against the full schema (toolschema.CoerceArgs).
 func (c *Recorded) Coerce(exposed string, args json.RawMessage) (json.RawMessage, bool) {
 	p, ok := c.params[exposed]
 	if !ok {
 		return args, false
 	}
-	return servers.CoerceArgs(p, args)
+	return toolschema.CoerceArgs(p, args)
 }
 
 // SkippedServers names the run's servers that failed to connect.
@@ -175,13 +176,13 @@ func (c *Recorded) Resolve(name string) (string, bool) {
 		return name, true
 	}
 	for server, exposed := range c.servers {
-		for _, sep := range []string{servers.PrefixSep, "."} {
+		for _, sep := range []string{mcpclient.PrefixSep, "."} {
 			rest, ok := strings.CutPrefix(name, server+sep)
 			if !ok {
 				continue
 			}
 			for _, e := range exposed {
-				if (e == rest || e == server+servers.PrefixSep+rest) && slices.Contains(c.names, e) {
+				if (e == rest || e == server+mcpclient.PrefixSep+rest) && slices.Contains(c.names, e) {
 					return e, true
 				}
 			}
@@ -210,5 +211,5 @@ func validateRecorded(r *jsonschema.Resolved, exposed string, args json.RawMessa
 			return fmt.Errorf("arguments of %s are not JSON: %w", exposed, err)
 		}
 	}
-	return servers.ExplainValidation(r.Validate(v), r, v)
+	return toolschema.ExplainValidation(r.Validate(v), r, v)
 }

@@ -5,8 +5,9 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
 // ShowSpec names the catalog Show shows. The zero value is the servers'
@@ -31,7 +32,7 @@ type Shown struct {
 	Tools api.Tools
 	// Listed are the catalog's own tools (the servers' or the case's), in
 	// their order, as converted before the variant changes them.
-	Listed []servers.Tool
+	Listed []toolschema.Tool
 	// Decoys are the decoys the variant adds; nil: none.
 	Decoys *Decoyed
 	// Info is what a tool policy reads of the Listed tools.
@@ -41,7 +42,7 @@ type Shown struct {
 // Show is the catalog spec names over cat, the servers' catalog: its
 // overlays are checked against it (ErrUsage), and the variant applied as a
 // run applies it.
-func Show(ctx context.Context, cat *servers.Catalog, spec ShowSpec) (*Shown, error) {
+func Show(ctx context.Context, cat *mcpclient.Catalog, spec ShowSpec) (*Shown, error) {
 	s, v := spec.Suite, spec.Variant
 	c := composer{s: s, v: v, pool: newDecoyPool(s, spec.Connect)}
 	if spec.Case == nil {

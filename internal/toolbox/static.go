@@ -10,8 +10,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
 // StaticTool is one tool of a fixed catalog (a suite case's own tools): an
@@ -35,9 +36,9 @@ type StaticTool struct {
 // behind it, and a call to one is refused. It is immutable and safe for
 // concurrent use.
 type Static struct {
-	base      *servers.Catalog
-	tools     []*servers.Tool
-	byExposed map[string]*servers.Tool
+	base      *mcpclient.Catalog
+	tools     []*toolschema.Tool
+	byExposed map[string]*toolschema.Tool
 	ollama    api.Tools
 }
 
@@ -45,10 +46,10 @@ type Static struct {
 // named entries are (base may have none when every entry is inline). An
 // inline tool's properties keep the schema's key order, or go
 // required-first when base's options ask for that.
-func NewStatic(base *servers.Catalog, tools []StaticTool) (*Static, error) {
-	s := &Static{base: base, byExposed: map[string]*servers.Tool{}}
+func NewStatic(base *mcpclient.Catalog, tools []StaticTool) (*Static, error) {
+	s := &Static{base: base, byExposed: map[string]*toolschema.Tool{}}
 	for _, st := range tools {
-		var t *servers.Tool
+		var t *toolschema.Tool
 		if st.Schema == nil {
 			if t, _ = base.Lookup(st.Name); t == nil || t.Exposed != st.Name {
 				return nil, fmt.Errorf("no tool %q among the servers' tools", st.Name)
@@ -59,7 +60,7 @@ func NewStatic(base *servers.Catalog, tools []StaticTool) (*Static, error) {
 				return nil, fmt.Errorf("tool %s: its parameters are not a JSON object", st.Name)
 			}
 			mt := &mcp.Tool{Name: st.Name, Description: st.Description, InputSchema: schema}
-			t = servers.ConvertTool("", mt, st.Schema, base.PropertyOrder())
+			t = toolschema.Convert("", mt, toolschema.Options{Raw: st.Schema, PropertyOrder: base.PropertyOrder()})
 		}
 		if _, dup := s.byExposed[t.Exposed]; dup {
 			return nil, fmt.Errorf("tool %q is listed twice", t.Exposed)
@@ -73,8 +74,8 @@ func NewStatic(base *servers.Catalog, tools []StaticTool) (*Static, error) {
 
 // Tools returns the catalog's tools in the order the model sees them; an
 // inline tool has no Server.
-func (s *Static) Tools() []servers.Tool {
-	out := make([]servers.Tool, len(s.tools))
+func (s *Static) Tools() []toolschema.Tool {
+	out := make([]toolschema.Tool, len(s.tools))
 	for i, t := range s.tools {
 		out[i] = *t
 	}
@@ -87,7 +88,7 @@ func (s *Static) OllamaTools() api.Tools { return append(api.Tools{}, s.ollama..
 
 // lookup finds a tool by the name the model used: its exposed name, or,
 // for a tool of the base catalog, server.tool and server__tool.
-func (s *Static) lookup(name string) *servers.Tool {
+func (s *Static) lookup(name string) *toolschema.Tool {
 	if t, ok := s.byExposed[name]; ok {
 		return t
 	}
@@ -129,7 +130,7 @@ func (s *Static) ValidateArgs(exposed string, args json.RawMessage) error {
 }
 
 // ValidatePartial checks args like ValidateArgs without requiring the
-// properties args leave out (see servers.Catalog.ValidatePartial).
+// properties args leave out (see mcpclient.Catalog.ValidatePartial).
 func (s *Static) ValidatePartial(exposed string, args json.RawMessage) error {
 	t := s.lookup(exposed)
 	if t == nil {
@@ -140,7 +141,7 @@ func (s *Static) ValidatePartial(exposed string, args json.RawMessage) error {
 
 // HiddenOf returns the hidden constraints of the tool exposed; nil for an
 // unknown name.
-func (s *Static) HiddenOf(exposed string) []servers.Hidden {
+func (s *Static) HiddenOf(exposed string) []toolschema.Hidden {
 	if t := s.lookup(exposed); t != nil {
 		return t.Hidden
 	}
@@ -159,7 +160,7 @@ func (s *Static) ToolInfo(name string) (bridge.ToolInfo, bool) {
 
 // Call runs a call to a tool of the base catalog there. An unknown name and
 // arguments that break an inline tool's schema are results the model sees,
-// as with servers.Catalog.Call; a valid call to an inline tool is refused as a
+// as with mcpclient.Catalog.Call; a valid call to an inline tool is refused as a
 // server failure, since nothing can run it (the cases that bring inline
 // tools run without execution, so this is never reached by a suite).
 func (s *Static) Call(ctx context.Context, name string, args json.RawMessage, callID string) record.Execution {
@@ -182,7 +183,7 @@ func (s *Static) Call(ctx context.Context, name string, args json.RawMessage, ca
 	}
 	ex.Tool = t.Name
 	if err := t.ValidateArgs(args); err != nil {
-		ex.HiddenOnly = servers.IsHiddenOnly(err)
+		ex.HiddenOnly = toolschema.IsHiddenOnly(err)
 		ex.IsError, ex.ErrorKind = true, record.ExecInvalidArgs
 		ex.Result = fmt.Sprintf("error: invalid arguments for tool %s: %v", t.Exposed, err)
 		ex.Error = err.Error()

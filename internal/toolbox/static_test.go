@@ -8,8 +8,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/internal/servers"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
 // A schema with something of every kind the conversion treats: a oneOf it
@@ -42,7 +43,7 @@ func TestStaticConvertsAsMCP(t *testing.T) {
 	if diff := cmp.Diff(want.Rewrites, got.Rewrites); diff != "" {
 		t.Errorf("rewrites (-mcp +inline):\n%s", diff)
 	}
-	hidden := func(hs []servers.Hidden) (out []string) {
+	hidden := func(hs []toolschema.Hidden) (out []string) {
 		for _, h := range hs {
 			out = append(out, h.String())
 		}
@@ -60,7 +61,7 @@ func TestStaticConvertsAsMCP(t *testing.T) {
 	for _, args := range []string{`{"a":"2024-01-01","d":5}`, `{"d":5}`, `{"a":"2024-01-01","d":50}`, `{"a":"2024-01-01","z":1}`} {
 		werr := base.ValidateArgs("f", json.RawMessage(args))
 		gerr := st.ValidateArgs("f", json.RawMessage(args))
-		if (werr == nil) != (gerr == nil) || servers.IsHiddenOnly(werr) != servers.IsHiddenOnly(gerr) {
+		if (werr == nil) != (gerr == nil) || toolschema.IsHiddenOnly(werr) != toolschema.IsHiddenOnly(gerr) {
 			t.Errorf("%s: inline validates %v, MCP %v", args, gerr, werr)
 		}
 	}
@@ -70,7 +71,7 @@ func TestStaticConvertsAsMCP(t *testing.T) {
 // order the model sees; the catalog's required-first option applies too.
 func TestStaticPropertyOrder(t *testing.T) {
 	schema := json.RawMessage(`{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"string"},"m":{"type":"string"}},"required":["m"]}`)
-	order := func(opts *servers.Options) string {
+	order := func(opts *mcpclient.Options) string {
 		base := mustConnect(t, opts)
 		st, err := NewStatic(base, []StaticTool{{Name: "f", Schema: schema}})
 		if err != nil {
@@ -85,7 +86,7 @@ func TestStaticPropertyOrder(t *testing.T) {
 	if got := order(nil); got != "z,a,m" {
 		t.Errorf("order %s, want z,a,m (as written)", got)
 	}
-	if got := order(&servers.Options{PropertyOrder: servers.PropertyOrderRequiredFirst}); got != "m,a,z" {
+	if got := order(&mcpclient.Options{PropertyOrder: toolschema.PropertyOrderRequiredFirst}); got != "m,a,z" {
 		t.Errorf("required-first order %s, want m,a,z", got)
 	}
 }

@@ -13,10 +13,10 @@ import (
 	"github.com/toolgrade/toolgrade/internal/bridge"
 	"github.com/toolgrade/toolgrade/internal/confusable"
 	"github.com/toolgrade/toolgrade/internal/llm"
-	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/suite"
 	"github.com/toolgrade/toolgrade/internal/termtext"
 	"github.com/toolgrade/toolgrade/internal/toolbox"
+	"github.com/toolgrade/toolgrade/internal/toolschema"
 	"github.com/toolgrade/toolgrade/reports"
 )
 
@@ -71,7 +71,7 @@ func Print(w io.Writer, shown *toolbox.Shown, v *suite.Variant, toolJSON []byte,
 			fmt.Fprintln(w, reports.Printable(fmt.Sprintf("blocked: %s: a suite does not run it: %s", ti.Exposed, why)))
 		}
 	}
-	for _, l := range servers.ChangeLines(shown.Listed) {
+	for _, l := range toolschema.ChangeLines(shown.Listed) {
 		fmt.Fprintln(w, reports.Printable(l))
 	}
 	for _, p := range pairs {
@@ -83,7 +83,7 @@ func Print(w io.Writer, shown *toolbox.Shown, v *suite.Variant, toolJSON []byte,
 // toolRows are the table rows of the tools shown, in the order sent.
 func toolRows(shown *toolbox.Shown) [][]string {
 	var rows [][]string
-	byName := map[string]servers.Tool{}
+	byName := map[string]toolschema.Tool{}
 	for _, t := range shown.Listed {
 		byName[t.Exposed] = t
 	}
@@ -128,7 +128,7 @@ func printVariantSends(w io.Writer, v *suite.Variant) {
 func estimateTokens(bytes int) int { return (bytes + 3) / 4 }
 
 // params lists a tool's parameters in the order the model sees them.
-func params(t servers.Tool) string {
+func params(t toolschema.Tool) string {
 	p := t.Ollama.Function.Parameters
 	required := map[string]bool{}
 	for _, r := range p.Required {

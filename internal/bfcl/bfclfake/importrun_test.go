@@ -14,9 +14,9 @@ import (
 	"github.com/toolgrade/toolgrade/fakes/rig"
 	"github.com/toolgrade/toolgrade/internal/bfcl"
 	"github.com/toolgrade/toolgrade/internal/llm"
+	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/runner"
-	"github.com/toolgrade/toolgrade/internal/servers"
 	"github.com/toolgrade/toolgrade/internal/suite"
 	"github.com/toolgrade/toolgrade/internal/toolbox"
 )
@@ -28,7 +28,7 @@ import (
 // its own tools, and a runner over the real client.
 type importRig struct {
 	questions, answers []byte
-	cat                *servers.Catalog
+	cat                *mcpclient.Catalog
 	runner             *runner.Runner
 	models             []record.Model
 }
