@@ -97,7 +97,7 @@ type Score struct {
 	ValidVisibleCalls int `json:"calls_valid_visible,omitempty"`
 	// ValidCoercedCalls counts the calls to known tools whose arguments
 	// passed the schema as sent or once coerced as a lenient client would
-	// ("5" → 5 for an integer; see servers.CoerceArgs): at least
+	// ("5" → 5 for an integer; see toolschema.CoerceArgs): at least
 	// ValidCalls. 0 when coercion makes no invalid call valid (and in
 	// trials scored before toolgrade counted it): Judge then reads it as
 	// ValidCalls.

@@ -14,7 +14,7 @@ import (
 // (score.Options.Tools) ask of the tools a model is offered: the one catalog
 // interface of toolgrade, declared here because this is the lowest package
 // that uses it. Its optional parts are the extensions below and, for
-// scoring, score.Coercer and a Decoy(name) method. *servers.Catalog and the
+// scoring, score.Coercer and a Decoy(name) method. *mcpclient.Catalog and the
 // catalogs of package toolbox are Catalogs.
 type Catalog interface {
 	// Resolve maps a name as written in a case (plain, server.tool or server__tool) to the exposed tool name.

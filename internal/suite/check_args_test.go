@@ -11,7 +11,7 @@ import (
 )
 
 // listingTools is a partial-validating catalog that lists its tools, as
-// *servers.Catalog does: argument names are checked against them.
+// *mcpclient.Catalog does: argument names are checked against them.
 type listingTools struct{ partialTools }
 
 func (c listingTools) OllamaTools() api.Tools {

@@ -9,7 +9,7 @@ import (
 )
 
 // ToolLister is the part of a Catalog that variants' overlays are checked
-// against: the tools exactly as offered to the model; *servers.Catalog is
+// against: the tools exactly as offered to the model; *mcpclient.Catalog is
 // one.
 type ToolLister interface {
 	OllamaTools() api.Tools

@@ -87,7 +87,7 @@ func yamlToJSON(t *testing.T, src string) any {
 const (
 	both       = iota // both accept, or both reject
 	loaderOnly        // only the loader can see the problem
-	schemaOnly        // the schema checks what servers.ParseNode checks later
+	schemaOnly        // the schema checks what serversfile.ParseNode checks later
 )
 
 func TestSchemaAgreesWithLoader(t *testing.T) {

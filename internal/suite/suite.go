@@ -88,7 +88,7 @@ type Suite struct {
 	// a string; it is not read here. Empty when servers: is inline or absent.
 	ServersPath string
 	// ServersNode is the servers: value when it is written inline (a mapping
-	// holding mcpServers), for servers.ParseNode(ServersNode, Path, Dir), so
+	// holding mcpServers), for serversfile.ParseNode(ServersNode, Path, Dir), so
 	// its errors keep this file's lines. Nil when servers: is a path or absent;
 	// both fields are empty when the suite names no servers and the caller
 	// must supply them.
@@ -150,7 +150,7 @@ type Defaults struct {
 	StrictArgs bool
 	// SchemaHints is defaults.schema_hints: "description" folds the
 	// constraints Ollama's tool format drops into the properties'
-	// descriptions (see servers.HintText); "" (unset, or none) sends the
+	// descriptions (see toolschema.HintText); "" (unset, or none) sends the
 	// parameters as Ollama itself carries them.
 	SchemaHints string
 	// Execute is defaults.execute: false stops every trial at the model's
