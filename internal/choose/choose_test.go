@@ -180,7 +180,7 @@ func TestOneModelAndAnOlderRun(t *testing.T) {
 	old.size = 0
 	c = mustChoose(t, fixtureRun(t, 100, 10, old, small), Options{})
 	// The fixture's run.json names no schedule: its models ran in blocks.
-	if c.CostBy != CostP50 || !slices.Equal(c.Warnings, []string{ConfoundedNote, "run.json does not say how much memory every model took (qwen3:8b: Ollama's /api/ps did not list it after its warm-up (it unloaded it at once, or this Ollama does not say)): cost is ordered by p50 latency alone"}) ||
+	if c.CostBy != CostP50 || !slices.Equal(c.Warnings, []string{record.ConfoundedNote, "run.json does not say how much memory every model took (qwen3:8b: Ollama's /api/ps did not list it after its warm-up (it unloaded it at once, or this Ollama does not say)): cost is ordered by p50 latency alone"}) ||
 		c.Candidate != "qwen3:1.7b" || c.Recommendation.Kind != KindCandidate ||
 		!strings.HasSuffix(c.Recommendation.Text, "3.0× faster at p50") {
 		t.Errorf("older run: by %s, %v, %+v", c.CostBy, c.Warnings, c.Recommendation)
@@ -200,7 +200,7 @@ func TestSameWeightsAreNamedAndShareTheirMemory(t *testing.T) {
 	want := []string{
 		"my-qwen's memory is qwen3:8b's: the same weights, which Ollama loads and lists once",
 		"qwen3:8b and my-qwen are the same weights (digest 1a2b3c4d): differences between them are noise",
-		ConfoundedNote,
+		record.ConfoundedNote,
 	}
 	if c.CostBy != CostMemory || !slices.Equal(c.Warnings, want) || c.Row("my-qwen").Cost.Size != big.size {
 		t.Errorf("by %s, warnings %q, my-qwen %+v", c.CostBy, c.Warnings, c.Row("my-qwen").Cost)

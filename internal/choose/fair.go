@@ -79,11 +79,8 @@ func memoryWarning(missing []string) string {
 func fairness(run *record.Run) []string {
 	out := record.SameWeights(run.Models)
 	if run.CostConfounded() {
-		out = append(out, ConfoundedNote)
+		out = append(out, record.ConfoundedNote)
 	}
 	return out
 }
 
-// ConfoundedNote warns that a run's models ran one after another, so a
-// difference in their latency or speed may be the machine's.
-const ConfoundedNote = "the models ran one after another (blocks): a difference in latency or speed may be the machine's load at the time, not the models'; a run by this toolgrade interleaves them or counterbalances their blocks"

@@ -116,6 +116,11 @@ const (
 	ScheduleBlocks = "blocks"
 )
 
+// ConfoundedNote warns that a run's models ran one after another, so a
+// difference in their latency or speed may be the machine's, not theirs:
+// every report of such a run says it.
+const ConfoundedNote = "the models ran one after another (blocks): a difference in latency or speed may be the machine's load at the time, not the models'; a run by this toolgrade interleaves them or counterbalances their blocks"
+
 // CostConfounded reports whether the run's latency and throughput
 // comparisons between its models may be confounded with time: its models
 // ran in plain blocks (and runs recorded before format 1.7 did).

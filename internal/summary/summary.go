@@ -10,6 +10,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/metric"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/stats"
+	"slices"
 )
 
 // Summary is every number a run's reports show, per model and variant;
@@ -68,6 +69,9 @@ func (s *Summary) WithRun(run *record.Run) *Summary {
 		s.RescoredFrom = run.Rescored.From
 	}
 	s.SkippedServers = Skipped(run)
+	if run.CostConfounded() && len(s.Models) > 1 && !slices.Contains(s.Warnings, record.ConfoundedNote) {
+		s.Warnings = append(s.Warnings, record.ConfoundedNote)
+	}
 	if s.SweepGrid = curve.Grid(run.Catalogs); s.SweepGrid != nil && s.curves != nil {
 		s.Sweep = curve.Build(run, s.curves)
 	}

@@ -198,3 +198,24 @@ func TestSummaryJSONCarriesTheFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestConfoundedCostIsWarned: a run whose models ran in blocks says its
+// latency may be the machine's; one that interleaved them does not.
+func TestConfoundedCostIsWarned(t *testing.T) {
+	for _, c := range []struct {
+		schedule string
+		want     bool
+	}{{"", true}, {record.ScheduleBlocks, true}, {record.ScheduleInterleaved, false}, {record.ScheduleABBA, false}} {
+		run := &record.Run{Schedule: c.schedule, Models: []record.Model{{Name: "a"}, {Name: "b"}}}
+		s := (&Summary{Models: []ModelSummary{{Model: "a"}, {Model: "b"}}}).WithRun(run).WithRun(run)
+		got := 0
+		for _, w := range s.Warnings {
+			if w == record.ConfoundedNote {
+				got++
+			}
+		}
+		if got != map[bool]int{true: 1, false: 0}[c.want] {
+			t.Errorf("schedule %q: the note %d times in %q", c.schedule, got, s.Warnings)
+		}
+	}
+}
