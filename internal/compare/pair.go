@@ -158,27 +158,39 @@ func Runs(base, current *store.Reader, opts *Options) (*Comparison, []*record.Sy
 // Models compares models a and b of one run, pairing their trials by
 // variant, case and repeat: the model-choice view.
 func Models(r *store.Reader, a, b string, opts *Options) (*Comparison, []*record.SyntaxError, error) {
-	c := &Comparison{Mode: ModeModels, Base: a, Current: b, Dirs: []string{r.Dir}, Margin: r.Run.Margin}
 	sides := [2]*side{newSide(), newSide()}
 	judge := opts.judge(r.Run)
 	w, err := readSides(r, sides[:], judge, func(t *record.Trial) (int, pairKey, bool) {
-		k := pairKey{groupKey{"", t.Variant}, t.CaseID, t.Repeat}
 		i := slices.Index([]string{a, b}, t.Model)
-		return i, k, i >= 0
+		return i, modelPairKey(t), i >= 0
 	})
 	if err != nil {
 		return nil, w, err
 	}
+	c, err := modelsCompared(r, a, b, sides, opts)
+	return c, w, err
+}
+
+// modelPairKey is t's key in a comparison of models: its variant, case and
+// repeat.
+func modelPairKey(t *record.Trial) pairKey {
+	return pairKey{groupKey{"", t.Variant}, t.CaseID, t.Repeat}
+}
+
+// modelsCompared is the comparison of models a and b of r from their
+// sides, read.
+func modelsCompared(r *store.Reader, a, b string, sides [2]*side, opts *Options) (*Comparison, error) {
+	c := &Comparison{Mode: ModeModels, Base: a, Current: b, Dirs: []string{r.Dir}, Margin: r.Run.Margin}
 	for i, name := range []string{a, b} {
 		if len(sides[i].trials) == 0 {
-			return nil, w, fmt.Errorf("%s: model %q has no trials%s", r.Dir, name, runNames(name, modelNames(r.Run), "models of the run"))
+			return nil, fmt.Errorf("%s: model %q has no trials%s", r.Dir, name, runNames(name, modelNames(r.Run), "models of the run"))
 		}
 	}
 	models := modelMap(r.Run)
 	names := [2]string{a, b}
 	c.build(sides, nil, opts, func(i int, _ groupKey) *ModelInfo { return modelInfo(models, names[i]) })
 	c.Warnings = append(c.Warnings, costNotes(r.Run, a, b)...)
-	return c, w, nil
+	return c, nil
 }
 
 // costNotes are what the cost lines of models a and b of run rest on: one
