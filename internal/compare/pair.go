@@ -74,8 +74,22 @@ type keyed struct {
 
 // readSides reads r's trials into sides in one pass, keeping of each only
 // its slim (record.ReadLastKept); key gives a trial's side and pair key,
-// false for a trial no side takes.
-func readSides(r *store.Reader, sides []*side, opts record.JudgeOptions, key func(*record.Trial) (int, pairKey, bool)) ([]*record.SyntaxError, error) {
+// false for a trial no side takes. With a sink, the trials are read as
+// record.ReadLastSlim reads them and the sink is given each one too.
+func readSides(r *store.Reader, sides []*side, opts record.JudgeOptions, sink Sink, key func(*record.Trial) (int, pairKey, bool)) ([]*record.SyntaxError, error) {
+	if sink != nil {
+		return r.SlimTrials(func() {
+			for _, s := range sides {
+				*s = *newSide()
+			}
+			sink.Reset()
+		}, func(t *record.Trial) {
+			sink.Add(t)
+			if i, k, ok := key(t); ok {
+				sides[i].add(k, t, opts)
+			}
+		})
+	}
 	return store.SlimTrialsKept(r, func(t *record.Trial) keyed {
 		i, k, ok := key(t)
 		if !ok {
@@ -139,7 +153,11 @@ func Runs(base, current *store.Reader, opts *Options) (*Comparison, []*record.Sy
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			warns[i], errs[i] = readSides(r, sides[i:i+1], judge, func(t *record.Trial) (int, pairKey, bool) {
+			var sink Sink
+			if i == 1 {
+				sink = opts.sink()
+			}
+			warns[i], errs[i] = readSides(r, sides[i:i+1], judge, sink, func(t *record.Trial) (int, pairKey, bool) {
 				return 0, pairKey{groupKey{t.Model, t.Variant}, t.CaseID, t.Repeat}, true
 			})
 		}()
@@ -160,7 +178,7 @@ func Runs(base, current *store.Reader, opts *Options) (*Comparison, []*record.Sy
 func Models(r *store.Reader, a, b string, opts *Options) (*Comparison, []*record.SyntaxError, error) {
 	sides := [2]*side{newSide(), newSide()}
 	judge := opts.judge(r.Run)
-	w, err := readSides(r, sides[:], judge, func(t *record.Trial) (int, pairKey, bool) {
+	w, err := readSides(r, sides[:], judge, opts.sink(), func(t *record.Trial) (int, pairKey, bool) {
 		i := slices.Index([]string{a, b}, t.Model)
 		return i, modelPairKey(t), i >= 0
 	})
@@ -218,7 +236,7 @@ func Variants(r *store.Reader, a, b string, opts *Options) (*Comparison, []*reco
 	c.Catalog = variantDiff(r.Run, va, vb)
 	sides := [2]*side{newSide(), newSide()}
 	judge := opts.judge(r.Run)
-	w, err := readSides(r, sides[:], judge, func(t *record.Trial) (int, pairKey, bool) {
+	w, err := readSides(r, sides[:], judge, opts.sink(), func(t *record.Trial) (int, pairKey, bool) {
 		k := pairKey{groupKey{t.Model, ""}, t.CaseID, t.Repeat}
 		i := slices.Index([]string{va, vb}, t.Variant)
 		return i, k, i >= 0
