@@ -66,13 +66,7 @@ func JudgeOptions(runs ...*store.Reader) record.JudgeOptions {
 // Summarize reads a run's trials into its summary, judged as the run says,
 // warning about bad lines on stderr.
 func Summarize(run *store.Reader, stderr io.Writer) (*summary.Summary, error) {
-	return SummarizeWith(run, JudgeOptions(run), stderr)
-}
-
-// SummarizeWith is Summarize judging with judge: a comparison's gates judge
-// its current side as the comparison judged it.
-func SummarizeWith(run *store.Reader, judge record.JudgeOptions, stderr io.Writer) (*summary.Summary, error) {
-	s := NewSummarizing(run, judge)
+	s := NewSummarizing(run, JudgeOptions(run))
 	// The summary is verdicts and numbers: the trials are read slim, as
 	// compare's are, so a gate on a large run does not decode every
 	// transcript.
@@ -82,9 +76,9 @@ func SummarizeWith(run *store.Reader, judge record.JudgeOptions, stderr io.Write
 	return s.Summary(), nil
 }
 
-// Summarizing is SummarizeWith over a read of the run its caller makes
-// and gives it (a compare.Sink: compare's gates summarize the current run
-// from the comparison's own read of it).
+// Summarizing is Summarize over a read of the run its caller makes and
+// gives it (a compare.Sink: compare's gates summarize the current run,
+// judged as the comparison judged it, from the comparison's own read).
 type Summarizing struct {
 	run   *store.Reader
 	judge record.JudgeOptions
