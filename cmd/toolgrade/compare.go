@@ -45,7 +45,7 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	if f.format == "markdown" {
 		return usageErrorf("compare: --format markdown goes with --sweep AXIS; two runs, models or variants compare as terminal, json or html")
 	}
-	c, rds, warnings, err := comparePair(pos, f)
+	c, sum, warnings, err := comparePair(pos, f)
 	if err != nil {
 		return err
 	}
@@ -62,15 +62,8 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err != nil || !f.gates.active() {
 		return err
 	}
-	// Gates: --gate on the current side's summary (with --models or
-	// --variants, the run's), judged as the comparison judged it;
+	// Gates: --gate on the current side's summary (comparePair's),
 	// --max-regressions on this comparison.
-	var sum *summary.Summary
-	if len(f.gates.gates) > 0 {
-		if sum, err = runs.SummarizeWith(rds[len(rds)-1], runs.JudgeOptions(rds...), io.Discard); err != nil {
-			return err
-		}
-	}
 	f.gates.compared = c
 	return f.gates.judge(sum, nil, gate.RegressionCounts(c), f.gateOn, stderr)
 }
@@ -119,9 +112,11 @@ func parseCompareFlags(args []string, stderr io.Writer) (*compareFlags, []string
 }
 
 // comparePair compares two runs, or two models or variants of one run, as
-// the flags say; runs are the runs read, the current side's last, with
-// --keep-truncated applied.
-func comparePair(pos []string, f *compareFlags) (*compare.Comparison, []*store.Reader, []*record.SyntaxError, error) {
+// the flags say, with --keep-truncated applied. With --gate, sum is the
+// summary the gates judge: the current side's run (with --models or
+// --variants, the run's), judged as the comparison judged it, made from
+// the comparison's own read of the run.
+func comparePair(pos []string, f *compareFlags) (c *compare.Comparison, sum *summary.Summary, warnings []*record.SyntaxError, err error) {
 	sides, err := compare.ParseSides(len(pos), f.models, f.variants)
 	if err != nil {
 		return nil, nil, nil, asUsage(fmt.Errorf("compare: %w", err))
@@ -130,14 +125,23 @@ func comparePair(pos []string, f *compareFlags) (*compare.Comparison, []*store.R
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	c, warnings, err := sides.Compare(rds, &compare.Options{Alpha: f.alpha, Margin: f.margin})
+	opts := &compare.Options{Alpha: f.alpha, Margin: f.margin}
+	var summarizing *runs.Summarizing
+	if len(f.gates.gates) > 0 {
+		summarizing = runs.NewSummarizing(rds[len(rds)-1], runs.JudgeOptions(rds...))
+		opts.Current = summarizing
+	}
+	c, warnings, err = sides.Compare(rds, opts)
 	if err != nil && sides.Mode != compare.ModeRuns {
 		err = asUsage(err) // a model or variant the run does not have
 	}
 	if err != nil {
 		return nil, nil, warnings, fmt.Errorf("compare: %w", err)
 	}
-	return c, rds, warnings, nil
+	if summarizing != nil {
+		sum = summarizing.Summary()
+	}
+	return c, sum, warnings, nil
 }
 
 // compareSweep is `compare DIR --sweep AXIS`: the run's curves along AXIS,

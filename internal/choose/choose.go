@@ -34,13 +34,15 @@ type InputError struct{ Msg string }
 
 func (e *InputError) Error() string { return e.Msg }
 
-// Choose reads the run of r and makes the choice: the table (one pass over
-// the trials), then each model paired with the reference (compare.Models).
+// Choose reads the run of r and makes the choice: the table, then each
+// model paired with the reference (compare.ModelTrials), both from one
+// read of the trials.
 // Bad lines of the trials file are returned as warnings.
 func Choose(r *store.Reader, opts Options) (*Choice, []*record.SyntaxError, error) {
 	margin := cmp.Or(opts.Margin, r.Run.Margin, DefaultMargin)
 	c := &Choice{Format: Format, Dir: r.Dir, Suite: r.Run.Suite.Name, Metric: metric.Pass, Margin: margin, Level: compare.NILevel}
-	warnings, err := c.table(r, opts.KeepTruncated)
+	kept := compare.NewModelTrials(r, &compare.Options{KeepTruncated: opts.KeepTruncated})
+	warnings, err := c.table(r, opts.KeepTruncated, kept)
 	if err != nil {
 		return nil, warnings, err
 	}
@@ -63,7 +65,7 @@ func Choose(r *store.Reader, opts Options) (*Choice, []*record.SyntaxError, erro
 	if ref := c.Row(c.Reference); ref != nil {
 		ref.Reference = true
 	}
-	if err := c.versus(r, opts); err != nil {
+	if err := c.versus(kept); err != nil {
 		return nil, warnings, err
 	}
 	c.Recommendation = c.recommend()
@@ -78,8 +80,8 @@ func Choose(r *store.Reader, opts Options) (*Choice, []*record.SyntaxError, erro
 
 // table fills the rows: each model's rates (the summary's, judged as the
 // run recorded or keepTruncated) and cost, in run order, from the trials
-// of the base catalog.
-func (c *Choice) table(r *store.Reader, keepTruncated bool) ([]*record.SyntaxError, error) {
+// of the base catalog; kept is given every trial, for versus.
+func (c *Choice) table(r *store.Reader, keepTruncated bool, kept *compare.ModelTrials) ([]*record.SyntaxError, error) {
 	judge := record.JudgeOptionsOf(r.Run)
 	judge.KeepTruncated = judge.KeepTruncated || keepTruncated
 	var sum *summary.Summarizer
@@ -89,9 +91,11 @@ func (c *Choice) table(r *store.Reader, keepTruncated bool) ([]*record.SyntaxErr
 		sum = summary.NewSummarizer(r.Run.Suite.Name, r.Run.Models)
 		sum.Judge = judge
 		costs, variants = cost.NewRun(), map[string]bool{}
+		kept.Reset()
 	}
 	reset()
 	warnings, err := r.SlimTrials(reset, func(t *record.Trial) {
+		kept.Add(t)
 		variants[t.Variant] = true
 		if t.Variant != c.Variant {
 			return
@@ -163,14 +167,14 @@ func row(ms *summary.ModelSummary, m *record.Model, measured *record.Cost, count
 }
 
 // versus judges every model but the reference against it on the metric,
-// pairing their trials of the base catalog by case and repeat.
-func (c *Choice) versus(r *store.Reader, opts Options) error {
+// pairing their trials of the base catalog, kept, by case and repeat.
+func (c *Choice) versus(kept *compare.ModelTrials) error {
 	for i := range c.Models {
 		m := &c.Models[i]
 		if m.Model == c.Reference {
 			continue
 		}
-		cmpr, _, err := compare.Models(r, c.Reference, m.Model, &compare.Options{Margin: c.Margin, KeepTruncated: opts.KeepTruncated})
+		cmpr, err := kept.Models(c.Reference, m.Model, &compare.Options{Margin: c.Margin})
 		if err != nil {
 			return err
 		}

@@ -1,7 +1,6 @@
 package compare_test
 
 import (
-	"io"
 	"path/filepath"
 	"testing"
 
@@ -17,7 +16,8 @@ import (
 // BenchmarkDecide is the rest of a decision over BenchmarkCompare's runs:
 // choose over one 100,000-trial run (its table and each model paired with
 // the reference), and the gates compare --gate judges on two (the current
-// run's summary, then the gates on it and on the comparison).
+// run's summary, made from the comparison's read of it as compare makes
+// it, then the gates on it and on the comparison).
 func BenchmarkDecide(b *testing.B) {
 	const n = 100_000
 	dir := b.TempDir()
@@ -56,14 +56,12 @@ func BenchmarkDecide(b *testing.B) {
 	})
 	b.Run("compare-gates-2x100k-trials", func(b *testing.B) {
 		measure(b, func() {
-			c, _, err := compare.Runs(base, cur, nil)
+			summarizing := runs.NewSummarizing(cur, runs.JudgeOptions(base, cur))
+			c, _, err := compare.Runs(base, cur, &compare.Options{Current: summarizing})
 			if err != nil {
 				b.Fatal(err)
 			}
-			sum, err := runs.Summarize(cur, io.Discard)
-			if err != nil {
-				b.Fatal(err)
-			}
+			sum := summarizing.Summary()
 			if rs := gate.CheckCompared(sum, c, gates, gate.OnPoint); len(rs) < 3 {
 				b.Fatalf("%d gate results", len(rs))
 			}

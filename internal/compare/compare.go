@@ -47,6 +47,28 @@ type Options struct {
 	// more than it? See RateRow.NonInferiority. 0 takes the margin the
 	// suite set (run.json's; the current run's in ModeRuns), if any.
 	Margin float64
+	// Current, when set, is given the trials of the current side's run as
+	// the comparison reads them (of the current run in ModeRuns, else of
+	// the one run, every model and variant), so that a caller that needs
+	// the run for more (the summary compare's gates judge) reads it once.
+	// Nil gives nothing.
+	Current Sink
+}
+
+// Sink takes a run's trials as a comparison reads them: Add gets each
+// trial key's last line, slim, in file order, and Reset is called when the
+// read starts over (record.ReadLastSlim), to forget what Add was given.
+type Sink interface {
+	Reset()
+	Add(*record.Trial)
+}
+
+// sink is Current, nil for nil options.
+func (o *Options) sink() Sink {
+	if o == nil {
+		return nil
+	}
+	return o.Current
 }
 
 // judge is the options the trials of runs are judged with.

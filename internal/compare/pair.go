@@ -74,8 +74,22 @@ type keyed struct {
 
 // readSides reads r's trials into sides in one pass, keeping of each only
 // its slim (record.ReadLastKept); key gives a trial's side and pair key,
-// false for a trial no side takes.
-func readSides(r *store.Reader, sides []*side, opts record.JudgeOptions, key func(*record.Trial) (int, pairKey, bool)) ([]*record.SyntaxError, error) {
+// false for a trial no side takes. With a sink, the trials are read as
+// record.ReadLastSlim reads them and the sink is given each one too.
+func readSides(r *store.Reader, sides []*side, opts record.JudgeOptions, sink Sink, key func(*record.Trial) (int, pairKey, bool)) ([]*record.SyntaxError, error) {
+	if sink != nil {
+		return r.SlimTrials(func() {
+			for _, s := range sides {
+				*s = *newSide()
+			}
+			sink.Reset()
+		}, func(t *record.Trial) {
+			sink.Add(t)
+			if i, k, ok := key(t); ok {
+				sides[i].add(k, t, opts)
+			}
+		})
+	}
 	return store.SlimTrialsKept(r, func(t *record.Trial) keyed {
 		i, k, ok := key(t)
 		if !ok {
@@ -139,7 +153,11 @@ func Runs(base, current *store.Reader, opts *Options) (*Comparison, []*record.Sy
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			warns[i], errs[i] = readSides(r, sides[i:i+1], judge, func(t *record.Trial) (int, pairKey, bool) {
+			var sink Sink
+			if i == 1 {
+				sink = opts.sink()
+			}
+			warns[i], errs[i] = readSides(r, sides[i:i+1], judge, sink, func(t *record.Trial) (int, pairKey, bool) {
 				return 0, pairKey{groupKey{t.Model, t.Variant}, t.CaseID, t.Repeat}, true
 			})
 		}()
@@ -158,27 +176,39 @@ func Runs(base, current *store.Reader, opts *Options) (*Comparison, []*record.Sy
 // Models compares models a and b of one run, pairing their trials by
 // variant, case and repeat: the model-choice view.
 func Models(r *store.Reader, a, b string, opts *Options) (*Comparison, []*record.SyntaxError, error) {
-	c := &Comparison{Mode: ModeModels, Base: a, Current: b, Dirs: []string{r.Dir}, Margin: r.Run.Margin}
 	sides := [2]*side{newSide(), newSide()}
 	judge := opts.judge(r.Run)
-	w, err := readSides(r, sides[:], judge, func(t *record.Trial) (int, pairKey, bool) {
-		k := pairKey{groupKey{"", t.Variant}, t.CaseID, t.Repeat}
+	w, err := readSides(r, sides[:], judge, opts.sink(), func(t *record.Trial) (int, pairKey, bool) {
 		i := slices.Index([]string{a, b}, t.Model)
-		return i, k, i >= 0
+		return i, modelPairKey(t), i >= 0
 	})
 	if err != nil {
 		return nil, w, err
 	}
+	c, err := modelsCompared(r, a, b, sides, opts)
+	return c, w, err
+}
+
+// modelPairKey is t's key in a comparison of models: its variant, case and
+// repeat.
+func modelPairKey(t *record.Trial) pairKey {
+	return pairKey{groupKey{"", t.Variant}, t.CaseID, t.Repeat}
+}
+
+// modelsCompared is the comparison of models a and b of r from their
+// sides, read.
+func modelsCompared(r *store.Reader, a, b string, sides [2]*side, opts *Options) (*Comparison, error) {
+	c := &Comparison{Mode: ModeModels, Base: a, Current: b, Dirs: []string{r.Dir}, Margin: r.Run.Margin}
 	for i, name := range []string{a, b} {
 		if len(sides[i].trials) == 0 {
-			return nil, w, fmt.Errorf("%s: model %q has no trials%s", r.Dir, name, runNames(name, modelNames(r.Run), "models of the run"))
+			return nil, fmt.Errorf("%s: model %q has no trials%s", r.Dir, name, runNames(name, modelNames(r.Run), "models of the run"))
 		}
 	}
 	models := modelMap(r.Run)
 	names := [2]string{a, b}
 	c.build(sides, nil, opts, func(i int, _ groupKey) *ModelInfo { return modelInfo(models, names[i]) })
 	c.Warnings = append(c.Warnings, costNotes(r.Run, a, b)...)
-	return c, w, nil
+	return c, nil
 }
 
 // costNotes are what the cost lines of models a and b of run rest on: one
@@ -206,7 +236,7 @@ func Variants(r *store.Reader, a, b string, opts *Options) (*Comparison, []*reco
 	c.Catalog = variantDiff(r.Run, va, vb)
 	sides := [2]*side{newSide(), newSide()}
 	judge := opts.judge(r.Run)
-	w, err := readSides(r, sides[:], judge, func(t *record.Trial) (int, pairKey, bool) {
+	w, err := readSides(r, sides[:], judge, opts.sink(), func(t *record.Trial) (int, pairKey, bool) {
 		k := pairKey{groupKey{t.Model, ""}, t.CaseID, t.Repeat}
 		i := slices.Index([]string{va, vb}, t.Variant)
 		return i, k, i >= 0

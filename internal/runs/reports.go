@@ -66,26 +66,43 @@ func JudgeOptions(runs ...*store.Reader) record.JudgeOptions {
 // Summarize reads a run's trials into its summary, judged as the run says,
 // warning about bad lines on stderr.
 func Summarize(run *store.Reader, stderr io.Writer) (*summary.Summary, error) {
-	return SummarizeWith(run, JudgeOptions(run), stderr)
-}
-
-// SummarizeWith is Summarize judging with judge: a comparison's gates judge
-// its current side as the comparison judged it.
-func SummarizeWith(run *store.Reader, judge record.JudgeOptions, stderr io.Writer) (*summary.Summary, error) {
-	var sum *summary.Summarizer
-	reset := func() {
-		sum = summary.NewSummarizer(run.Run.Suite.Name, run.Run.Models)
-		sum.Judge = judge
-	}
-	reset()
+	s := NewSummarizing(run, JudgeOptions(run))
 	// The summary is verdicts and numbers: the trials are read slim, as
 	// compare's are, so a gate on a large run does not decode every
 	// transcript.
-	if err := eachSlimTrial(run, stderr, reset, func(t *record.Trial) { sum.Add(t) }); err != nil {
+	if err := eachSlimTrial(run, stderr, s.Reset, s.Add); err != nil {
 		return nil, err
 	}
-	return sum.Summary().WithRun(run.Run), nil
+	return s.Summary(), nil
 }
+
+// Summarizing is Summarize over a read of the run its caller makes and
+// gives it (a compare.Sink: compare's gates summarize the current run,
+// judged as the comparison judged it, from the comparison's own read).
+type Summarizing struct {
+	run   *store.Reader
+	judge record.JudgeOptions
+	sum   *summary.Summarizer
+}
+
+// NewSummarizing summarizes run's trials judged with judge.
+func NewSummarizing(run *store.Reader, judge record.JudgeOptions) *Summarizing {
+	s := &Summarizing{run: run, judge: judge}
+	s.Reset()
+	return s
+}
+
+// Reset forgets every trial given: the read started over.
+func (s *Summarizing) Reset() {
+	s.sum = summary.NewSummarizer(s.run.Run.Suite.Name, s.run.Run.Models)
+	s.sum.Judge = s.judge
+}
+
+// Add counts t, a trial key's last line, slim.
+func (s *Summarizing) Add(t *record.Trial) { s.sum.Add(t) }
+
+// Summary is the summary of the trials given.
+func (s *Summarizing) Summary() *summary.Summary { return s.sum.Summary().WithRun(s.run.Run) }
 
 // WriteReports writes the run's summary.json and the terminal report to
 // stdout, and returns the summary.
