@@ -43,7 +43,7 @@ var glossaryWords = []string{
 	"variant", "decoy", "sweep", "schema hint", "hidden constraint", "outcome", "tool selection",
 	"argument validity", "argument accuracy", "irrelevance", "pass", "pass@k and pass^k",
 	"Wilson interval", "McNemar test", "SPRT, stop early", "infra error", "truncated prompt",
-	"trial key", "shard", "gate", "baseline", "regression",
+	"trial key", "shard", "gate", "baseline", "regression", "unit of evidence", "failed call", "copy", "schedule",
 }
 
 // TestReadmeIsAFrontDoor: the README stays short, shows the two set-up
