@@ -83,4 +83,3 @@ func fairness(run *record.Run) []string {
 	}
 	return out
 }
-
