@@ -373,8 +373,8 @@ func (r *Runner) trial(ctx context.Context, cfg Config, h *hostRun, info *record
 		t.Score = score.Score(t.Transcript, &j.c.Expect, opts)
 		return t, nil
 	}
-	retries, backoff0 := retryPolicy(cfg)
-	backoff, tries, waits := backoff0, 0, 0
+	retries, first := retryPolicy(cfg)
+	tries, waits := 0, 0
 	for attempt := 1; ; attempt++ {
 		tr, err := loop.Run(ctx, req)
 		if ctx.Err() != nil {
@@ -404,13 +404,12 @@ func (r *Runner) trial(ctx context.Context, cfg Config, h *hostRun, info *record
 				}
 				return nil, err
 			}
-			tries, backoff = 0, backoff0
+			tries = 0
 			continue
 		}
-		if err := r.sleep(ctx, backoff); err != nil {
+		if err := r.sleep(ctx, backoff.Before(tries, first)); err != nil {
 			return nil, nil
 		}
-		backoff *= 2
 	}
 }
 
