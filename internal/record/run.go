@@ -455,6 +455,16 @@ func WriteAtomicWith(path string, write func(io.Writer) error) error {
 	return nil
 }
 
+// AbsPath is p made absolute, as run.json records the paths a run was given
+// (its suite, its JUnit file, where it was rescored from); p as it is when
+// the working directory cannot be read.
+func AbsPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
 // runFile is run.json: the run and the format it is written in.
 type runFile struct {
 	Format string `json:"format,omitempty"`
