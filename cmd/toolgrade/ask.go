@@ -71,10 +71,7 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	policy.Tools, policy.Info = cat, cat
 	t, runErr := (&bridge.Loop{Chat: ol.Chat, Tools: policy}).Run(ctx, req)
 	// As run does: the context is -o num_ctx when given, else the model's.
-	numCtx := info.NumCtx
-	if n, ok := mf.options["num_ctx"].(int64); ok && n > 0 {
-		numCtx = int(n)
-	}
+	numCtx := llm.NumCtx(mf.options, info.NumCtx)
 	if numCtx == 0 {
 		// Most library models set no num_ctx, and Ollama picks one at load:
 		// the loaded model says which. Unknown, no warning is possible.

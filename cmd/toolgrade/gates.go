@@ -101,7 +101,7 @@ func (g *gateFlags) check() (gate.On, error) {
 // checkBaseline refuses a baseline that is the run's own directory (dir;
 // "" when it is not chosen yet, and a new runs/ folder cannot be one).
 func (g *gateFlags) checkBaseline(dir string) error {
-	if g.baseline != "" && dir != "" && absPath(g.baseline) == absPath(dir) {
+	if g.baseline != "" && dir != "" && record.AbsPath(g.baseline) == record.AbsPath(dir) {
 		return usageErrorf("--baseline %s is the run's own directory", g.baseline)
 	}
 	return nil

@@ -167,10 +167,3 @@ func splitList(s string) []string {
 	}
 	return out
 }
-
-func absPath(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return p
-}

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // How a reply was read, when it was not the JSON object asked for.
@@ -51,7 +51,7 @@ func Read(reply string) (verdict, reason, how string, err error) {
 	if v, r, ok := word(s); ok {
 		return v, r, ReadWord, nil
 	}
-	return "", "", "", &NoVerdictError{Reply: excerpt(s)}
+	return "", "", "", &NoVerdictError{Reply: termtext.Excerpt(s, 200)}
 }
 
 // object reads b as one {verdict, reason} object with a verdict of pass or
@@ -128,17 +128,4 @@ func kind(w string) string {
 		return record.VerdictPass
 	}
 	return record.VerdictFail
-}
-
-// excerpt shortens a reply for a message.
-func excerpt(s string) string {
-	const n = 200
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut-- // never split a character
-	}
-	return s[:cut] + "..."
 }

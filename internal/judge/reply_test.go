@@ -2,9 +2,7 @@ package judge
 
 import (
 	"errors"
-	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
 // TestRead: the JSON asked for, and the lenient readings where the verdict
@@ -41,17 +39,6 @@ func TestRead(t *testing.T) {
 		var nv *NoVerdictError
 		if !errors.As(err, &nv) {
 			t.Errorf("Read(%q) = %q (%s), %v; want a NoVerdictError", reply, v, how, err)
-		}
-	}
-}
-
-// TestExcerptKeepsCharactersWhole: a long reply is shortened on a character
-// boundary, so the message stays valid UTF-8.
-func TestExcerptKeepsCharactersWhole(t *testing.T) {
-	long := strings.Repeat("é", 150) // 300 bytes: byte 200 starts a character, 199 does not
-	for _, s := range []string{long, "x" + long} {
-		if got := excerpt(s); !utf8.ValidString(got) || !strings.HasSuffix(got, "...") {
-			t.Errorf("excerpt of %d bytes: %q", len(s), got)
 		}
 	}
 }

@@ -68,10 +68,7 @@ type RunningLister interface {
 // one-token generation, through the model's own template, with the tools
 // and without them, reading prompt_eval_count of each.
 func MeasureTools(ctx context.Context, c bridge.Chatter, req MeasureRequest) (PromptSize, error) {
-	size := PromptSize{NumCtx: req.NumCtx}
-	if n, ok := optionInt(req.Options["num_ctx"]); ok && n > 0 {
-		size.NumCtx = n
-	}
+	size := PromptSize{NumCtx: NumCtx(req.Options, req.NumCtx)}
 	var err error
 	if size.WithTools, err = promptCount(ctx, c, req, req.Tools); err != nil {
 		return size, err
@@ -169,15 +166,24 @@ func promptCount(ctx context.Context, c bridge.Chatter, req MeasureRequest, tool
 	return count, nil
 }
 
-// optionInt reads an integer model option as -o or a suite gives it.
-func optionInt(v any) (int, bool) {
-	switch n := v.(type) {
+// NumCtx is the context length a request with options runs with: its
+// num_ctx option (as -o, a suite or a variant gives it), else the model's
+// own (model); 0 when neither is known. A fractional num_ctx is cut, as
+// Ollama reads it.
+func NumCtx(options map[string]any, model int) int {
+	switch n := options["num_ctx"].(type) {
 	case int:
-		return n, true
+		if n > 0 {
+			return n
+		}
 	case int64:
-		return int(n), true
+		if n > 0 {
+			return int(n)
+		}
 	case float64:
-		return int(n), n == float64(int(n))
+		if n >= 1 {
+			return int(n)
+		}
 	}
-	return 0, false
+	return model
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -416,21 +417,52 @@ func WriteRun(dir string, r *Run) error {
 	return WriteAtomic(filepath.Join(dir, RunFile), append(b, '\n'))
 }
 
-// WriteAtomic writes a run file through a temporary file renamed over it, so
-// a crash never leaves half of it, and removes the temporary file when the
-// write fails.
+// WriteAtomic writes b to path as WriteAtomicWith does.
 func WriteAtomic(path string, b []byte) error {
+	return WriteAtomicWith(path, func(w io.Writer) error {
+		if _, err := w.Write(b); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		return nil
+	})
+}
+
+// WriteAtomicWith runs write on path+".tmp" and renames it over path once
+// write succeeded, so a reader of path never sees half a file (a crash, a
+// full disk) and a failed write leaves the old file in place. The temporary
+// file is removed when anything fails; write's own error is returned as it
+// is, the file system's are wrapped with the path.
+func WriteAtomicWith(path string, write func(io.Writer) error) error {
 	tmp := path + ".tmp"
-	err := os.WriteFile(tmp, b, 0o644)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("writing %s: %w", path, cerr)
+	}
 	if err == nil {
-		err = os.Rename(tmp, path)
+		if rerr := os.Rename(tmp, path); rerr != nil {
+			err = fmt.Errorf("writing %s: %w", path, rerr)
+		}
 	}
 	if err != nil {
 		// A full disk leaves a partial tmp file: it is noise in the run.
 		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, err)
+		return err
 	}
 	return nil
+}
+
+// AbsPath is p made absolute, as run.json records the paths a run was given
+// (its suite, its JUnit file, where it was rescored from); p as it is when
+// the working directory cannot be read.
+func AbsPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
 }
 
 // runFile is run.json: the run and the format it is written in.

@@ -101,7 +101,7 @@ func (j *judge) newRun(spec *Spec, rescored int, now time.Time) *record.Run {
 	meta, s := j.from.Run, j.s
 	run := *meta
 	run.KeepTruncated = run.KeepTruncated || spec.KeepTruncated
-	run.Suite = record.RunSuite{Name: s.Name, Path: absPath(s.Path), Hash: s.Hash}
+	run.Suite = record.RunSuite{Name: s.Name, Path: record.AbsPath(s.Path), Hash: s.Hash}
 	run.Cases = map[string]string{}
 	var missing []string
 	for i := range s.Cases {
@@ -119,7 +119,7 @@ func (j *judge) newRun(spec *Spec, rescored int, now time.Time) *record.Run {
 		}
 	}
 	run.Rescored = &record.RunRescored{
-		From: absPath(spec.Run), FromSuiteHash: meta.Suite.Hash, Time: now.UTC(),
+		From: record.AbsPath(spec.Run), FromSuiteHash: meta.Suite.Hash, Time: now.UTC(),
 		Rescored: rescored, Copied: slices.Sorted(maps.Keys(j.copied)), Missing: missing,
 	}
 	return &run
@@ -164,11 +164,4 @@ func sameDir(a, b string) (bool, error) {
 		return false, err
 	}
 	return aa == bb, nil
-}
-
-func absPath(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return p
 }

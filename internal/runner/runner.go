@@ -15,6 +15,7 @@ import (
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/backoff"
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/llm"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/score"
 	"github.com/toolgrade/toolgrade/internal/stats"
@@ -366,15 +367,15 @@ func (r *Runner) trial(ctx context.Context, cfg Config, h *hostRun, info *record
 	}
 	// The request's own options decide, so whatever set num_ctx (the
 	// suite, -o, a variant) is what a prompt is judged against.
-	t.NumCtx = numCtx(req.Options, info.NumCtx)
+	t.NumCtx = llm.NumCtx(req.Options, info.NumCtx)
 	opts.NumCtx = t.NumCtx
 	if f := skippedFailure(&j.c.Expect, cfg.SkippedServers); f != nil {
 		t.Transcript = &record.Transcript{Model: info.Name, Failure: f}
 		t.Score = score.Score(t.Transcript, &j.c.Expect, opts)
 		return t, nil
 	}
-	retries, backoff0 := retryPolicy(cfg)
-	backoff, tries, waits := backoff0, 0, 0
+	retries, first := retryPolicy(cfg)
+	tries, waits := 0, 0
 	for attempt := 1; ; attempt++ {
 		tr, err := loop.Run(ctx, req)
 		if ctx.Err() != nil {
@@ -404,13 +405,12 @@ func (r *Runner) trial(ctx context.Context, cfg Config, h *hostRun, info *record
 				}
 				return nil, err
 			}
-			tries, backoff = 0, backoff0
+			tries = 0
 			continue
 		}
-		if err := r.sleep(ctx, backoff); err != nil {
+		if err := r.sleep(ctx, backoff.Before(tries, first)); err != nil {
 			return nil, nil
 		}
-		backoff *= 2
 	}
 }
 
@@ -440,26 +440,6 @@ func request(base bridge.Request, s *suite.Suite, c *suite.Case, repeat int, v *
 	}
 	base.Messages, base.Options, base.MaxRounds = msgs, opts, c.MaxRounds
 	return base, seed
-}
-
-// numCtx is the context length a request runs with: its num_ctx option,
-// else the model's own (model); 0 when neither is known.
-func numCtx(options map[string]any, model int) int {
-	switch n := options["num_ctx"].(type) {
-	case int:
-		if n > 0 {
-			return n
-		}
-	case int64:
-		if n > 0 {
-			return int(n)
-		}
-	case float64:
-		if n >= 1 {
-			return int(n)
-		}
-	}
-	return model
 }
 
 func keepAlive(s *suite.Suite) *api.Duration {

@@ -136,8 +136,7 @@ func (r *Runner) waitOllama(ctx context.Context, p *pause) error {
 	limit := p.limit
 	now := r.now()
 	deadline := now().Add(limit)
-	backoff := time.Second
-	for {
+	for n := 1; ; n++ {
 		err := p.ping(ctx)
 		if err == nil {
 			return nil
@@ -156,38 +155,39 @@ func (r *Runner) waitOllama(ctx context.Context, p *pause) error {
 		if p.onWait != nil {
 			p.onWait(left)
 		}
-		if err := r.sleep(ctx, min(backoff, left)); err != nil {
+		// Past the fifth ping the doubling would pass the cap anyway.
+		wait := min(backoff.Before(min(n, 5), time.Second), 15*time.Second)
+		if err := r.sleep(ctx, min(wait, left)); err != nil {
 			return err
 		}
-		backoff = min(2*backoff, 15*time.Second)
 	}
 }
 
-// retryPolicy is cfg's retries and first backoff with their defaults.
+// retryPolicy is cfg's retries with its default, and the first backoff
+// (backoff.Before applies its default and the doubling).
 func retryPolicy(cfg Config) (int, time.Duration) {
 	retries := cfg.Retries
 	if retries == 0 {
 		retries = 2
 	}
-	return retries, backoff.Before(1, cfg.Backoff)
+	return retries, cfg.Backoff
 }
 
 // warmup loads a model, retrying failures as trials are retried and waiting
 // for an Ollama that cannot be reached.
 func (r *Runner) warmup(ctx context.Context, cfg Config, p *pause, m Models, model string, ka *api.Duration) (time.Duration, error) {
 	opts := loadOptions(cfg.Suite)
-	retries, backoff0 := retryPolicy(cfg)
-	backoff, waits := backoff0, 0
+	retries, first := retryPolicy(cfg)
+	waits := 0
 	for attempt := 1; ; attempt++ {
 		load, err := m.Warmup(ctx, model, ka, opts)
 		if err == nil || ctx.Err() != nil {
 			return load, err
 		}
 		if attempt <= retries {
-			if err := r.sleep(ctx, backoff); err != nil {
+			if err := r.sleep(ctx, backoff.Before(attempt, first)); err != nil {
 				return 0, err
 			}
-			backoff *= 2
 			continue
 		}
 		if !p.enabled() || !Unreachable(err) || waits >= maxWaits {
@@ -197,6 +197,6 @@ func (r *Runner) warmup(ctx context.Context, cfg Config, p *pause, m Models, mod
 		if err := p.await(ctx); err != nil {
 			return 0, err
 		}
-		attempt, backoff = 0, backoff0
+		attempt = 0
 	}
 }

@@ -1,7 +1,6 @@
 package runs
 
 import (
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -60,7 +59,7 @@ type Meta struct {
 func (m *Meta) New() *record.Run {
 	s := m.Suite
 	r := &record.Run{
-		Suite:     record.RunSuite{Name: s.Name, Path: absPath(s.Path), Hash: s.Hash},
+		Suite:     record.RunSuite{Name: s.Name, Path: record.AbsPath(s.Path), Hash: s.Hash},
 		Harness:   m.Harness,
 		Ollama:    m.Ollama,
 		Repeat:    m.Repeat,
@@ -104,19 +103,12 @@ func (m *Meta) Session(r *record.Run) {
 	r.KeepTruncated = r.KeepTruncated || m.KeepTruncated
 	r.AllRepeats = r.AllRepeats || m.AllRepeats
 	if m.JUnit != "" {
-		r.JUnit = absPath(m.JUnit)
+		r.JUnit = record.AbsPath(m.JUnit)
 	}
 	r.Models = store.MergeModels(r.Models, m.Models)
 	if m.Judge != nil {
 		r.Judge = m.Judge
 	}
-}
-
-func absPath(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return p
 }
 
 // casesNeeding is the ids of s's cases that expect a tool server may have

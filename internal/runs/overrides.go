@@ -59,7 +59,7 @@ func (o *Overrides) record() *record.RunOverrides {
 	ov := &record.RunOverrides{System: o.System, MaxRounds: o.MaxRounds, Think: deref(o.Think, ""), KeepAlive: deref(o.KeepAlive, ""), Options: o.Options,
 		JudgeModel: deref(o.JudgeModel, ""), JudgeRepeat: deref(o.JudgeRepeat, 0)}
 	if o.Servers != nil {
-		ov.Servers = absPath(*o.Servers)
+		ov.Servers = record.AbsPath(*o.Servers)
 	}
 	return ov
 }

@@ -22,34 +22,14 @@ func MarkdownOptions(run *store.Reader) *reports.MarkdownOptions {
 	return &reports.MarkdownOptions{Run: run.Dir, Status: run.Run.Status}
 }
 
-// WriteOutput runs write on stdout when path is "", and otherwise on a
-// temporary file beside path that replaces path only once write succeeded,
-// so a reader of path never sees half a report and a failed report leaves
-// the old one in place.
+// WriteOutput runs write on stdout when path is "", and otherwise writes
+// path atomically (record.WriteAtomicWith), so a reader of path never sees
+// half a report and a failed report leaves the old one in place.
 func WriteOutput(path string, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "" {
 		return write(stdout)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	err = write(f)
-	if cerr := f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("writing %s: %w", path, cerr)
-	}
-	if err == nil {
-		// CreateTemp makes the file 0600; a report is for others to read.
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
+	return record.WriteAtomicWith(path, write)
 }
 
 // JudgeOptions are the options the trials of runs read together are judged

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/toolgrade/toolgrade/internal/record"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -73,7 +75,7 @@ func TestOverridesRecord(t *testing.T) {
 		t.Error("no override records something")
 	}
 	ov := (&Overrides{Think: ptr("low"), Servers: ptr("s.json")}).record()
-	if ov == nil || ov.Think != "low" || ov.System != nil || ov.Servers != absPath("s.json") || !strings.HasPrefix(ov.Servers, "/") {
+	if ov == nil || ov.Think != "low" || ov.System != nil || ov.Servers != record.AbsPath("s.json") || !strings.HasPrefix(ov.Servers, "/") {
 		t.Errorf("record: %+v", ov)
 	}
 }

@@ -409,15 +409,6 @@ func failureDetail(f *record.Failure) string {
 	return d
 }
 
-// excerpt shortens content for a detail line.
-func excerpt(s string) string {
-	const max = 300
-	if r := []rune(s); len(r) > max {
-		return string(r[:max]) + "…"
-	}
-	return s
-}
-
 // Truncated reports whether a prompt of t reached numCtx, so that Ollama cut
 // it and the model may not have seen the tools; numCtx 0 (unknown) never
 // does. ask warns with it, as Score marks a trial.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // callNameREs pull the tool name out of the tag shapes that carry it outside
@@ -175,7 +176,7 @@ func thinkingDetail(t *record.Transcript, name string) string {
 				from++
 			}
 		}
-		s := excerpt(th[from:])
+		s := termtext.Excerpt(th[from:], 300)
 		if from > 0 {
 			s = "…" + s
 		}

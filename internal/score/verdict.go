@@ -70,7 +70,7 @@ func (sc *scorer) noTool(s *record.Score, answer string) (outcome, detail string
 	case len(sc.calls) > 0:
 		return record.OutcomeUnexpectedCall, "called " + callNames(sc.calls)
 	case CallInText(answer):
-		return record.OutcomeCallInText, excerpt(answer)
+		return record.OutcomeCallInText, termtext.Excerpt(answer, 300)
 	case strings.TrimSpace(answer) == "":
 		return record.OutcomeEmptyAnswer, "the answer is empty"
 	}
@@ -82,7 +82,7 @@ func (sc *scorer) noCall(answer string) (outcome, detail string) {
 	// The answer outranks the thinking: a call written where the client
 	// reads it is the nearer miss.
 	if CallInText(answer) {
-		return record.OutcomeCallInText, excerpt(answer)
+		return record.OutcomeCallInText, termtext.Excerpt(answer, 300)
 	}
 	if name, ok := callInThinking(sc.t, sc.e, sc.opts.Tools); ok {
 		return record.OutcomeCallInThinking, thinkingDetail(sc.t, name)
@@ -91,7 +91,7 @@ func (sc *scorer) noCall(answer string) (outcome, detail string) {
 	case strings.TrimSpace(answer) == "":
 		return record.OutcomeEmptyAnswer, "no tool call and no answer"
 	}
-	return record.OutcomeNoCall, "answered without a tool call: " + excerpt(answer)
+	return record.OutcomeNoCall, "answered without a tool call: " + termtext.Excerpt(answer, 300)
 }
 
 // firstCall judges the first call's tool, which decides ToolCorrect:
@@ -263,7 +263,7 @@ func (sc *scorer) callFailed(ps []pair) (outcome, detail string) {
 		if sc.ranFitting(p.want) {
 			continue
 		}
-		return record.OutcomeCallFailed, fmt.Sprintf("%s: %s: %s", sc.calls[p.call].Name, x.ErrorKind, excerpt(failText(x)))
+		return record.OutcomeCallFailed, fmt.Sprintf("%s: %s: %s", sc.calls[p.call].Name, x.ErrorKind, termtext.Excerpt(failText(x), 300))
 	}
 	return "", ""
 }

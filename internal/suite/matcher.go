@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // MatcherKind names the kind of an ArgMatcher or TextMatcher; the values are
@@ -240,12 +242,12 @@ func (m TextMatcher) Match(s string) (bool, string) {
 		if strings.Contains(strings.ToLower(s), strings.ToLower(m.Substring)) {
 			return true, ""
 		}
-		return false, fmt.Sprintf("answer %s does not contain %s", Flow(excerpt(s)), Flow(m.Substring))
+		return false, fmt.Sprintf("answer %s does not contain %s", Flow(termtext.Excerpt(s, 200)), Flow(m.Substring))
 	case MatchRegex:
 		if m.Regex.MatchString(s) {
 			return true, ""
 		}
-		return false, fmt.Sprintf("answer %s does not match /%s/", Flow(excerpt(s)), m.Regex)
+		return false, fmt.Sprintf("answer %s does not match /%s/", Flow(termtext.Excerpt(s, 200)), m.Regex)
 	case MatchOneOf:
 		t := strings.TrimSpace(s)
 		for _, w := range m.OneOf {
@@ -253,7 +255,7 @@ func (m TextMatcher) Match(s string) (bool, string) {
 				return true, ""
 			}
 		}
-		return false, fmt.Sprintf("answer %s is not one of %s", Flow(excerpt(s)), Flow(m.OneOf))
+		return false, fmt.Sprintf("answer %s is not one of %s", Flow(termtext.Excerpt(s, 200)), Flow(m.OneOf))
 	}
 	return false, fmt.Sprintf("unknown matcher kind %q", m.Kind)
 }
@@ -269,15 +271,6 @@ func (m TextMatcher) String() string {
 		return "{one_of: " + Flow(m.OneOf) + "}"
 	}
 	return "{" + string(m.Kind) + "}"
-}
-
-// excerpt shortens a long answer for a message.
-func excerpt(s string) string {
-	const max = 200
-	if r := []rune(s); len(r) > max {
-		return string(r[:max]) + "…"
-	}
-	return s
 }
 
 // equal compares an expected literal with an actual value: numbers by value

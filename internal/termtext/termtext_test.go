@@ -1,6 +1,10 @@
 package termtext
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
 
 func TestPrintable(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
@@ -39,5 +43,25 @@ func TestCount(t *testing.T) {
 	}
 	if got := Plural(2, "entry", "entries"); got != "entries" {
 		t.Errorf("Plural(2) = %q", got)
+	}
+}
+
+// TestExcerpt: a long text is cut after n characters (not bytes), so the
+// message stays valid UTF-8, and a short one is left as it is.
+func TestExcerpt(t *testing.T) {
+	long := strings.Repeat("é", 250)
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 200, "short"},
+		{long, 200, strings.Repeat("é", 200) + "…"},
+		{"x" + long, 200, "x" + strings.Repeat("é", 199) + "…"},
+		{"abcd", 4, "abcd"},
+	} {
+		if got := Excerpt(tc.in, tc.n); got != tc.want || !utf8.ValidString(got) {
+			t.Errorf("Excerpt(%d bytes, %d) = %q", len(tc.in), tc.n, got)
+		}
 	}
 }

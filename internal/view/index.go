@@ -51,10 +51,10 @@ type Entry struct {
 // Row is one model (with a variant) of a run: the rates the index and the
 // trends show, each with its 95% interval in its JSON form.
 type Row struct {
-	Model     string     `json:"model"`
-	Variant   string     `json:"variant,omitempty"`
-	Pass      stats.Rate `json:"pass"`
-	Selection stats.Rate `json:"selection"`
+	Model         string     `json:"model"`
+	Variant       string     `json:"variant,omitempty"`
+	Pass          stats.Rate `json:"pass"`
+	ToolSelection stats.Rate `json:"tool_selection"`
 }
 
 // Scan lists every run directory in dirs: each folder's subdirectories (or
@@ -116,7 +116,7 @@ func read(id, dir string) Entry {
 	switch {
 	case err == nil:
 		for _, m := range sum.Models {
-			e.Rows = append(e.Rows, Row{Model: m.Model, Variant: m.Variant, Pass: m.Pass, Selection: m.Selection})
+			e.Rows = append(e.Rows, Row{Model: m.Model, Variant: m.Variant, Pass: m.Pass, ToolSelection: m.Selection})
 		}
 	case !errors.Is(err, os.ErrNotExist):
 		e.Error = err.Error()

@@ -126,7 +126,7 @@ func TestViewInBrowser(t *testing.T) {
 	if n := eval[int](t, ctx, rowsJS+`.length`); n != 3 {
 		t.Errorf("llama3.2:3b in weather: %d rows, want 3", n)
 	}
-	if n := eval[int](t, ctx, `document.querySelectorAll('.trend svg.chart-selection g.point').length`); n != 3 {
+	if n := eval[int](t, ctx, `document.querySelectorAll('.trend svg.chart-tool_selection g.point').length`); n != 3 {
 		t.Errorf("llama3.2:3b's selection trend: %d points, want 3", n)
 	}
 	browsertest.Screenshot(t, ctx, "view-filtered.png")

@@ -126,7 +126,7 @@ function renderTrends(list) {
     rs.sort((a, b) => new Date(a.start) - new Date(b.start));
     const box = el('div', { class: 'trend', 'data-suite': suite }, el('h2', {}, `${suite}: ${rs.length} run${rs.length === 1 ? '' : 's'}`));
     const series = seriesOf(rs, model);
-    box.append(chart('pass', rs, series, 'pass'), chart('tool selection', rs, series, 'selection'), legend(series));
+    box.append(chart('pass', rs, series, 'pass'), chart('tool selection', rs, series, 'tool_selection'), legend(series));
     boxes.push(box);
   }
   document.getElementById('trends').replaceChildren(...boxes);
