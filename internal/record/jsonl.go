@@ -137,10 +137,18 @@ func (r *Reader) Scan() bool {
 		var t Trial
 		line := trialLine{Trial: &t}
 		if err := r.decode(b, &line); err != nil {
-			if r.lost != nil {
-				if k, _, kerr := r.peekKey(b); kerr == nil {
-					r.lost(k)
+			// A line whose key and format can still be read is judged by
+			// its format first, as the key pass of ReadLast judges it: a
+			// newer major version stops the reading, whole or not.
+			k, format, kerr := r.peekKey(b)
+			if kerr == nil && r.badFormat(format) {
+				if r.err != nil {
+					return false
 				}
+				continue
+			}
+			if kerr == nil && r.lost != nil {
+				r.lost(k)
 			}
 			r.Warnings = append(r.Warnings, &SyntaxError{File: r.file, Line: r.line, Err: err})
 			continue
