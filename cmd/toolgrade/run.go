@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/gate"
-	"github.com/toolgrade/toolgrade/internal/proxy"
 	"github.com/toolgrade/toolgrade/internal/runner"
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/stats"
@@ -33,7 +33,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return err
 	}
 	spec := f.spec(given(fs), pos)
-	if spec.MaxSuiteSize, err = proxy.ParseSize(f.maxSuiteSize); err != nil {
+	if spec.MaxSuiteSize, err = cli.ParseSize(f.maxSuiteSize); err != nil {
 		return usageErrorf("run: --max-suite-size %v", err)
 	}
 	if err := f.gates.checkBaseline(cmp.Or(spec.Resume, spec.Out)); err != nil {

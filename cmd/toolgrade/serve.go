@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/proxy"
 	"github.com/toolgrade/toolgrade/internal/redact"
@@ -140,12 +141,12 @@ func (f *serveFlags) check(pos []string) error {
 	case f.limits.MaxQueue < 1:
 		return usageErrorf("serve: --max-queue %d: must be at least 1", f.limits.MaxQueue)
 	}
-	n, err := proxy.ParseSize(f.maxBody)
+	n, err := cli.ParseSize(f.maxBody)
 	if err != nil {
 		return usageErrorf("serve: --max-body %v", err)
 	}
 	f.limits.MaxBody = n
-	if n, err = proxy.ParseSize(f.maxBodies); err != nil {
+	if n, err = cli.ParseSize(f.maxBodies); err != nil {
 		return usageErrorf("serve: --max-bodies %v", err)
 	}
 	if n < f.limits.MaxBody {

@@ -266,13 +266,3 @@ func (a *admission) enter(ctx context.Context) (release func(), err error) {
 		return nil, ctx.Err()
 	}
 }
-
-// ParseSize reads a --max-body value: bytes, or a size with a unit
-// (64MiB, 100MB, 1GiB).
-func ParseSize(s string) (int64, error) {
-	n, err := humanize.ParseBytes(s)
-	if err != nil || n == 0 || n > 1<<40 {
-		return 0, fmt.Errorf("%q: want a size such as 64MiB, 100MB or 1048576 (bytes), between 1 byte and 1 TiB", s)
-	}
-	return int64(n), nil
-}
