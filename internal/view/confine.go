@@ -11,21 +11,21 @@ import (
 // run.json or trials to /etc/passwd or a FIFO; the viewer follows no link
 // out of the folders it was given and reads nothing but plain files.
 func confined(dir string, names ...string) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
 	for _, name := range names {
-		if err := inside(dir, name); err != nil {
+		if err := inside(root, dir, name); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// inside checks one file of dir as confined does.
-func inside(dir, name string) error {
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
+// inside checks one file of dir, opened as root, as confined does.
+func inside(root *os.Root, dir, name string) error {
 	fi, err := root.Stat(name)
 	switch {
 	case os.IsNotExist(err):
@@ -44,13 +44,13 @@ func inside(dir, name string) error {
 // openInside opens dir's file name, refusing a link out of dir and
 // anything but a regular file.
 func openInside(dir, name string) (*os.File, error) {
-	if err := inside(dir, name); err != nil {
-		return nil, err
-	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
 	}
 	defer root.Close()
+	if err := inside(root, dir, name); err != nil {
+		return nil, err
+	}
 	return root.Open(name)
 }
