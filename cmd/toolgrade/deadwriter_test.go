@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/toolgrade/toolgrade/internal/runs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,7 +30,7 @@ func TestReportShowsARunWhoseWriterDiedAsInterrupted(t *testing.T) {
 func TestBaselineSaysWhatItCouldNotPair(t *testing.T) {
 	var stderr bytes.Buffer
 	base, cur := compareRuns+"base", compareRuns+"current"
-	counts, err := countRegressionsTo(&stderr)(context.Background(), base, cur, regressionAlpha)
+	counts, err := runs.CountRegressions(&stderr)(context.Background(), base, cur, regressionAlpha)
 	if err != nil || len(counts) == 0 {
 		t.Fatalf("%v, %d counts", err, len(counts))
 	}

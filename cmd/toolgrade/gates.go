@@ -15,7 +15,6 @@ import (
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/summary"
-	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // regressionAlpha is the significance level --significant-only counts
@@ -140,41 +139,6 @@ func (g *gateFlags) judge(sum *summary.Summary, suiteGates []expr.Gate, regs []g
 // McNemar test at alpha supports. It is the seam between gates and
 // internal/compare; tests give their own.
 type regressionCounter func(ctx context.Context, baseline, current string, alpha float64) ([]gate.RegressionCount, error)
-
-// countRegressionsTo is run's regressionCounter: the baseline and the run
-// compared as `toolgrade compare BASE CURRENT` compares them, one count per
-// (model, variant) of the comparison; a regression is significant when its
-// group's pass rate is judged worse by the exact McNemar test at alpha. It
-// says on w which cases it could not pair with the baseline and why
-// (changed cases, a model, variant or case one side did not run), so the
-// count's scope is plain.
-func countRegressionsTo(w io.Writer) regressionCounter {
-	return func(_ context.Context, baseline, current string, alpha float64) ([]gate.RegressionCount, error) {
-		c, err := compareWithBaseline(baseline, current, alpha)
-		if err != nil {
-			return nil, err
-		}
-		for _, n := range c.UnpairedNotes() {
-			fmt.Fprintf(w, "toolgrade: --baseline %s: %s\n", baseline, termtext.Printable(n))
-		}
-		return gate.RegressionCounts(c), nil
-	}
-}
-
-// compareWithBaseline compares the run in current with the baseline run as
-// `toolgrade compare BASE CURRENT` does.
-func compareWithBaseline(baseline, current string, alpha float64) (*compare.Comparison, error) {
-	base, err := store.Open(baseline)
-	if err != nil {
-		return nil, err
-	}
-	cur, err := store.Open(current)
-	if err != nil {
-		return nil, err
-	}
-	c, _, err := compare.Runs(base, cur, &compare.Options{Alpha: alpha})
-	return c, err
-}
 
 // judgeRun judges the gates of a run that completed: the suite's and
 // --gate on its summary, and with --baseline its regressions.

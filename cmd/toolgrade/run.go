@@ -153,7 +153,7 @@ func (p *runReporter) JUnit(run *store.Reader, path string) error {
 }
 
 func (p *runReporter) Gates(ctx context.Context, run *store.Reader, s *suite.Suite) error {
-	return p.gates.judgeRun(ctx, run, s.Gates, p.on, countRegressionsTo(p.stderr), p.stderr)
+	return p.gates.judgeRun(ctx, run, s.Gates, p.on, runs.CountRegressions(p.stderr), p.stderr)
 }
 
 // suiteServers reads the suite's servers (runs.SuiteServers).
