@@ -87,21 +87,29 @@ func TestMetaAndFinishMakeARunDirectory(t *testing.T) {
 	}
 }
 
-// TestFinishSaysHowToResume: a run Ollama stopped is interrupted, says how
-// to finish it, writes its reports and JUnit (a failing report is only a
-// warning then) and judges no gate; its error is an InfraError.
-func TestFinishSaysHowToResume(t *testing.T) {
+// newRun is a fresh run of loadSuite's suite, closed when the test ends;
+// dir is its directory.
+func newRun(t *testing.T) (*suite.Suite, *store.Writer, string) {
+	t.Helper()
 	s := loadSuite(t)
 	dir := filepath.Join(t.TempDir(), "run")
 	w, err := store.Create(dir, (&Meta{Suite: s, Parallel: 1}).New())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Close()
+	t.Cleanup(func() { w.Close() })
+	return s, w, dir
+}
+
+// TestFinishSaysHowToResume: a run Ollama stopped is interrupted, says how
+// to finish it, writes its reports and JUnit (a failing report is only a
+// warning then) and judges no gate; its error is an InfraError.
+func TestFinishSaysHowToResume(t *testing.T) {
+	s, w, dir := newRun(t)
 	rep := &reporter{failReports: errors.New("disk full")}
 	var stderr strings.Builder
 	down := &runner.OllamaDownError{Err: errors.New("refused")}
-	err = Finish(context.Background(), w, &Ending{Err: down}, &FinishOptions{Reporter: rep, JUnit: "j.xml", Suite: s, Stderr: &stderr})
+	err := Finish(context.Background(), w, &Ending{Err: down}, &FinishOptions{Reporter: rep, JUnit: "j.xml", Suite: s, Stderr: &stderr})
 	var ie *InfraError
 	if !errors.As(err, &ie) || !errors.Is(err, down) {
 		t.Errorf("err %v (%T)", err, err)
@@ -122,15 +130,9 @@ func TestFinishSaysHowToResume(t *testing.T) {
 // could not be written: run.json says failed, and why, and the error is
 // returned; no gate is judged.
 func TestARunWhoseReportsFailedIsNotComplete(t *testing.T) {
-	s := loadSuite(t)
-	dir := filepath.Join(t.TempDir(), "run")
-	w, err := store.Create(dir, (&Meta{Suite: s, Parallel: 1}).New())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
+	s, w, dir := newRun(t)
 	rep := &reporter{failReports: errors.New("trials.jsonl:7: a line longer than 64 MiB")}
-	err = Finish(context.Background(), w, nil, &FinishOptions{Reporter: rep, Suite: s})
+	err := Finish(context.Background(), w, nil, &FinishOptions{Reporter: rep, Suite: s})
 	if err == nil || !strings.Contains(err.Error(), "trials.jsonl:7") {
 		t.Errorf("err = %v", err)
 	}
