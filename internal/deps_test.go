@@ -26,7 +26,7 @@ var layerRules = []struct {
 	why: "loading a suite checks its gates with the expression leaf alone, so it never pulls in what " +
 		"checks them, the summary model, the run store, comparisons or the renderers (and their table " +
 		"and template libraries)",
-	banned: []string{mod + "reports", mod + "internal/gate", mod + "internal/summary", mod + "internal/compare",
+	banned: []string{mod + "internal/report", mod + "internal/gate", mod + "internal/summary", mod + "internal/compare",
 		mod + "internal/curve", mod + "internal/store", "html/template", "github.com/olekukonko/tablewriter/..."},
 }, {
 	pkgs: []string{"./draft"},
@@ -35,7 +35,7 @@ var layerRules = []struct {
 	banned: []string{mod + "internal/mcpclient/...", mod + "internal/llm/...", mod + "internal/bridge/...",
 		mod + "internal/proxy/...", "github.com/modelcontextprotocol/go-sdk/..."},
 }, {
-	pkgs: []string{"./store", "./compare", "./gate", "../reports"},
+	pkgs: []string{"./store", "./compare", "./gate", "./report"},
 	why: "report, compare and the gates read runs offline, so they may not pull in the MCP or Ollama " +
 		"clients (STYLE: stages meet at files)",
 	banned: []string{mod + "internal/mcpclient/...", mod + "internal/llm/...", mod + "internal/bridge/...",

@@ -11,9 +11,9 @@ import (
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
 	"github.com/toolgrade/toolgrade/internal/llm"
+	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/score"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
-	"github.com/toolgrade/toolgrade/reports"
 )
 
 // runAsk is `toolgrade ask`: one question through the bridge loop, its tool
@@ -78,7 +78,7 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		numCtx, _ = llm.LoadedContext(ctx, ol.Client, *model)
 	}
 	truncated := score.Truncated(t, numCtx)
-	if err := reports.WriteAsked(stdout, t, truncated, numCtx, *asJSON); err != nil {
+	if err := report.WriteAsked(stdout, t, truncated, numCtx, *asJSON); err != nil {
 		return err
 	}
 	if truncated {

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/toolgrade/toolgrade/internal/report/browsertest"
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/summary"
-	"github.com/toolgrade/toolgrade/reports/browsertest"
 )
 
 // TestHTMLBFCLInChromium runs the imported BFCL fixtures against the fake

@@ -11,10 +11,10 @@ import (
 	"github.com/toolgrade/toolgrade/internal/gate"
 	"github.com/toolgrade/toolgrade/internal/gate/expr"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/summary"
-	"github.com/toolgrade/toolgrade/reports"
 )
 
 // compareFlags are compare's flags, parsed and checked.
@@ -53,11 +53,11 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	err = runs.WriteOutput(f.outPath, stdout, func(w io.Writer) error {
 		switch f.format {
 		case "json":
-			return reports.WriteCompareJSON(w, c)
+			return report.WriteCompareJSON(w, c)
 		case "html":
-			return reports.WriteCompareHTML(w, c)
+			return report.WriteCompareHTML(w, c)
 		}
-		return reports.WriteCompareTerminal(w, c)
+		return report.WriteCompareTerminal(w, c)
 	})
 	if err != nil || !f.gates.active() {
 		return err
@@ -175,11 +175,11 @@ func compareSweep(pos []string, f *compareFlags, stdout, stderr io.Writer) error
 	err = runs.WriteOutput(f.outPath, stdout, func(w io.Writer) error {
 		switch f.format {
 		case "json":
-			return reports.WriteSweepCompareJSON(w, sc)
+			return report.WriteSweepCompareJSON(w, sc)
 		case "markdown":
-			return reports.WriteSweepCompareMarkdown(w, sc)
+			return report.WriteSweepCompareMarkdown(w, sc)
 		}
-		return reports.WriteSweepCompareTerminal(w, sc)
+		return report.WriteSweepCompareTerminal(w, sc)
 	})
 	if err != nil || !f.gates.active() {
 		return err

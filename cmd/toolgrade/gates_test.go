@@ -17,14 +17,14 @@ import (
 	"github.com/toolgrade/toolgrade/internal/store"
 )
 
-// recordedRun copies reports/testdata (the demo's two scripted models, run
+// recordedRun copies internal/report/testdata (the demo's two scripted models, run
 // twice over the docs suite) into a fresh directory, so report may write
 // its summary there.
 func recordedRun(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, f := range []string{record.RunFile, record.TrialsFile} {
-		b, err := os.ReadFile(filepath.Join("../../reports/testdata", f))
+		b, err := os.ReadFile(filepath.Join("../../internal/report/testdata", f))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,8 +17,8 @@ import (
 	"github.com/chromedp/chromedp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/report/browsertest"
 	"github.com/toolgrade/toolgrade/internal/summary"
-	"github.com/toolgrade/toolgrade/reports/browsertest"
 )
 
 // hostileAnswer is markup a model could write: shown as text it is

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/srcpos"
-	"github.com/toolgrade/toolgrade/reports"
 )
 
 // Exit codes, documented in docs/commands.md.
@@ -52,7 +52,7 @@ func printError(w io.Writer, err error, interrupted bool) {
 		return
 	}
 	// Errors may quote what a server or Ollama sent.
-	fmt.Fprintln(w, "toolgrade:", reports.Printable(err.Error()))
+	fmt.Fprintln(w, "toolgrade:", report.Printable(err.Error()))
 }
 
 // command is one subcommand.

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/toolgrade/toolgrade/reports/browsertest"
+	"github.com/toolgrade/toolgrade/internal/report/browsertest"
 )
 
 // TestComparePageShowsTheMargin reads `compare --margin --format html` in

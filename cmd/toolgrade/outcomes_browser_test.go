@@ -11,8 +11,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
+	"github.com/toolgrade/toolgrade/internal/report/browsertest"
 	"github.com/toolgrade/toolgrade/internal/runs"
-	"github.com/toolgrade/toolgrade/reports/browsertest"
 )
 
 // namedOutcomesScript plays a model that sends an integer as a string,

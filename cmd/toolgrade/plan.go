@@ -7,7 +7,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/gate/expr"
-	"github.com/toolgrade/toolgrade/reports"
+	"github.com/toolgrade/toolgrade/internal/report"
 )
 
 // runPlan is `toolgrade plan`: how many paired trials would show a
@@ -31,7 +31,7 @@ func runPlan(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Wr
 		return asUsage(fmt.Errorf("plan: %w", err))
 	}
 	if *asJSON {
-		return reports.WritePlanJSON(stdout, p)
+		return report.WritePlanJSON(stdout, p)
 	}
-	return reports.WritePlanTerminal(stdout, p)
+	return report.WritePlanTerminal(stdout, p)
 }

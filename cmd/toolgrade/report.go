@@ -4,10 +4,10 @@ import (
 	"context"
 	"io"
 
+	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/summary"
-	"github.com/toolgrade/toolgrade/reports"
 )
 
 // keepTruncatedUsage is the one help text of --keep-truncated.
@@ -86,7 +86,7 @@ func writeReport(run *store.Reader, format string, w, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return reports.WriteMarkdown(w, sum, runs.MarkdownOptions(run))
+		return report.WriteMarkdown(w, sum, runs.MarkdownOptions(run))
 	case "junit":
 		return runs.WriteJUnit(run, w, stderr)
 	case "html":

@@ -18,9 +18,9 @@ import (
 	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/proxy"
 	"github.com/toolgrade/toolgrade/internal/redact"
+	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/termtext"
-	"github.com/toolgrade/toolgrade/reports"
 )
 
 // shutdownGrace is how long serve lets the chats in progress finish after
@@ -192,7 +192,7 @@ func serveHealth(cfg *serversfile.Config, cat *mcpclient.Catalog, ol *ollamaConn
 		var reasons []string
 		v, err := ol.Models.Version(ctx)
 		if err != nil {
-			h.Ollama.Error = reports.Printable(err.Error())
+			h.Ollama.Error = report.Printable(err.Error())
 			reasons = append(reasons, "Ollama does not answer")
 		}
 		h.Ollama.Version = v

@@ -7,8 +7,8 @@ import (
 	"os"
 
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/runs"
-	"github.com/toolgrade/toolgrade/reports"
 	"golang.org/x/term"
 )
 
@@ -45,7 +45,7 @@ func runShow(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	}
 	f.Judge = record.JudgeOptionsOf(run.Run)
 	out := bufio.NewWriter(stdout)
-	p := reports.NewTranscriptPrinter(out, &reports.TranscriptOptions{Color: color, Full: *full})
+	p := report.NewTranscriptPrinter(out, &report.TranscriptOptions{Color: color, Full: *full})
 	seen := runs.NewTrialsSeen()
 	// Trials streams one trial at a time, so only the one being printed
 	// is held, whatever the size of the run.

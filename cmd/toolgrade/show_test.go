@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade/internal/record"
-	"github.com/toolgrade/toolgrade/reports"
+	"github.com/toolgrade/toolgrade/internal/report"
 )
 
 // headerLine matches the first line of each trial show prints.
@@ -33,7 +33,7 @@ func shownTrials(out string) []shown {
 // per key), for the expected counts.
 func fixtureTrials(t *testing.T) []*record.Trial {
 	t.Helper()
-	f, err := os.Open("../../reports/testdata/" + record.TrialsFile)
+	f, err := os.Open("../../internal/report/testdata/" + record.TrialsFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestShowMatchesThePrinter(t *testing.T) {
 	}
 	for _, color := range []bool{false, true} {
 		var want bytes.Buffer
-		p := reports.NewTranscriptPrinter(&want, &reports.TranscriptOptions{Color: color})
+		p := report.NewTranscriptPrinter(&want, &report.TranscriptOptions{Color: color})
 		for _, tr := range sel {
 			p.Add(tr)
 		}

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/toolgrade/toolgrade/internal/report/browsertest"
 	"github.com/toolgrade/toolgrade/internal/runs"
-	"github.com/toolgrade/toolgrade/reports/browsertest"
 )
 
 // TestHTMLSweepInChromium renders the recorded sweep's HTML report and reads

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/toolbox"
-	"github.com/toolgrade/toolgrade/reports"
 )
 
 // connectOptions are the server flags as the toolbox connects with them,
@@ -19,7 +19,7 @@ func connectOptions(sf *serverFlags, stderr io.Writer) (toolbox.ConnectOptions, 
 	return toolbox.ConnectOptions{
 		Servers:   opts,
 		Log:       func(line string) { fmt.Fprintf(stderr, "toolgrade: %s\n", line) },
-		Printable: reports.Printable,
+		Printable: report.Printable,
 	}, nil
 }
 

@@ -6,10 +6,10 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade/internal/gate/expr"
+	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/summary"
 	"github.com/toolgrade/toolgrade/internal/termtext"
-	"github.com/toolgrade/toolgrade/reports"
 )
 
 func rate(k, n int) stats.Rate { return stats.Rate{K: k, N: n} }
@@ -219,7 +219,7 @@ func TestRegressions(t *testing.T) {
 func TestRatesReadAsInTheReport(t *testing.T) {
 	s := twoModels()
 	var table bytes.Buffer
-	if err := reports.WriteTerminal(&table, s); err != nil {
+	if err := report.WriteTerminal(&table, s); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range Check(s, mustParse(t, "pass>=0.9", "selection>=0.9", "arg_validity>=0.9", "arg_accuracy>=0.9", "irrelevance>=0.9"), OnPoint) {

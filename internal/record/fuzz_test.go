@@ -13,7 +13,7 @@ import (
 
 // runDirs are the run directories the fuzz targets take their seeds from.
 var runDirs = []string{
-	"../../reports/testdata",
+	"../report/testdata",
 	"../compare/testdata/base",
 	"../compare/testdata/current",
 	"../curve/testdata/sweep",

@@ -5,8 +5,8 @@ import (
 	"io"
 
 	"github.com/toolgrade/toolgrade/internal/choose"
+	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/store"
-	"github.com/toolgrade/toolgrade/reports"
 )
 
 // ChooseSpec is `toolgrade choose` as its flags gave it.
@@ -24,8 +24,8 @@ type ChooseSpec struct {
 // or reference the run cannot take is a UsageError.
 func Choose(spec ChooseSpec, stdout, stderr io.Writer) error {
 	write := map[string]func(io.Writer, *choose.Choice) error{
-		"terminal": reports.WriteChooseTerminal, "markdown": reports.WriteChooseMarkdown,
-		"json": reports.WriteChooseJSON, "html": reports.WriteChooseHTML,
+		"terminal": report.WriteChooseTerminal, "markdown": report.WriteChooseMarkdown,
+		"json": report.WriteChooseJSON, "html": report.WriteChooseHTML,
 	}[spec.Format]
 	switch {
 	case len(spec.Dirs) == 0:

@@ -10,16 +10,16 @@ import (
 
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/summary"
-	"github.com/toolgrade/toolgrade/reports"
 )
 
 // The report files a run leaves in its directory, and the summary they are
 // made of: written at the run's finish, and by report, merge and rescore.
 
-func MarkdownOptions(run *store.Reader) *reports.MarkdownOptions {
-	return &reports.MarkdownOptions{Run: run.Dir, Status: run.Run.Status}
+func MarkdownOptions(run *store.Reader) *report.MarkdownOptions {
+	return &report.MarkdownOptions{Run: run.Dir, Status: run.Run.Status}
 }
 
 // WriteOutput runs write on stdout when path is "", and otherwise writes
@@ -101,7 +101,7 @@ func WriteReports(run *store.Reader, stdout, stderr io.Writer) (*summary.Summary
 	if run.Run.Status != store.StatusComplete {
 		fmt.Fprintf(stdout, "Run %s (%s): partial results.\n", run.Dir, run.Run.Status)
 	}
-	return sum, reports.WriteTerminal(stdout, sum)
+	return sum, report.WriteTerminal(stdout, sum)
 }
 
 // WriteMarkdownReports writes the run's report.md and, when the environment
@@ -112,7 +112,7 @@ func WriteReports(run *store.Reader, stdout, stderr io.Writer) (*summary.Summary
 func WriteMarkdownReports(run *store.Reader, sum *summary.Summary, stderr io.Writer) error {
 	opts := MarkdownOptions(run)
 	if err := WriteOutput(filepath.Join(run.Dir, record.MarkdownFile), nil, func(w io.Writer) error {
-		return reports.WriteMarkdown(w, sum, opts)
+		return report.WriteMarkdown(w, sum, opts)
 	}); err != nil {
 		return err
 	}
@@ -129,9 +129,9 @@ func WriteMarkdownReports(run *store.Reader, sum *summary.Summary, stderr io.Wri
 // appendStepSummary appends the Markdown report to the file at path. The
 // report goes in one write, so with O_APPEND two runs of one job that end
 // together do not interleave their reports.
-func appendStepSummary(path string, sum *summary.Summary, opts *reports.MarkdownOptions) error {
+func appendStepSummary(path string, sum *summary.Summary, opts *report.MarkdownOptions) error {
 	var b bytes.Buffer
-	if err := reports.WriteMarkdown(&b, sum, opts); err != nil {
+	if err := report.WriteMarkdown(&b, sum, opts); err != nil {
 		return err
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
@@ -150,7 +150,7 @@ const HTMLReportFile = "report.html"
 // page; bad trial lines are reported on warn. A run with variants shows each
 // variant paired with the base.
 func WriteHTMLReport(run *store.Reader, path string, stdout, warn io.Writer) error {
-	h := reports.NewHTML(run.Run, &reports.HTMLOptions{Status: run.Run.Status, Comparisons: variantComparisons(run)})
+	h := report.NewHTML(run.Run, &report.HTMLOptions{Status: run.Run.Status, Comparisons: variantComparisons(run)})
 	defer h.Close()
 	if err := EachTrial(run, warn, h.Add); err != nil {
 		return err
@@ -183,7 +183,7 @@ func variantComparisons(run *store.Reader) []*compare.Comparison {
 // WriteJUnit writes the run's JUnit XML to w, read from the run directory
 // alone as every report is, warning about bad lines on stderr.
 func WriteJUnit(run *store.Reader, w io.Writer, stderr io.Writer) error {
-	j := reports.NewJUnit(run.Run, nil)
+	j := report.NewJUnit(run.Run, nil)
 	if err := EachTrial(run, stderr, j.Add); err != nil {
 		return err
 	}

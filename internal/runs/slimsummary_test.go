@@ -12,7 +12,7 @@ import (
 // TestASlimSummaryIsTheWholeOne: the summary made of slim trials, as
 // Summarize reads them, is byte for byte the one made of whole trials.
 func TestASlimSummaryIsTheWholeOne(t *testing.T) {
-	for _, dir := range []string{"../../reports/testdata", "../compare/testdata/base", "../curve/testdata/sweep"} {
+	for _, dir := range []string{"../report/testdata", "../compare/testdata/base", "../curve/testdata/sweep"} {
 		run, err := store.Open(dir)
 		if err != nil {
 			t.Fatal(err)

@@ -2,7 +2,7 @@
 // show, per model and variant, accumulated from the trials by a Summarizer,
 // and summary.json, which is a Summary written as JSON. The rates are the
 // metric table's (package metric), judged once per trial by record.JudgeWith;
-// rendering is package reports', checking gates package gate's.
+// rendering is package report's, checking gates package gate's.
 package summary
 
 import (

@@ -20,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite the golden files from the fixtu
 
 // fixtureDir is the recorded run every report's golden files are made from:
 // cases/docs.yaml against the demo's two models, repeated twice.
-const fixtureDir = "../../reports/testdata"
+const fixtureDir = "../report/testdata"
 
 func fixture(t *testing.T) (*record.Run, []*record.Trial) {
 	t.Helper()

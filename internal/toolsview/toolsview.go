@@ -13,11 +13,11 @@ import (
 	"github.com/toolgrade/toolgrade/internal/bridge"
 	"github.com/toolgrade/toolgrade/internal/confusable"
 	"github.com/toolgrade/toolgrade/internal/llm"
+	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/suite"
 	"github.com/toolgrade/toolgrade/internal/termtext"
 	"github.com/toolgrade/toolgrade/internal/toolbox"
 	"github.com/toolgrade/toolgrade/internal/toolschema"
-	"github.com/toolgrade/toolgrade/reports"
 )
 
 // PrintJSON is `tools --json`: the tools exactly as sent, the pairs a model may
@@ -45,8 +45,8 @@ func PrintJSON(stdout, stderr io.Writer, toolJSON []byte, size *PromptSize, pair
 // changes and the pairs a model may confuse.
 func Print(w io.Writer, shown *toolbox.Shown, v *suite.Variant, toolJSON []byte, size *PromptSize, pairs []confusable.Pair) error {
 	rows := toolRows(shown)
-	// reports.Table escapes the cells: names and descriptions are the servers'.
-	if err := reports.Table(w, []string{"Tool", "Server", "Parameters (* required)", "Bytes", "Description"}, rows); err != nil {
+	// report.Table escapes the cells: names and descriptions are the servers'.
+	if err := report.Table(w, []string{"Tool", "Server", "Parameters (* required)", "Bytes", "Description"}, rows); err != nil {
 		return err
 	}
 	if size == nil {
@@ -68,14 +68,14 @@ func Print(w io.Writer, shown *toolbox.Shown, v *suite.Variant, toolJSON []byte,
 			continue // inline: it never runs, so nothing blocks it
 		}
 		if why := policy.Blocks(ti); why != "" {
-			fmt.Fprintln(w, reports.Printable(fmt.Sprintf("blocked: %s: a suite does not run it: %s", ti.Exposed, why)))
+			fmt.Fprintln(w, report.Printable(fmt.Sprintf("blocked: %s: a suite does not run it: %s", ti.Exposed, why)))
 		}
 	}
 	for _, l := range toolschema.ChangeLines(shown.Listed) {
-		fmt.Fprintln(w, reports.Printable(l))
+		fmt.Fprintln(w, report.Printable(l))
 	}
 	for _, p := range pairs {
-		fmt.Fprintln(w, reports.Printable("confusable: "+p.String()))
+		fmt.Fprintln(w, report.Printable("confusable: "+p.String()))
 	}
 	return nil
 }
@@ -110,7 +110,7 @@ func toolRows(shown *toolbox.Shown) [][]string {
 // system prompt, think and options.
 func printVariantSends(w io.Writer, v *suite.Variant) {
 	if v != nil && v.System != "" {
-		fmt.Fprintln(w, reports.Printable("system prompt of variant "+v.Name+": "+clip(v.System, 200)))
+		fmt.Fprintln(w, report.Printable("system prompt of variant "+v.Name+": "+clip(v.System, 200)))
 	}
 	if v != nil && (v.Think != "" || len(v.Options) > 0) {
 		// The JSON's keys are sorted.
@@ -119,7 +119,7 @@ func printVariantSends(w io.Writer, v *suite.Variant) {
 			b, _ := json.Marshal(v.Options)
 			opts = string(b)
 		}
-		fmt.Fprintln(w, reports.Printable(fmt.Sprintf("variant %s sends think %s and options %s over the suite's", v.Name, orUnset(v.Think), orUnset(opts))))
+		fmt.Fprintln(w, report.Printable(fmt.Sprintf("variant %s sends think %s and options %s over the suite's", v.Name, orUnset(v.Think), orUnset(opts))))
 	}
 }
 

@@ -15,9 +15,9 @@ import (
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/proxy"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/store"
-	"github.com/toolgrade/toolgrade/reports"
 )
 
 //go:embed assets
@@ -200,7 +200,7 @@ func (v *viewer) compare(w http.ResponseWriter, r *http.Request) {
 		var c *compare.Comparison
 		if c, _, err = sides.Compare(rds, &compare.Options{Alpha: compare.DefaultAlpha}); err == nil {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			err = reports.WriteCompareHTML(w, c)
+			err = report.WriteCompareHTML(w, c)
 			if err == nil {
 				return
 			}
