@@ -10,8 +10,10 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/llm"
 	"github.com/toolgrade/toolgrade/internal/report"
+	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/score"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
 )
@@ -37,11 +39,11 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 	switch {
 	case sf.file == "":
-		return usageErrorf("ask: --servers FILE is required")
+		return cli.Usagef("ask: --servers FILE is required")
 	case *model == "":
-		return usageErrorf("ask: --model NAME is required")
+		return cli.Usagef("ask: --model NAME is required")
 	case len(pos) != 1 || strings.TrimSpace(pos[0]) == "":
-		return usageErrorf("ask: give exactly one question, in quotes")
+		return cli.Usagef("ask: give exactly one question, in quotes")
 	}
 	policy, err := toolPolicy("ask", splitList(*allow), splitList(*deny))
 	if err != nil {
@@ -53,7 +55,7 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 	cfg, err := serversfile.Load(ctx, sf.file)
 	if err != nil {
-		return asUsage(err)
+		return cli.AsUsage(err)
 	}
 	ol, err := dialOllama(ctx, mf.ollama, &ot)
 	if err != nil {
@@ -61,7 +63,7 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 	info, err := ol.Models.Check(ctx, *model)
 	if err != nil {
-		return asInfra(err)
+		return runs.AsInfra(err)
 	}
 	cat, err := connectServers(ctx, cfg, &sf, stderr)
 	if err != nil {
@@ -85,7 +87,7 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		fmt.Fprintf(stderr, "toolgrade: warning: a prompt reached num_ctx %d: Ollama cut it, and the tools may have been lost; raise num_ctx (-o num_ctx=N)\n", numCtx)
 	}
 	if runErr != nil {
-		return asInfra(fmt.Errorf("the conversation stopped: %w", runErr))
+		return runs.AsInfra(fmt.Errorf("the conversation stopped: %w", runErr))
 	}
 	return nil
 }
@@ -95,7 +97,7 @@ func runAsk(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 func toolPolicy(cmd string, allow, deny []string) (*bridge.Policy, error) {
 	for _, g := range append(slices.Clone(allow), deny...) {
 		if _, err := path.Match(g, ""); err != nil {
-			return nil, usageErrorf("%s: tool pattern %q: %v", cmd, g, err)
+			return nil, cli.Usagef("%s: tool pattern %q: %v", cmd, g, err)
 		}
 	}
 	return &bridge.Policy{Allow: allow, Deny: deny}, nil
@@ -105,11 +107,11 @@ func toolPolicy(cmd string, allow, deny []string) (*bridge.Policy, error) {
 func (m *modelFlags) request(model, question string, noExecute bool) (bridge.Request, error) {
 	think, err := bridge.ParseThink(m.think)
 	if err != nil {
-		return bridge.Request{}, asUsage(fmt.Errorf("--%w", err))
+		return bridge.Request{}, cli.AsUsage(fmt.Errorf("--%w", err))
 	}
 	keepAlive, err := bridge.ParseKeepAlive(m.keepAlive)
 	if err != nil {
-		return bridge.Request{}, asUsage(fmt.Errorf("--%w", err))
+		return bridge.Request{}, cli.AsUsage(fmt.Errorf("--%w", err))
 	}
 	return bridge.Request{
 		Model:     model,

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/draft"
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/store"
@@ -26,9 +27,9 @@ func runCases(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			runCasesFrom(ctx, args, stdin, stdout, stderr)
 			return runCasesGenerate(ctx, args, stdin, stdout, stderr)
 		}
-		return usageErrorf("cases: unknown subcommand %q; the ones there are: toolgrade cases from DIR..., toolgrade cases generate --servers FILE --model NAME", args[0])
+		return cli.Usagef("cases: unknown subcommand %q; the ones there are: toolgrade cases from DIR..., toolgrade cases generate --servers FILE --model NAME", args[0])
 	}
-	return usageErrorf("cases: give a subcommand: toolgrade cases from DIR..., or toolgrade cases generate --servers FILE --model NAME")
+	return cli.Usagef("cases: give a subcommand: toolgrade cases from DIR..., or toolgrade cases generate --servers FILE --model NAME")
 }
 
 // runCasesFrom is `toolgrade cases from DIR...`: a draft suite from recorded
@@ -47,20 +48,20 @@ func runCasesFrom(_ context.Context, args []string, _ io.Reader, stdout, stderr 
 		return err
 	}
 	if len(pos) == 0 {
-		return usageErrorf("cases from: give a serve --record directory, a run directory or a trials or transcripts file")
+		return cli.Usagef("cases from: give a serve --record directory, a run directory or a trials or transcripts file")
 	}
 	if math.IsNaN(*minSim) || *minSim <= 0 || *minSim > 1 {
-		return usageErrorf("cases from: --min-similarity %g: must be above 0 and at most 1", *minSim)
+		return cli.Usagef("cases from: --min-similarity %g: must be above 0 and at most 1", *minSim)
 	}
 	if *outPath != "" {
 		if _, err := os.Lstat(*outPath); err == nil {
-			return usageErrorf("cases from: -o %s exists; a draft never replaces a suite someone may have reviewed: give a new file, or delete it first", *outPath)
+			return cli.Usagef("cases from: -o %s exists; a draft never replaces a suite someone may have reviewed: give a new file, or delete it first", *outPath)
 		}
 	}
 	serversRef := ""
 	if *servers != "" {
 		if serversRef, err = draft.ServersRef(*servers, *outPath); err != nil {
-			return usageErrorf("cases from: %v", err)
+			return cli.Usagef("cases from: %v", err)
 		}
 	}
 	var convs []draft.Conversation
@@ -70,9 +71,9 @@ func runCasesFrom(_ context.Context, args []string, _ io.Reader, stdout, stderr 
 		if err != nil {
 			var pe *os.PathError
 			if errors.As(err, &pe) {
-				return usageErrorf("cases from: cannot read %s: %v", pe.Path, pe.Err)
+				return cli.Usagef("cases from: cannot read %s: %v", pe.Path, pe.Err)
 			}
-			return usageErrorf("cases from: %v", err)
+			return cli.Usagef("cases from: %v", err)
 		}
 	}
 	d := draft.Build(convs, &draft.Options{Name: *name, Servers: serversRef, MinSimilarity: *minSim})
@@ -80,7 +81,7 @@ func runCasesFrom(_ context.Context, args []string, _ io.Reader, stdout, stderr 
 		fmt.Fprintf(stderr, "toolgrade: warning: %s: skipped: %s\n", s.Source, s.Reason)
 	}
 	if len(d.Cases) == 0 {
-		return usageErrorf("cases from: no case to draft: %s read, %d skipped", termtext.Count(d.Read, "conversation"), len(d.Skipped))
+		return cli.Usagef("cases from: no case to draft: %s read, %d skipped", termtext.Count(d.Read, "conversation"), len(d.Skipped))
 	}
 	if err := runs.WriteOutput(*outPath, stdout, func(w io.Writer) error { return d.WriteYAML(w, pos) }); err != nil {
 		return err

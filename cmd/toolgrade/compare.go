@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/curve"
 	"github.com/toolgrade/toolgrade/internal/gate"
@@ -40,10 +41,10 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		return compareSweep(pos, f, stdout, stderr)
 	}
 	if f.thresholdGiven {
-		return usageErrorf("compare: --threshold goes with --sweep AXIS")
+		return cli.Usagef("compare: --threshold goes with --sweep AXIS")
 	}
 	if f.format == "markdown" {
-		return usageErrorf("compare: --format markdown goes with --sweep AXIS; two runs, models or variants compare as terminal, json or html")
+		return cli.Usagef("compare: --format markdown goes with --sweep AXIS; two runs, models or variants compare as terminal, json or html")
 	}
 	c, sum, warnings, err := comparePair(pos, f)
 	if err != nil {
@@ -94,15 +95,15 @@ func parseCompareFlags(args []string, stderr io.Writer) (*compareFlags, []string
 	}
 	if *asJSON {
 		if f.format != "terminal" && f.format != "json" {
-			return nil, nil, usageErrorf("compare: --json is --format json; it cannot go with --format %s", f.format)
+			return nil, nil, cli.Usagef("compare: --json is --format json; it cannot go with --format %s", f.format)
 		}
 		f.format = "json"
 	}
 	if f.format != "terminal" && f.format != "json" && f.format != "markdown" && f.format != "html" {
-		return nil, nil, usageErrorf("compare: --format %q: want one of terminal, json, markdown, html", f.format)
+		return nil, nil, cli.Usagef("compare: --format %q: want one of terminal, json, markdown, html", f.format)
 	}
 	if f.alpha <= 0 || f.alpha >= 1 {
-		return nil, nil, usageErrorf("compare: --alpha %g: must be between 0 and 1", f.alpha)
+		return nil, nil, cli.Usagef("compare: --alpha %g: must be between 0 and 1", f.alpha)
 	}
 	fs.Visit(func(fl *flag.Flag) {
 		f.sweepGiven = f.sweepGiven || fl.Name == "sweep"
@@ -119,7 +120,7 @@ func parseCompareFlags(args []string, stderr io.Writer) (*compareFlags, []string
 func comparePair(pos []string, f *compareFlags) (c *compare.Comparison, sum *summary.Summary, warnings []*record.SyntaxError, err error) {
 	sides, err := compare.ParseSides(len(pos), f.models, f.variants)
 	if err != nil {
-		return nil, nil, nil, asUsage(fmt.Errorf("compare: %w", err))
+		return nil, nil, nil, cli.AsUsage(fmt.Errorf("compare: %w", err))
 	}
 	rds, err := openCompared(pos, f.keepTruncated)
 	if err != nil {
@@ -133,7 +134,7 @@ func comparePair(pos []string, f *compareFlags) (c *compare.Comparison, sum *sum
 	}
 	c, warnings, err = sides.Compare(rds, opts)
 	if err != nil && sides.Mode != compare.ModeRuns {
-		err = asUsage(err) // a model or variant the run does not have
+		err = cli.AsUsage(err) // a model or variant the run does not have
 	}
 	if err != nil {
 		return nil, nil, warnings, fmt.Errorf("compare: %w", err)
@@ -151,17 +152,17 @@ func comparePair(pos []string, f *compareFlags) (c *compare.Comparison, sum *sum
 func compareSweep(pos []string, f *compareFlags, stdout, stderr io.Writer) error {
 	switch {
 	case f.thresholdGiven && (f.threshold <= 0 || f.threshold > 1):
-		return usageErrorf("compare: --threshold %g: must be a selection rate in (0, 1]", f.threshold)
+		return cli.Usagef("compare: --threshold %g: must be a selection rate in (0, 1]", f.threshold)
 	case f.sweep == "":
-		return usageErrorf("compare: --sweep needs an AXIS, such as decoys")
+		return cli.Usagef("compare: --sweep needs an AXIS, such as decoys")
 	case f.models != "" || f.variants != "":
-		return usageErrorf("compare: give --sweep, --models or --variants, one of them")
+		return cli.Usagef("compare: give --sweep, --models or --variants, one of them")
 	case len(pos) != 1:
-		return usageErrorf("compare: with --sweep, give one run directory")
+		return cli.Usagef("compare: with --sweep, give one run directory")
 	case f.format == "html":
-		return usageErrorf("compare: --sweep has no html format: `toolgrade report DIR --format html` draws the curves")
+		return cli.Usagef("compare: --sweep has no html format: `toolgrade report DIR --format html` draws the curves")
 	case f.gates.maxRegressions >= 0:
-		return usageErrorf("compare: --max-regressions judges two sides; with --sweep, gate a point instead (--gate selection@60>=0.8)")
+		return cli.Usagef("compare: --max-regressions judges two sides; with --sweep, gate a point instead (--gate selection@60>=0.8)")
 	}
 	rds, err := openCompared(pos, f.keepTruncated)
 	if err != nil {
@@ -169,7 +170,7 @@ func compareSweep(pos []string, f *compareFlags, stdout, stderr io.Writer) error
 	}
 	sc, warnings, err := compare.Sweep(rds[0], f.sweep, &compare.SweepOptions{Alpha: f.alpha, Threshold: f.threshold})
 	if err != nil {
-		return asUsage(fmt.Errorf("compare: %w", err))
+		return cli.AsUsage(fmt.Errorf("compare: %w", err))
 	}
 	store.Warn(stderr, warnings)
 	err = runs.WriteOutput(f.outPath, stdout, func(w io.Writer) error {
@@ -198,7 +199,7 @@ func openCompared(dirs []string, keep bool) ([]*store.Reader, error) {
 	for _, dir := range dirs {
 		r, err := store.Open(dir)
 		if err != nil {
-			return nil, asUsage(fmt.Errorf("compare: %w", err))
+			return nil, cli.AsUsage(fmt.Errorf("compare: %w", err))
 		}
 		rds = append(rds, r)
 	}

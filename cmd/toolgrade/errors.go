@@ -5,24 +5,10 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/termtext"
 )
-
-// usageError is bad input from the user: flags, arguments, config files;
-// infraError is Ollama or an MCP server preventing the work. They are
-// internal/runs' kinds, so an error its library returns keeps its exit code.
-type (
-	usageError = runs.UsageError
-	infraError = runs.InfraError
-)
-
-func usageErrorf(format string, a ...any) error { return runs.Usagef(format, a...) }
-
-// asUsage marks err as the user's input being wrong.
-func asUsage(err error) error { return runs.AsUsage(err) }
-
-func asInfra(err error) error { return runs.AsInfra(err) }
 
 // gateError is a complete run that failed a CI gate: the model got worse,
 // nothing broke. The lines saying which gates failed are already printed.
@@ -32,9 +18,12 @@ func (e *gateError) Error() string {
 	return fmt.Sprintf("%d of %s failed", e.failed, termtext.Count(e.total, "gate"))
 }
 
+// exitCode is the exit status of a command that ended with err: usage
+// errors (cli.UsageError, whichever package refused) are 2, Ollama or a
+// server (runs.InfraError) 3, a failed gate 4.
 func exitCode(err error, interrupted bool) int {
-	var ue *usageError
-	var ie *infraError
+	var ue *cli.UsageError
+	var ie *runs.InfraError
 	var ge *gateError
 	switch {
 	case interrupted:

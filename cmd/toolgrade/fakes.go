@@ -11,6 +11,7 @@ import (
 	fakemcp "github.com/toolgrade/toolgrade/fakes/mcp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/internal/cli"
+	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/srcpos"
 )
 
@@ -26,7 +27,7 @@ func runFakeOllama(ctx context.Context, args []string, _ io.Reader, stdout, stde
 		return err
 	}
 	if len(pos) > 0 {
-		return usageErrorf("fake-ollama: unexpected argument %q", pos[0])
+		return cli.Usagef("fake-ollama: unexpected argument %q", pos[0])
 	}
 	var s *fakeollama.Script
 	if *script == "" {
@@ -35,11 +36,11 @@ func runFakeOllama(ctx context.Context, args []string, _ io.Reader, stdout, stde
 		s, err = fakeollama.LoadScript(*script)
 	}
 	if err != nil {
-		return asUsage(err)
+		return cli.AsUsage(err)
 	}
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
-		return asInfra(fmt.Errorf("fake-ollama: %w", err))
+		return runs.AsInfra(fmt.Errorf("fake-ollama: %w", err))
 	}
 	fmt.Fprintf(stderr, "fake Ollama listening on http://%s\n", ln.Addr())
 	if err := writeAddrFile(*addrFile, ln); err != nil {
@@ -62,10 +63,10 @@ func runFakeMCP(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	names := fakemcp.Names()
 	if len(pos) != 1 {
-		return usageErrorf("fake-mcp: give one server name: %s", strings.Join(names, " or "))
+		return cli.Usagef("fake-mcp: give one server name: %s", strings.Join(names, " or "))
 	}
 	if !slices.Contains(names, pos[0]) {
-		return usageErrorf("fake-mcp: %s", srcpos.Unknown("server", pos[0], names))
+		return cli.Usagef("fake-mcp: %s", srcpos.Unknown("server", pos[0], names))
 	}
 	return fakemcp.ServeStdio(ctx, pos[0], stdin, stdout)
 }

@@ -40,7 +40,7 @@ func newFlagsHelp(h cli.Help, stderr io.Writer) *flag.FlagSet {
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	pos, err := cli.Parse(fs, args)
 	if err != nil && !errors.Is(err, flag.ErrHelp) {
-		return nil, asUsage(err)
+		return nil, cli.AsUsage(err)
 	}
 	return pos, err
 }
@@ -70,13 +70,13 @@ func (s *serverFlags) register(fs *flag.FlagSet) {
 
 func (s *serverFlags) options(stderr io.Writer) (*mcpclient.Options, error) {
 	if s.toolNames != "auto" && s.toolNames != "prefixed" {
-		return nil, usageErrorf("--tool-names %q: must be auto or prefixed", s.toolNames)
+		return nil, cli.Usagef("--tool-names %q: must be auto or prefixed", s.toolNames)
 	}
 	if s.propertyOrder != toolschema.PropertyOrderServer && s.propertyOrder != toolschema.PropertyOrderRequiredFirst {
-		return nil, usageErrorf("--property-order %q: must be %s or %s", s.propertyOrder, toolschema.PropertyOrderServer, toolschema.PropertyOrderRequiredFirst)
+		return nil, cli.Usagef("--property-order %q: must be %s or %s", s.propertyOrder, toolschema.PropertyOrderServer, toolschema.PropertyOrderRequiredFirst)
 	}
 	if s.maxResultBytes == 0 || s.maxResultBytes < -1 {
-		return nil, usageErrorf("--max-result-bytes %d: must be positive, or -1 for no limit", s.maxResultBytes)
+		return nil, cli.Usagef("--max-result-bytes %d: must be positive, or -1 for no limit", s.maxResultBytes)
 	}
 	o := &mcpclient.Options{
 		ConnectTimeout: s.connectTimeout,

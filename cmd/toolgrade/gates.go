@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/gate"
 	"github.com/toolgrade/toolgrade/internal/gate/expr"
@@ -65,11 +66,11 @@ func (g *gateFlags) registerRegressions(fs *flag.FlagSet, withBaseline bool) {
 func (g *gateFlags) check() (gate.On, error) {
 	on, err := gate.ParseOn(g.on)
 	if err != nil {
-		return on, usageErrorf("--gate-on %v", err)
+		return on, cli.Usagef("--gate-on %v", err)
 	}
 	for _, gt := range g.gates {
 		if gt.NonInferior() && g.fs.Name() != "compare" {
-			return on, usageErrorf("--gate %s: noninferior judges two sides: give it to toolgrade compare", gt.Expr)
+			return on, cli.Usagef("--gate %s: noninferior judges two sides: give it to toolgrade compare", gt.Expr)
 		}
 	}
 	if !g.regressions {
@@ -79,19 +80,19 @@ func (g *gateFlags) check() (gate.On, error) {
 	g.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch {
 	case set["max-regressions"] && g.maxRegressions < 0:
-		return on, usageErrorf("--max-regressions %d: must be 0 or more", g.maxRegressions)
+		return on, cli.Usagef("--max-regressions %d: must be 0 or more", g.maxRegressions)
 	case g.significantOnly && g.maxRegressions < 0:
-		return on, usageErrorf("--significant-only needs --max-regressions N")
+		return on, cli.Usagef("--significant-only needs --max-regressions N")
 	case g.fs.Lookup("baseline") == nil:
 		return on, nil
 	case g.maxRegressions >= 0 && g.baseline == "":
-		return on, usageErrorf("--max-regressions needs --baseline DIR, the run to compare with")
+		return on, cli.Usagef("--max-regressions needs --baseline DIR, the run to compare with")
 	case g.baseline != "" && g.maxRegressions < 0:
-		return on, usageErrorf("--baseline needs --max-regressions N (0: no case may regress)")
+		return on, cli.Usagef("--baseline needs --max-regressions N (0: no case may regress)")
 	}
 	if g.baseline != "" {
 		if _, err := record.ReadRun(g.baseline); err != nil {
-			return on, asUsage(fmt.Errorf("--baseline: %w", err))
+			return on, cli.AsUsage(fmt.Errorf("--baseline: %w", err))
 		}
 	}
 	return on, nil
@@ -101,7 +102,7 @@ func (g *gateFlags) check() (gate.On, error) {
 // "" when it is not chosen yet, and a new runs/ folder cannot be one).
 func (g *gateFlags) checkBaseline(dir string) error {
 	if g.baseline != "" && dir != "" && record.AbsPath(g.baseline) == record.AbsPath(dir) {
-		return usageErrorf("--baseline %s is the run's own directory", g.baseline)
+		return cli.Usagef("--baseline %s is the run's own directory", g.baseline)
 	}
 	return nil
 }
@@ -120,7 +121,7 @@ func (g *gateFlags) judge(sum *summary.Summary, suiteGates []expr.Gate, regs []g
 		return nil
 	}
 	if err := gate.Unknown(sum, gates); err != nil {
-		return asUsage(err)
+		return cli.AsUsage(err)
 	}
 	rs := gate.CheckCompared(sum, g.compared, gates, on)
 	if g.maxRegressions >= 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/author"
 	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/draft"
+	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/toolbox"
 )
@@ -35,7 +36,7 @@ func (g *genFlags) register(fs *flag.FlagSet) {
 
 func (g *genFlags) check(cmd string) error {
 	if g.perTool < 1 || g.irrelevant < 0 {
-		return usageErrorf("%s: --per-tool must be at least 1 and --irrelevant at least 0", cmd)
+		return cli.Usagef("%s: --per-tool must be at least 1 and --irrelevant at least 0", cmd)
 	}
 	return checkConfusable(cmd, *g.confusable)
 }
@@ -50,7 +51,7 @@ func (g *genFlags) generate(ctx context.Context, cfg *serversfile.Config, sf *se
 	// An author writes JSON: it needs only be pulled, not call tools.
 	info, err := ol.Models.Find(ctx, g.model)
 	if err != nil {
-		return asInfra(err)
+		return runs.AsInfra(err)
 	}
 	conn, err := connectOptions(sf, stderr)
 	if err != nil {
@@ -58,14 +59,14 @@ func (g *genFlags) generate(ctx context.Context, cfg *serversfile.Config, sf *se
 	}
 	cat, err := toolbox.Connect(ctx, cfg, conn)
 	if err != nil {
-		return toolboxErr(err)
+		return runs.ToolboxErr(err)
 	}
 	defer cat.Close()
 	job := &author.Job{Out: out, Servers: serversRef, Command: cmd, Stdout: stdout, Stderr: stderr, Spec: author.Spec{
 		Model: info, Chat: ol.Chat, Tools: cat.Tools(), PerTool: g.perTool, Irrelevant: g.irrelevant, Seed: g.seed, Confusable: *g.confusable}}
 	d, err := job.Run(ctx)
 	if re := (*author.RequestError)(nil); errors.As(err, &re) {
-		return asInfra(err)
+		return runs.AsInfra(err)
 	}
 	if err == nil && out != "" {
 		fmt.Fprintf(stderr, "toolgrade: drafted %s into %s (the generation log: %s); every one awaits review (review: true)\n", d.Summary(), out, out+author.LogSuffix)
@@ -87,25 +88,25 @@ func runCasesGenerate(ctx context.Context, args []string, _ io.Reader, stdout, s
 		return err
 	}
 	if len(pos) > 0 {
-		return usageErrorf("cases generate: unexpected argument %q", pos[0])
+		return cli.Usagef("cases generate: unexpected argument %q", pos[0])
 	}
 	if sf.file == "" || g.model == "" {
-		return usageErrorf("cases generate: give --servers FILE and --model NAME, the author model")
+		return cli.Usagef("cases generate: give --servers FILE and --model NAME, the author model")
 	}
 	if err := g.check("cases generate"); err != nil {
 		return err
 	}
 	if in := draft.InTheWay(*out, *out+author.LogSuffix); *out != "" && len(in) > 0 {
-		return asUsage(draft.ErrInTheWay("cases generate", in))
+		return cli.AsUsage(draft.ErrInTheWay("cases generate", in))
 	}
 	cfg, err := serversfile.Load(ctx, sf.file)
 	if err != nil {
-		return asUsage(err)
+		return cli.AsUsage(err)
 	}
 	ref := sf.file
 	if *out != "" {
 		if ref, err = draft.ServersRef(sf.file, *out); err != nil {
-			return usageErrorf("cases generate: %v", err)
+			return cli.Usagef("cases generate: %v", err)
 		}
 	}
 	return g.generate(ctx, cfg, &sf, *out, ref, "toolgrade cases generate", stdout, stderr)

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/toolgrade/toolgrade/internal/bfcl"
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/termtext"
 )
@@ -23,21 +24,21 @@ func runImport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 		return err
 	}
 	if len(pos) == 0 || pos[0] != "bfcl" {
-		return usageErrorf("import: the only format is bfcl: toolgrade import bfcl QUESTIONS.json [--answers POSSIBLE_ANSWERS.json] -o SUITE.yaml")
+		return cli.Usagef("import: the only format is bfcl: toolgrade import bfcl QUESTIONS.json [--answers POSSIBLE_ANSWERS.json] -o SUITE.yaml")
 	}
 	if len(pos) < 2 {
-		return usageErrorf("import bfcl: give at least one question file (BFCL_v3_*.json or BFCL_v4_*.json)")
+		return cli.Usagef("import bfcl: give at least one question file (BFCL_v3_*.json or BFCL_v4_*.json)")
 	}
 	im, err := bfcl.Load(pos[1:], answers)
 	if err != nil {
-		return asUsage(err)
+		return cli.AsUsage(err)
 	}
 	doc, warnings, err := im.Suite()
 	for _, w := range warnings {
 		fmt.Fprintln(stderr, "toolgrade: warning:", w)
 	}
 	if err != nil {
-		return asUsage(err)
+		return cli.AsUsage(err)
 	}
 	if err := runs.WriteOutput(*out, stdout, func(w io.Writer) error { return bfcl.Write(w, doc) }); err != nil {
 		return err

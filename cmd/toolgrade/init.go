@@ -10,9 +10,11 @@ import (
 	"runtime"
 
 	"github.com/toolgrade/toolgrade/internal/author"
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/confusable"
 	"github.com/toolgrade/toolgrade/internal/draft"
 	"github.com/toolgrade/toolgrade/internal/initdir"
+	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/toolbox"
 )
 
@@ -32,11 +34,11 @@ func runInit(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 		return err
 	}
 	if len(pos) > 0 {
-		return usageErrorf("init: unexpected argument %q; the folder is -o DIR", pos[0])
+		return cli.Usagef("init: unexpected argument %q; the folder is -o DIR", pos[0])
 	}
 	src := sf.file
 	if *claude == (src != "") {
-		return usageErrorf("init: give one of --servers FILE (an mcpServers file) and --from-claude-desktop")
+		return cli.Usagef("init: give one of --servers FILE (an mcpServers file) and --from-claude-desktop")
 	}
 	if *claude {
 		home, _ := os.UserHomeDir()
@@ -47,13 +49,13 @@ func runInit(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	}
 	sv, err := initdir.ReadServers(ctx, src, *dir, !*claude)
 	if *claude && errors.Is(err, os.ErrNotExist) {
-		return usageErrorf("init: no Claude Desktop config at %s: give --servers FILE, an mcpServers file, instead", src)
+		return cli.Usagef("init: no Claude Desktop config at %s: give --servers FILE, an mcpServers file, instead", src)
 	} else if err != nil {
-		return usageErrorf("init: %v", err)
+		return cli.Usagef("init: %v", err)
 	}
 	serversPath, suitePath := filepath.Join(*dir, sv.Name), filepath.Join(*dir, initdir.SuiteFile)
 	if in := draft.InTheWay(serversPath, suitePath, suitePath+author.LogSuffix); len(in) > 0 {
-		return asUsage(draft.ErrInTheWay("init", in))
+		return cli.AsUsage(draft.ErrInTheWay("init", in))
 	}
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		return err
@@ -85,7 +87,7 @@ func writeStarter(ctx context.Context, sv *initdir.Servers, sf *serverFlags, pat
 	}
 	cat, err := toolbox.Connect(ctx, sv.Config, conn)
 	if err != nil {
-		return toolboxErr(err)
+		return runs.ToolboxErr(err)
 	}
 	defer cat.Close()
 	pairs := confusable.Rank(confusable.FromOllama(cat.OllamaTools()), minConfusable)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/srcpos"
 )
@@ -96,7 +97,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout)
 		if len(args) == 0 {
-			return usageErrorf("no command given")
+			return cli.Usagef("no command given")
 		}
 		return nil
 	}
@@ -107,7 +108,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		names = append(names, c.name)
 	}
-	return usageErrorf("%s", srcpos.Unknown("command", args[0], names))
+	return cli.Usagef("%s", srcpos.Unknown("command", args[0], names))
 }
 
 // commandSummary is what command (its first word) does, as help lists it.

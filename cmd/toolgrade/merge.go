@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/termtext"
@@ -20,7 +21,7 @@ func runMerge(_ context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return err
 	}
 	if len(pos) < 2 {
-		return usageErrorf("merge: give the output directory and at least one shard directory")
+		return cli.Usagef("merge: give the output directory and at least one shard directory")
 	}
 	out, dirs := pos[0], pos[1:]
 	rd, err := runs.Merge(out, dirs, stderr)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/gate/expr"
 	"github.com/toolgrade/toolgrade/internal/report"
@@ -28,7 +29,7 @@ func runPlan(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Wr
 	}
 	p, err := compare.NewPlan(&spec)
 	if err != nil {
-		return asUsage(fmt.Errorf("plan: %w", err))
+		return cli.AsUsage(fmt.Errorf("plan: %w", err))
 	}
 	if *asJSON {
 		return report.WritePlanJSON(stdout, p)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/store"
@@ -33,16 +34,16 @@ func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		return err
 	}
 	if len(pos) == 0 {
-		return usageErrorf("report: give a run directory, or the shard directories of one run")
+		return cli.Usagef("report: give a run directory, or the shard directories of one run")
 	}
 	if *asJSON {
 		if *format != "terminal" && *format != "json" {
-			return usageErrorf("report: --json is --format json; it cannot go with --format %s", *format)
+			return cli.Usagef("report: --json is --format json; it cannot go with --format %s", *format)
 		}
 		*format = "json"
 	}
 	if !knownFormat(*format) {
-		return usageErrorf("report: --format %q: want one of terminal, json, markdown, junit, html", *format)
+		return cli.Usagef("report: --format %q: want one of terminal, json, markdown, junit, html", *format)
 	}
 	run, err := openRuns("report", pos, stderr)
 	if err != nil {
@@ -92,7 +93,7 @@ func writeReport(run *store.Reader, format string, w, stderr io.Writer) error {
 	case "html":
 		return runs.WriteHTMLReport(run, "-", w, stderr)
 	}
-	return usageErrorf("report: --format %q: want one of terminal, json, markdown, junit, html", format)
+	return cli.Usagef("report: --format %q: want one of terminal, json, markdown, junit, html", format)
 }
 
 // applyKeepTruncated applies --keep-truncated (keep) to the runs a command read,

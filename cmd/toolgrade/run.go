@@ -34,7 +34,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 	spec := f.spec(given(fs), pos)
 	if spec.MaxSuiteSize, err = cli.ParseSize(f.maxSuiteSize); err != nil {
-		return usageErrorf("run: --max-suite-size %v", err)
+		return cli.Usagef("run: --max-suite-size %v", err)
 	}
 	if err := f.gates.checkBaseline(cmp.Or(spec.Resume, spec.Out)); err != nil {
 		return err

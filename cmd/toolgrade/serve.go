@@ -19,6 +19,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/proxy"
 	"github.com/toolgrade/toolgrade/internal/redact"
 	"github.com/toolgrade/toolgrade/internal/report"
+	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/termtext"
 )
@@ -46,11 +47,11 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	opts := proxy.Options{System: f.system, MaxRounds: f.maxRounds, Tools: policy, Log: f.logger(stderr), Limits: f.limits}
 	if opts.CORSOrigins, opts.AllowHosts, err = proxy.Allowed(f.listen, f.ollama, f.origins, f.hosts, os.Getenv, os.Hostname); err != nil {
-		return asUsage(err)
+		return cli.AsUsage(err)
 	}
 	cfg, err := serversfile.Load(ctx, f.servers.file)
 	if err != nil {
-		return asUsage(err)
+		return cli.AsUsage(err)
 	}
 	if f.recordDir != "" {
 		rec, err := proxy.OpenRecorder(f.recordDir)
@@ -79,7 +80,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	ln, err := net.Listen("tcp", f.listen)
 	if err != nil {
-		return asInfra(fmt.Errorf("serve: %w", err))
+		return runs.AsInfra(fmt.Errorf("serve: %w", err))
 	}
 	fmt.Fprintf(stderr, "toolgrade serve: listening on http://%s: Ollama %s at %s, %s from %s\n", ln.Addr(), ol.Version,
 		redact.URL(ol.Base.String()), termtext.Count(len(cat.Tools()), "tool"), termtext.Count(len(cfg.Servers)-len(cat.Failed()), "server"))
@@ -88,7 +89,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	so := proxy.ServeOptions{Grace: shutdownGrace, Stopping: func() { fmt.Fprintln(stderr, "toolgrade serve: stopping") }}
 	if err := proxy.Serve(ctx, ln, p, so); err != nil {
-		return asInfra(fmt.Errorf("serve: %w", err))
+		return runs.AsInfra(fmt.Errorf("serve: %w", err))
 	}
 	return ctx.Err()
 }
@@ -129,31 +130,31 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 func (f *serveFlags) check(pos []string) error {
 	switch {
 	case len(pos) > 0:
-		return usageErrorf("serve: unexpected argument %q", pos[0])
+		return cli.Usagef("serve: unexpected argument %q", pos[0])
 	case f.servers.file == "":
-		return usageErrorf("serve: --servers FILE is required")
+		return cli.Usagef("serve: --servers FILE is required")
 	case f.maxRounds < 1:
-		return usageErrorf("serve: --max-tool-rounds %d: must be at least 1", f.maxRounds)
+		return cli.Usagef("serve: --max-tool-rounds %d: must be at least 1", f.maxRounds)
 	case f.logFormat != "text" && f.logFormat != "json":
-		return usageErrorf("serve: --log-format %q: must be text or json", f.logFormat)
+		return cli.Usagef("serve: --log-format %q: must be text or json", f.logFormat)
 	case f.limits.MaxChats < 1:
-		return usageErrorf("serve: --max-chats %d: must be at least 1", f.limits.MaxChats)
+		return cli.Usagef("serve: --max-chats %d: must be at least 1", f.limits.MaxChats)
 	case f.limits.MaxQueue < 1:
-		return usageErrorf("serve: --max-queue %d: must be at least 1", f.limits.MaxQueue)
+		return cli.Usagef("serve: --max-queue %d: must be at least 1", f.limits.MaxQueue)
 	}
 	n, err := cli.ParseSize(f.maxBody)
 	if err != nil {
-		return usageErrorf("serve: --max-body %v", err)
+		return cli.Usagef("serve: --max-body %v", err)
 	}
 	f.limits.MaxBody = n
 	if n, err = cli.ParseSize(f.maxBodies); err != nil {
-		return usageErrorf("serve: --max-bodies %v", err)
+		return cli.Usagef("serve: --max-bodies %v", err)
 	}
 	if n < f.limits.MaxBody {
-		return usageErrorf("serve: --max-bodies %s is less than --max-body %s: no body could be read; raise --max-bodies", f.maxBodies, f.maxBody)
+		return cli.Usagef("serve: --max-bodies %s is less than --max-body %s: no body could be read; raise --max-bodies", f.maxBodies, f.maxBody)
 	}
 	f.limits.MaxBodies = n
-	return asUsage(proxy.LoopbackOnly(f.listen))
+	return cli.AsUsage(proxy.LoopbackOnly(f.listen))
 }
 
 // logger writes the request log lines on stderr in --log-format.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/runs"
@@ -27,7 +28,7 @@ func runShow(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 		return err
 	}
 	if len(pos) == 0 {
-		return usageErrorf("show: give a run directory, or the shard directories of one run")
+		return cli.Usagef("show: give a run directory, or the shard directories of one run")
 	}
 	if err := f.SetOutcomes(*outcomes); err != nil {
 		return err
@@ -89,5 +90,5 @@ func colorOn(mode string, w io.Writer, getenv func(string) string) (bool, error)
 		f, ok := w.(*os.File)
 		return ok && term.IsTerminal(int(f.Fd())), nil
 	}
-	return false, usageErrorf("--color %q: must be auto, always or never", mode)
+	return false, cli.Usagef("--color %q: must be auto, always or never", mode)
 }

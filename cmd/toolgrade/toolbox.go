@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -21,15 +20,4 @@ func connectOptions(sf *serverFlags, stderr io.Writer) (toolbox.ConnectOptions, 
 		Log:       func(line string) { fmt.Fprintf(stderr, "toolgrade: %s\n", line) },
 		Printable: report.Printable,
 	}, nil
-}
-
-// toolboxErr is a toolbox error with the exit status its kind asks for.
-func toolboxErr(err error) error {
-	switch {
-	case errors.Is(err, toolbox.ErrUsage):
-		return asUsage(err)
-	case errors.Is(err, toolbox.ErrInfra):
-		return asInfra(err)
-	}
-	return err
 }

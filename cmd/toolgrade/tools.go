@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/ollama/ollama/api"
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/confusable"
 	"github.com/toolgrade/toolgrade/internal/llm"
 	"github.com/toolgrade/toolgrade/internal/runs"
@@ -34,7 +35,7 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return err
 	}
 	if len(pos) > 0 {
-		return usageErrorf("tools: unexpected argument %q", pos[0])
+		return cli.Usagef("tools: unexpected argument %q", pos[0])
 	}
 	if err := mf.check(); err != nil {
 		return err
@@ -43,7 +44,7 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return err
 	}
 	if *caseID != "" && *suitePath == "" {
-		return usageErrorf("tools: --case needs --suite FILE, the suite that defines it")
+		return cli.Usagef("tools: --case needs --suite FILE, the suite that defines it")
 	}
 	vt, err := loadVariantTools(ctx, *suitePath, *variant, sf.file)
 	if err != nil {
@@ -63,12 +64,12 @@ func runTools(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	cat, err := toolbox.Connect(ctx, vt.cfg, conn)
 	if err != nil {
-		return toolboxErr(err)
+		return runs.ToolboxErr(err)
 	}
 	defer cat.Close()
 	shown, err := toolbox.Show(ctx, cat, toolbox.ShowSpec{Suite: vt.suite, Variant: vt.variant, Case: kase, Connect: conn})
 	if err != nil {
-		return toolboxErr(err)
+		return runs.ToolboxErr(err)
 	}
 	toolJSON, err := json.Marshal(shown.Tools)
 	if err != nil {
@@ -101,23 +102,23 @@ func loadVariantTools(ctx context.Context, suitePath, variant, serversFile strin
 	vt := &variantTools{}
 	if suitePath == "" {
 		if variant != "" {
-			return nil, usageErrorf("tools: --variant needs --suite FILE, the suite that defines it")
+			return nil, cli.Usagef("tools: --variant needs --suite FILE, the suite that defines it")
 		}
 		if serversFile == "" {
-			return nil, usageErrorf("tools: --servers FILE is required")
+			return nil, cli.Usagef("tools: --servers FILE is required")
 		}
 		cfg, err := serversfile.Load(ctx, serversFile)
 		vt.cfg = cfg
-		return vt, asUsage(err)
+		return vt, cli.AsUsage(err)
 	}
 	s, err := suite.Load(suitePath, 0)
 	if err != nil {
-		return nil, asUsage(err)
+		return nil, cli.AsUsage(err)
 	}
 	vt.suite = s
 	if variant != "" && variant != suite.BaseVariant {
 		if vt.variant = s.Variant(variant); vt.variant == nil {
-			return nil, usageErrorf("tools: --variant: %s", srcpos.Unknown("variant", variant, append([]string{suite.BaseVariant}, s.VariantNames()...)))
+			return nil, cli.Usagef("tools: --variant: %s", srcpos.Unknown("variant", variant, append([]string{suite.BaseVariant}, s.VariantNames()...)))
 		}
 	}
 	var cfg *serversfile.Config
@@ -132,7 +133,7 @@ func loadVariantTools(ctx context.Context, suitePath, variant, serversFile strin
 		cfg, err = runs.SuiteServers(ctx, s)
 	}
 	if err != nil {
-		return nil, asUsage(err)
+		return nil, cli.AsUsage(err)
 	}
 	vt.cfg = cfg
 	return vt, nil
@@ -150,10 +151,10 @@ func (vt *variantTools) kase(id, suitePath string) (*suite.Case, error) {
 		for _, c := range vt.suite.Cases {
 			ids = append(ids, c.ID)
 		}
-		return nil, usageErrorf("tools: --case: %s", srcpos.Unknown("case", id, ids))
+		return nil, cli.Usagef("tools: --case: %s", srcpos.Unknown("case", id, ids))
 	}
 	if c.Tools == nil {
-		return nil, usageErrorf("tools: case %s brings no tools of its own: it is sent the suite's catalog, which `toolgrade tools --suite %s` shows", c.ID, suitePath)
+		return nil, cli.Usagef("tools: case %s brings no tools of its own: it is sent the suite's catalog, which `toolgrade tools --suite %s` shows", c.ID, suitePath)
 	}
 	return c, nil
 }
@@ -177,7 +178,7 @@ func (mf *measureFlags) register(fs *flag.FlagSet) {
 
 func (mf *measureFlags) check() error {
 	if mf.model == "" && (mf.ollamaURL != "" || len(mf.options) > 0) {
-		return usageErrorf("tools: --ollama and -o measure tokens on a model: give --model NAME too")
+		return cli.Usagef("tools: --ollama and -o measure tokens on a model: give --model NAME too")
 	}
 	return nil
 }
@@ -193,7 +194,7 @@ func (mf *measureFlags) dial(ctx context.Context) error {
 	}
 	info, err := ol.Models.Check(ctx, mf.model)
 	if err != nil {
-		return asInfra(err)
+		return runs.AsInfra(err)
 	}
 	mf.ol, mf.info = ol, info
 	return nil
@@ -211,7 +212,7 @@ func (mf *measureFlags) measure(ctx context.Context, tools api.Tools, v *suite.V
 	}
 	measured, err := llm.MeasureTools(ctx, mf.ol.Chat, req)
 	if err != nil {
-		return nil, asInfra(err)
+		return nil, runs.AsInfra(err)
 	}
 	return toolsview.NewPromptSize(mf.model, measured), nil
 }
@@ -224,7 +225,7 @@ func confusableFlag(fs *flag.FlagSet) *float64 {
 
 func checkConfusable(cmd string, s float64) error {
 	if math.IsNaN(s) || s < 0 || s > 1 {
-		return usageErrorf("%s: --confusable %g: give a score from 0 to 1", cmd, s)
+		return cli.Usagef("%s: --confusable %g: give a score from 0 to 1", cmd, s)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 
 	"github.com/toolgrade/toolgrade/internal/buildinfo"
+	"github.com/toolgrade/toolgrade/internal/cli"
 )
 
 // harnessVersion, when set at build time with
@@ -27,7 +28,7 @@ func runVersion(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		return err
 	}
 	if len(pos) > 0 {
-		return usageErrorf("version: unexpected argument %q", pos[0])
+		return cli.Usagef("version: unexpected argument %q", pos[0])
 	}
 	info, _ := debug.ReadBuildInfo()
 	_, err = fmt.Fprint(stdout, buildinfo.Report(harnessVersion, info))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/cost"
 	"github.com/toolgrade/toolgrade/internal/metric"
@@ -28,16 +29,12 @@ type Options struct {
 	KeepTruncated bool
 }
 
-// InputError is a choice the run cannot make as asked: a reference that is
-// not one of its models, or no model with trials.
-type InputError struct{ Msg string }
-
-func (e *InputError) Error() string { return e.Msg }
-
 // Choose reads the run of r and makes the choice: the table, then each
 // model paired with the reference (compare.ModelTrials), both from one
 // read of the trials.
-// Bad lines of the trials file are returned as warnings.
+// Bad lines of the trials file are returned as warnings; a choice the run
+// cannot make as asked (a reference that is not one of its models, or no
+// model with trials) is a *cli.UsageError.
 func Choose(r *store.Reader, opts Options) (*Choice, []*record.SyntaxError, error) {
 	margin := cmp.Or(opts.Margin, r.Run.Margin, DefaultMargin)
 	c := &Choice{Format: Format, Dir: r.Dir, Suite: r.Run.Suite.Name, Metric: metric.Pass, Margin: margin, Level: compare.NILevel}
@@ -47,7 +44,7 @@ func Choose(r *store.Reader, opts Options) (*Choice, []*record.SyntaxError, erro
 		return nil, warnings, err
 	}
 	if len(c.Models) == 0 {
-		return nil, warnings, &InputError{fmt.Sprintf("%s: no model has trials of the base catalog", r.Dir)}
+		return nil, warnings, cli.Usagef("%s: no model has trials of the base catalog", r.Dir)
 	}
 	notes, missing := memory(c.Models, r.Run)
 	c.Warnings = append(c.Warnings, notes...)
@@ -56,7 +53,7 @@ func Choose(r *store.Reader, opts Options) (*Choice, []*record.SyntaxError, erro
 	c.markFrontier()
 	if c.Reference = opts.Reference; c.Reference != "" {
 		if c.Row(c.Reference) == nil {
-			return nil, warnings, &InputError{"--reference: " + srcpos.Unknown("model", c.Reference, c.names())}
+			return nil, warnings, cli.Usagef("--reference: %s", srcpos.Unknown("model", c.Reference, c.names()))
 		}
 		c.ReferenceGiven = true
 	} else {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/store"
@@ -154,7 +155,7 @@ func TestTooFewCasesAreUndecidedWithTheCasesNeeded(t *testing.T) {
 }
 
 // TestAGivenReference: --reference judges against the model given; a name
-// that is not a model of the run is an InputError naming the nearest.
+// that is not a model of the run is a usage error naming the nearest.
 func TestAGivenReference(t *testing.T) {
 	rd := fixtureRun(t, 100, 10, big, small)
 	c := mustChoose(t, rd, Options{Reference: "qwen3:1.7b"})
@@ -163,7 +164,7 @@ func TestAGivenReference(t *testing.T) {
 		t.Errorf("choice %+v", c.Recommendation)
 	}
 	_, _, err := Choose(rd, Options{Reference: "qwen3:1.8b"})
-	var ie *InputError
+	var ie *cli.UsageError
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), `unknown model "qwen3:1.8b"`) || !strings.Contains(err.Error(), "qwen3:1.7b") {
 		t.Errorf("unknown reference: %v", err)
 	}

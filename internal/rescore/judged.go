@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	grader "github.com/toolgrade/toolgrade/internal/judge"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/runs"
@@ -30,10 +31,10 @@ func rejudger(ctx context.Context, spec *Spec, s *suite.Suite) (*grader.Judge, e
 		s.Defaults.Judge.Model = spec.JudgeModel
 	}
 	if s.Rubrics() == 0 {
-		return nil, runs.Usagef("rescore: --rejudge: %s has no case with a rubric (answer: {judge: ...}) to judge", s.Path)
+		return nil, cli.Usagef("rescore: --rejudge: %s has no case with a rubric (answer: {judge: ...}) to judge", s.Path)
 	}
 	if err := s.CheckJudge(); err != nil {
-		return nil, runs.AsUsage(fmt.Errorf("%w\n  (or give rescore --judge-model MODEL)", err))
+		return nil, cli.AsUsage(fmt.Errorf("%w\n  (or give rescore --judge-model MODEL)", err))
 	}
 	conn, err := runs.DialOllama(ctx, spec.Ollama, runs.Timeouts{})
 	if err != nil {

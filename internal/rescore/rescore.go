@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	grader "github.com/toolgrade/toolgrade/internal/judge"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/runs"
@@ -49,10 +50,10 @@ type Spec struct {
 // Validate refuses a spec without a run or a suite.
 func (s *Spec) Validate() error {
 	if s.Run == "" || s.Suite == "" {
-		return runs.Usagef("rescore: give one run directory and --suite SUITE.yaml")
+		return cli.Usagef("rescore: give one run directory and --suite SUITE.yaml")
 	}
 	if !s.Rejudge && (s.JudgeModel != "" || s.Ollama != "") {
-		return runs.Usagef("rescore: --judge-model and --ollama need --rejudge: without it, rescoring asks no model")
+		return cli.Usagef("rescore: --judge-model and --ollama need --rejudge: without it, rescoring asks no model")
 	}
 	return nil
 }
@@ -90,7 +91,7 @@ func Rescore(ctx context.Context, spec *Spec, o *Options) (*store.Reader, error)
 		dst = fmt.Sprintf("%s-rescored-%s", filepath.Clean(spec.Run), now().Format("20060102-150405"))
 	}
 	if same, _ := sameDir(spec.Run, dst); same {
-		return nil, runs.Usagef("rescore: --out %s is the run itself; rescoring never overwrites a run", dst)
+		return nil, cli.Usagef("rescore: --out %s is the run itself; rescoring never overwrites a run", dst)
 	}
 	var trials []*record.Trial
 	if err := runs.EachTrial(j.from, stderr, func(t *record.Trial) { trials = append(trials, t) }); err != nil {
@@ -139,7 +140,7 @@ func open(spec *Spec, o *Options) (*judge, error) {
 	}
 	s, err := suite.Load(spec.Suite, 0)
 	if err != nil {
-		return nil, runs.AsUsage(err)
+		return nil, cli.AsUsage(err)
 	}
 	if err := runs.ApplyOverrides(s, from.Run.Overrides); err != nil {
 		return nil, err
@@ -150,10 +151,10 @@ func open(spec *Spec, o *Options) (*judge, error) {
 	}
 	base := cats[""]
 	if base == nil {
-		return nil, runs.Usagef("rescore: %s records no tool catalog (written before toolgrade recorded catalogs): rerun it", filepath.Join(spec.Run, record.RunFile))
+		return nil, cli.Usagef("rescore: %s records no tool catalog (written before toolgrade recorded catalogs): rerun it", filepath.Join(spec.Run, record.RunFile))
 	}
 	if err := s.Check(base); err != nil {
-		return nil, runs.AsUsage(err)
+		return nil, cli.AsUsage(err)
 	}
 	return &judge{from: from, s: s, cats: cats, copied: map[string]string{}, ran: map[string]bool{}}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/toolgrade/toolgrade/internal/choose"
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/store"
 )
@@ -21,7 +22,7 @@ type ChooseSpec struct {
 }
 
 // Choose makes the choice of spec (package choose) and writes it. A flag
-// or reference the run cannot take is a UsageError.
+// or reference the run cannot take is a cli.UsageError.
 func Choose(spec ChooseSpec, stdout, stderr io.Writer) error {
 	write := map[string]func(io.Writer, *choose.Choice) error{
 		"terminal": report.WriteChooseTerminal, "markdown": report.WriteChooseMarkdown,
@@ -29,9 +30,9 @@ func Choose(spec ChooseSpec, stdout, stderr io.Writer) error {
 	}[spec.Format]
 	switch {
 	case len(spec.Dirs) == 0:
-		return Usagef("choose: give a run directory, or the shard directories of one run")
+		return cli.Usagef("choose: give a run directory, or the shard directories of one run")
 	case write == nil:
-		return Usagef("choose: --format %q: want one of terminal, markdown, json, html", spec.Format)
+		return cli.Usagef("choose: --format %q: want one of terminal, markdown, json, html", spec.Format)
 	}
 	run, err := OpenRuns("choose", spec.Dirs, stderr)
 	if err != nil {
@@ -39,9 +40,8 @@ func Choose(spec ChooseSpec, stdout, stderr io.Writer) error {
 	}
 	c, warnings, err := choose.Choose(run, spec.Options)
 	store.Warn(stderr, warnings)
-	var ie *choose.InputError
-	if errors.As(err, &ie) {
-		return Usagef("choose: %v", err)
+	if ue := (*cli.UsageError)(nil); errors.As(err, &ue) {
+		return cli.Usagef("choose: %v", err)
 	} else if err != nil {
 		return err
 	}

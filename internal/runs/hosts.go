@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/redact"
 	"github.com/toolgrade/toolgrade/internal/srcpos"
 )
@@ -86,7 +87,7 @@ func parseHosts(urls []string) ([]Host, error) {
 	for _, u := range urls {
 		h, err := ParseHost(u)
 		if err != nil {
-			return nil, Usagef("--ollama: %v", err)
+			return nil, cli.Usagef("--ollama: %v", err)
 		}
 		out = append(out, h)
 	}
@@ -101,7 +102,7 @@ func (s *Spec) hosts() ([]Host, error) {
 	}
 	hs, err := ReadHostsFile(s.HostsFile)
 	if err != nil {
-		return nil, AsUsage(err)
+		return nil, cli.AsUsage(err)
 	}
 	return append(out, hs...), nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/judge"
 	"github.com/toolgrade/toolgrade/internal/llm"
 	"github.com/toolgrade/toolgrade/internal/record"
@@ -28,7 +29,7 @@ func NewJudge(ctx context.Context, s *suite.Suite, ol *Conn, retries int, flag b
 			if !flag && d.Pos.Line > 0 {
 				where = d.Pos.String() + ": defaults.judge.model"
 			}
-			return nil, AsUsage(fmt.Errorf("%s: the judge model: %w", where, err))
+			return nil, cli.AsUsage(fmt.Errorf("%s: the judge model: %w", where, err))
 		}
 		return nil, AsInfra(fmt.Errorf("the judge model: %w", err))
 	}

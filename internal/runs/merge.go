@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/compare"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/store"
@@ -13,14 +14,14 @@ import (
 
 // Merge joins the shard directories dirs into the run directory out (see
 // store.Merge), with MergeDrift as the check that they ran the same thing;
-// reading warnings go to stderr. A refusal is a UsageError.
+// reading warnings go to stderr. A refusal is a cli.UsageError.
 func Merge(out string, dirs []string, stderr io.Writer) (*store.Reader, error) {
 	rd, warnings, err := store.Merge(out, dirs, store.MergeOptions{Drift: MergeDrift})
 	store.Warn(stderr, warnings)
 	if err != nil {
 		var me *store.MergeError
 		if errors.As(err, &me) {
-			return nil, Usagef("merge: %v", err)
+			return nil, cli.Usagef("merge: %v", err)
 		}
 		return nil, DirError(out, err)
 	}
@@ -34,7 +35,7 @@ func OpenRuns(cmd string, dirs []string, stderr io.Writer) (*store.Reader, error
 	if len(dirs) == 1 {
 		run, err := store.Open(dirs[0])
 		if err != nil {
-			return nil, AsUsage(fmt.Errorf("%s: %w", cmd, err))
+			return nil, cli.AsUsage(fmt.Errorf("%s: %w", cmd, err))
 		}
 		return run, nil
 	}
@@ -44,7 +45,7 @@ func OpenRuns(cmd string, dirs []string, stderr io.Writer) (*store.Reader, error
 	run, warnings, err := store.Join(dirs, store.MergeOptions{Drift: MergeDrift})
 	store.Warn(stderr, warnings)
 	if err != nil {
-		return nil, Usagef("%s: %v", cmd, err)
+		return nil, cli.Usagef("%s: %v", cmd, err)
 	}
 	return run, nil
 }
@@ -75,7 +76,7 @@ func wholeRuns(cmd string, dirs []string) error {
 	if len(names) > 4 {
 		list = fmt.Sprintf("%s and %d more", strings.Join(names[:3], ", "), len(names)-3)
 	}
-	return Usagef("%s: %d of these directories are whole runs, not the shards of one (%s): give one run directory (or the shards of one run); the newest is %s, started %s: `toolgrade %s %s`",
+	return cli.Usagef("%s: %d of these directories are whole runs, not the shards of one (%s): give one run directory (or the shards of one run); the newest is %s, started %s: `toolgrade %s %s`",
 		cmd, len(whole), list, names[newest], whole[newest].Start.Local().Format("2006-01-02 15:04"), cmd, names[newest])
 }
 

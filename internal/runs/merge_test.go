@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/store"
 )
 
@@ -31,7 +32,7 @@ func TestSeveralWholeRunsNameTheNewest(t *testing.T) {
 		dirs = append(dirs, dir)
 	}
 	_, err := OpenRuns("report", dirs, io.Discard)
-	var ue *UsageError
+	var ue *cli.UsageError
 	if !errors.As(err, &ue) {
 		t.Fatalf("%v (%T), want a usage error", err, err)
 	}

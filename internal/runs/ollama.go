@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/ollama/ollama/api"
-
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/llm"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/redact"
@@ -39,12 +39,12 @@ type Conn struct {
 }
 
 // DialOllama finds Ollama (flagURL, else OLLAMA_HOST) and checks, before
-// any work, that it answers: a bad URL is a UsageError, no answer an
+// any work, that it answers: a bad URL is a cli.UsageError, no answer an
 // InfraError.
 func DialOllama(ctx context.Context, flagURL string, t Timeouts) (*Conn, error) {
 	base, err := llm.Endpoint(flagURL)
 	if err != nil {
-		return nil, AsUsage(err)
+		return nil, cli.AsUsage(err)
 	}
 	hc := llm.HTTPClient()
 	client := api.NewClient(base, hc)
@@ -125,7 +125,7 @@ func dialHosts(ctx context.Context, hosts []Host, t Timeouts) (pool []runner.Hos
 		}
 		name := redact.URL(ol.Base.String())
 		if seen[name] {
-			return nil, nil, Usagef("--ollama: %s is listed twice (give it more trials with URL#N instead)", name)
+			return nil, nil, cli.Usagef("--ollama: %s is listed twice (give it more trials with URL#N instead)", name)
 		}
 		seen[name] = true
 		pool = append(pool, runner.Host{Name: name, Chat: ol.Chat, Models: ol.Models, Version: ol.Version, Parallel: h.Parallel})

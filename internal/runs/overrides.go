@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/suite"
 )
@@ -67,13 +68,13 @@ func (o *Overrides) record() *record.RunOverrides {
 // check refuses what ApplyOverrides would refuse, before anything is read.
 func (o *Overrides) check() error {
 	if o.Servers != nil && *o.Servers == "" {
-		return Usagef("run: --servers needs a file")
+		return cli.Usagef("run: --servers needs a file")
 	}
 	if o.JudgeModel != nil && strings.TrimSpace(*o.JudgeModel) == "" {
-		return Usagef("run: --judge-model needs a model name")
+		return cli.Usagef("run: --judge-model needs a model name")
 	}
 	if r := o.JudgeRepeat; r != nil && (*r < 1 || *r > suite.MaxJudgeRepeat) {
-		return Usagef("run: --judge-repeat %d: must be from 1 to %d (an odd number avoids ties, which fail)", *r, suite.MaxJudgeRepeat)
+		return cli.Usagef("run: --judge-repeat %d: must be from 1 to %d (an odd number avoids ties, which fail)", *r, suite.MaxJudgeRepeat)
 	}
 	ov := o.record()
 	if ov != nil {
@@ -84,7 +85,7 @@ func (o *Overrides) check() error {
 
 // ApplyOverrides sets what ov overrides in s; nil ov changes nothing. The
 // values are checked here, for flags and run.json alike: a bad one is a
-// UsageError naming its flag.
+// cli.UsageError naming its flag.
 func ApplyOverrides(s *suite.Suite, ov *record.RunOverrides) error {
 	if ov == nil {
 		return nil
@@ -98,7 +99,7 @@ func ApplyOverrides(s *suite.Suite, ov *record.RunOverrides) error {
 	if ov.MaxRounds != nil {
 		n := *ov.MaxRounds
 		if n < 1 || n > suite.MaxRoundsLimit {
-			return Usagef("--max-rounds %d: must be from 1 to %d", n, suite.MaxRoundsLimit)
+			return cli.Usagef("--max-rounds %d: must be from 1 to %d", n, suite.MaxRoundsLimit)
 		}
 		s.Defaults.MaxRounds = n
 		for i := range s.Cases {
@@ -107,14 +108,14 @@ func ApplyOverrides(s *suite.Suite, ov *record.RunOverrides) error {
 	}
 	if ov.Think != "" {
 		if _, err := bridge.ParseThink(ov.Think); err != nil {
-			return AsUsage(fmt.Errorf("--%w", err))
+			return cli.AsUsage(fmt.Errorf("--%w", err))
 		}
 		s.Defaults.Think = ov.Think
 	}
 	if ov.KeepAlive != "" {
 		d, err := bridge.ParseKeepAlive(ov.KeepAlive)
 		if err != nil {
-			return AsUsage(fmt.Errorf("--%w", err))
+			return cli.AsUsage(fmt.Errorf("--%w", err))
 		}
 		s.Defaults.KeepAlive = &d.Duration
 	}
@@ -129,7 +130,7 @@ func ApplyOverrides(s *suite.Suite, ov *record.RunOverrides) error {
 		for _, kv := range ov.Options {
 			k, v, err := ParseOption(kv)
 			if err != nil {
-				return Usagef("-o %v", err)
+				return cli.Usagef("-o %v", err)
 			}
 			merged[k] = v
 		}
@@ -146,7 +147,7 @@ func applyJudge(s *suite.Suite, ov *record.RunOverrides) error {
 	}
 	if r := ov.JudgeRepeat; r != 0 {
 		if r < 1 || r > suite.MaxJudgeRepeat {
-			return Usagef("--judge-repeat %d: must be from 1 to %d", r, suite.MaxJudgeRepeat)
+			return cli.Usagef("--judge-repeat %d: must be from 1 to %d", r, suite.MaxJudgeRepeat)
 		}
 		s.Defaults.Judge.Repeat = r
 	}

@@ -3,6 +3,7 @@ package runs
 import (
 	"strings"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/store"
 )
@@ -22,17 +23,17 @@ func (s *Spec) checkResumeFlags() error {
 	}
 	switch {
 	case s.Models != nil || s.Repeat != nil:
-		return Usagef("run: --models, --repeat and --no-execute cannot change a resumed run")
+		return cli.Usagef("run: --models, --repeat and --no-execute cannot change a resumed run")
 	case s.StopEarly != nil || s.StopThreshold != nil:
-		return Usagef("run: --stop-early and --stop-threshold cannot change a resumed run (it keeps its rule)")
+		return cli.Usagef("run: --stop-early and --stop-threshold cannot change a resumed run (it keeps its rule)")
 	case s.Variants != nil:
-		return Usagef("run: --variants cannot change a resumed run")
+		return cli.Usagef("run: --variants cannot change a resumed run")
 	}
 	return nil
 }
 
 func overridesRefused(given []string) error {
-	return Usagef("run: %s cannot change a resumed run: it applies again the settings its %s recorded",
+	return cli.Usagef("run: %s cannot change a resumed run: it applies again the settings its %s recorded",
 		strings.Join(given, ", "), record.RunFile)
 }
 
@@ -40,16 +41,16 @@ func overridesRefused(given []string) error {
 // ran otherwise.
 func (s *Spec) checkNoExecute(old *record.Run) error {
 	if s.NoExecute != nil && *s.NoExecute != old.NoExecute {
-		return Usagef("run: --models, --repeat and --no-execute cannot change a resumed run")
+		return cli.Usagef("run: --models, --repeat and --no-execute cannot change a resumed run")
 	}
 	return nil
 }
 
-// checkResume is store.CheckResume as a UsageError of --resume: the suite
+// checkResume is store.CheckResume as a cli.UsageError of --resume: the suite
 // file's hash, the servers' catalog hash or the models' digests.
 func checkResume(dir string, old *record.Run, now store.Current) error {
 	if err := store.CheckResume(dir, old, now); err != nil {
-		return Usagef("--resume: %v", err)
+		return cli.Usagef("--resume: %v", err)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/judge"
 	"github.com/toolgrade/toolgrade/internal/llm"
 	"github.com/toolgrade/toolgrade/internal/mcpclient"
@@ -70,7 +71,7 @@ type session struct {
 }
 
 // Run runs spec from its directory to its finish (see Finish) and returns
-// the error that decides the exit status: a *UsageError for what the user
+// the error that decides the exit status: a *cli.UsageError for what the user
 // must fix, an *InfraError for Ollama or a server, the context's error once
 // interrupted, the seams' errors as they return them.
 func Run(ctx context.Context, spec *Spec, o *Options) error {
@@ -124,7 +125,7 @@ func (r *session) open() error {
 		return err
 	}
 	if r.parallel < 1 {
-		return Usagef("run: --repeat and --parallel must be at least 1")
+		return cli.Usagef("run: --repeat and --parallel must be at least 1")
 	}
 	r.overrides = sp.Overrides.record()
 	r.models, r.repeat = r.s.Models, sp.repeat()
@@ -138,7 +139,7 @@ func (r *session) open() error {
 		return err
 	}
 	if err := r.s.CheckJudge(); err != nil {
-		return AsUsage(err)
+		return cli.AsUsage(err)
 	}
 	if r.old != nil {
 		if err := sp.checkNoExecute(r.old); err != nil {
@@ -149,7 +150,7 @@ func (r *session) open() error {
 		r.models = sp.Models
 	}
 	if len(r.models) == 0 {
-		return Usagef("run: no models: list them in the suite's models or give --models")
+		return cli.Usagef("run: no models: list them in the suite's models or give --models")
 	}
 	return nil
 }
@@ -165,7 +166,7 @@ func (r *session) resume() error {
 	}
 	r.old = r.w.Run()
 	if r.s, err = suite.Load(r.old.Suite.Path, r.spec.MaxSuiteSize); err != nil {
-		return AsUsage(err)
+		return cli.AsUsage(err)
 	}
 	if err := checkResume(r.dir, r.old, store.Current{SuiteHash: r.s.Hash}); err != nil {
 		return err
@@ -178,7 +179,7 @@ func (r *session) resume() error {
 func (r *session) fresh() error {
 	var err error
 	if r.s, err = suite.Load(r.spec.Suite, r.spec.MaxSuiteSize); err != nil {
-		return AsUsage(err)
+		return cli.AsUsage(err)
 	}
 	r.dir = r.spec.Out
 	if r.dir == "" {
@@ -246,11 +247,11 @@ func (r *session) connect(ctx context.Context) error {
 		return err
 	}
 	if r.cat, err = toolbox.Connect(ctx, cfg, r.o.Connect); err != nil {
-		return toolboxErr(err)
+		return ToolboxErr(err)
 	}
 	cc := toolbox.NewBase(r.cat)
 	if err := r.s.Check(cc); err != nil {
-		return AsUsage(err)
+		return cli.AsUsage(err)
 	}
 	for _, w := range toolbox.CaseDropWarnings(r.s, cc) {
 		fmt.Fprintf(r.stderr, "toolgrade: warning: %s\n", termtext.Printable(w))
@@ -283,15 +284,14 @@ func (r *session) variants(ctx context.Context, cc *toolbox.Base) error {
 		Suite: r.s, Catalog: cc, Policy: r.policy, Variants: r.spec.Variants,
 		Recorded: r.old, Dir: r.dir, Connect: r.o.Connect,
 	})
-	return toolboxErr(err)
+	return ToolboxErr(err)
 }
 
-// toolboxErr is a toolbox error with the exit status its kind asks for.
-func toolboxErr(err error) error {
-	switch {
-	case errors.Is(err, toolbox.ErrUsage):
-		return AsUsage(err)
-	case errors.Is(err, toolbox.ErrInfra):
+// ToolboxErr is a toolbox error with the exit status its kind asks for:
+// servers that failed are an InfraError; the toolbox's usage errors are
+// already *cli.UsageError.
+func ToolboxErr(err error) error {
+	if errors.Is(err, toolbox.ErrInfra) {
 		return AsInfra(err)
 	}
 	return err

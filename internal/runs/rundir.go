@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/store"
 )
@@ -11,7 +12,7 @@ import (
 // DirError says what a run directory refused in terms of run's flags: a
 // fresh run into a folder that holds files, a run another process holds, a
 // --resume of a folder that holds no run or one a newer toolgrade wrote.
-// These are the user's to fix (a UsageError); other errors (the disk's)
+// These are the user's to fix (a cli.UsageError); other errors (the disk's)
 // pass unchanged.
 func DirError(dir string, err error) error {
 	var (
@@ -24,14 +25,14 @@ func DirError(dir string, err error) error {
 	case errors.As(err, &ne) && ne.HasRun:
 		return heldRun(dir)
 	case errors.As(err, &ne):
-		return Usagef("run: %v; a fresh run needs an empty or new --out folder", err)
+		return cli.Usagef("run: %v; a fresh run needs an empty or new --out folder", err)
 	case errors.As(err, &busy):
-		return AsUsage(err)
+		return cli.AsUsage(err)
 	case errors.As(err, &nr):
-		return Usagef("--resume: %v", err)
+		return cli.Usagef("--resume: %v", err)
 	case errors.As(err, &fe):
 		// A trials line of a newer toolgrade: upgrading is the user's to do.
-		return AsUsage(err)
+		return cli.AsUsage(err)
 	}
 	return err
 }
@@ -40,15 +41,15 @@ func DirError(dir string, err error) error {
 // finished one is to be kept (another --out), an unfinished one resumed.
 func heldRun(dir string) error {
 	if r, err := record.ReadRun(dir); err == nil && r.Status == store.StatusComplete {
-		return Usagef("run: %s holds a finished run (of %s, %s): give another --out, or leave --out out for a new folder under runs/; `toolgrade report %s` shows it",
+		return cli.Usagef("run: %s holds a finished run (of %s, %s): give another --out, or leave --out out for a new folder under runs/; `toolgrade report %s` shows it",
 			dir, r.Suite.Name, r.Start.Local().Format("2006-01-02 15:04"), dir)
 	}
-	return Usagef("run: %s already holds a run that did not finish; use --resume %s to finish it, or another --out", dir, dir)
+	return cli.Usagef("run: %s already holds a run that did not finish; use --resume %s to finish it, or another --out", dir, dir)
 }
 
 // EachTrial calls fn for every trial of run (the last line of each key),
 // warns about unreadable lines on stderr, and makes a run a newer toolgrade
-// wrote a UsageError: upgrading is the user's to do.
+// wrote a cli.UsageError: upgrading is the user's to do.
 func EachTrial(run *store.Reader, stderr io.Writer, fn func(*record.Trial)) error {
 	warnings, err := run.Trials(fn)
 	return warnAndClassify(stderr, warnings, err)
@@ -68,7 +69,7 @@ func warnAndClassify(stderr io.Writer, warnings []*record.SyntaxError, err error
 	store.Warn(stderr, warnings)
 	var fe *record.FormatError
 	if errors.As(err, &fe) {
-		return AsUsage(err)
+		return cli.AsUsage(err)
 	}
 	return err
 }

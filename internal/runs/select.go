@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/srcpos"
 )
@@ -38,7 +39,7 @@ func (f *TrialFilter) SetOutcomes(list string) error {
 	for o := range strings.SplitSeq(list, ",") {
 		o = strings.TrimSpace(o)
 		if !slices.Contains(known, o) {
-			return Usagef("--outcome: %s", srcpos.Unknown("outcome", o, known))
+			return cli.Usagef("--outcome: %s", srcpos.Unknown("outcome", o, known))
 		}
 		f.outcomes = append(f.outcomes, o)
 	}
@@ -49,7 +50,7 @@ func (f *TrialFilter) SetOutcomes(list string) error {
 func (f *TrialFilter) Check() error {
 	for _, g := range []struct{ flag, pattern string }{{"model", f.Model}, {"variant", f.Variant}, {"case", f.Case}} {
 		if _, err := path.Match(g.pattern, ""); err != nil {
-			return Usagef("--%s %q: %v", g.flag, g.pattern, err)
+			return cli.Usagef("--%s %q: %v", g.flag, g.pattern, err)
 		}
 	}
 	return nil
@@ -164,7 +165,7 @@ func (f *TrialFilter) NoMatch(dir string, s *TrialsSeen) error {
 		typos = append(typos, fmt.Sprintf("no trial has --repeat %d (repeats of the run: 0 to %d)", f.Repeat.N, s.maxRepeat))
 	}
 	if len(typos) > 0 {
-		return Usagef("show: %s", strings.Join(typos, "; "))
+		return cli.Usagef("show: %s", strings.Join(typos, "; "))
 	}
 	var given []string
 	for _, g := range []struct{ flag, v string }{{"model", f.Model}, {"variant", f.Variant}, {"case", f.Case}} {

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
@@ -66,7 +67,7 @@ func runServers(ctx context.Context, s *suite.Suite) (*serversfile.Config, error
 		return nil, nil
 	}
 	cfg, err := SuiteServers(ctx, s)
-	return cfg, AsUsage(err)
+	return cfg, cli.AsUsage(err)
 }
 
 // toolInfos is what a tool policy knows of every tool of the catalog.

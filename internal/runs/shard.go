@@ -3,6 +3,7 @@ package runs
 import (
 	"cmp"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/runner"
 	"github.com/toolgrade/toolgrade/internal/shard"
@@ -29,16 +30,16 @@ type Shard struct {
 func (sh *Shard) check() error {
 	switch {
 	case sh.Spec != "" && sh.From != "":
-		return Usagef("run: give --shard or --shard-from, not both")
+		return cli.Usagef("run: give --shard or --shard-from, not both")
 	case sh.Spec != "":
 		if _, err := shard.Parse(sh.Spec, cmp.Or(sh.By, shard.ByTrial)); err != nil {
-			return Usagef("run: %v", err)
+			return cli.Usagef("run: %v", err)
 		}
 	case sh.From == "env":
 	case sh.From != "":
-		return Usagef("run: --shard-from %q: the only source is env", sh.From)
+		return cli.Usagef("run: --shard-from %q: the only source is env", sh.From)
 	case sh.By != "" || sh.Count != nil:
-		return Usagef("run: --shard-by and --shards need --shard or --shard-from")
+		return cli.Usagef("run: --shard-by and --shards need --shard or --shard-from")
 	}
 	return nil
 }
@@ -66,7 +67,7 @@ func (sh *Shard) resolve(resumed *record.Run, getenv func(string) string) (shard
 		s, err = shard.Env(getenv, count, by)
 	}
 	if err != nil {
-		return s, Usagef("run: %v", err)
+		return s, cli.Usagef("run: %v", err)
 	}
 	if resumed == nil {
 		return s, nil
@@ -76,7 +77,7 @@ func (sh *Shard) resolve(resumed *record.Run, getenv func(string) string) (shard
 		return old, nil
 	}
 	if s != old && !(s.Whole() && old.Whole()) {
-		return s, Usagef("--resume: the run holds shard %v; --shard cannot change it", describeShard(old))
+		return s, cli.Usagef("--resume: the run holds shard %v; --shard cannot change it", describeShard(old))
 	}
 	return s, nil
 }

@@ -3,6 +3,7 @@ package runs
 import (
 	"time"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/stats"
 )
 
@@ -84,11 +85,11 @@ func (s *Spec) Validate() error {
 	resume := s.Resume != ""
 	switch {
 	case resume && s.Suite != "":
-		return Usagef("run: give a suite or --resume DIR, not both")
+		return cli.Usagef("run: give a suite or --resume DIR, not both")
 	case !resume && s.Suite == "":
-		return Usagef("run: give one suite file (or --resume DIR)")
+		return cli.Usagef("run: give one suite file (or --resume DIR)")
 	case s.Repeat != nil && *s.Repeat < 1, s.Parallel != nil && *s.Parallel < 1:
-		return Usagef("run: --repeat and --parallel must be at least 1")
+		return cli.Usagef("run: --repeat and --parallel must be at least 1")
 	}
 	if given := s.Overrides.flags(); resume && len(given) > 0 {
 		return overridesRefused(given)
@@ -102,9 +103,9 @@ func (s *Spec) Validate() error {
 	stop := s.StopEarly != nil && *s.StopEarly
 	switch t := s.threshold(); {
 	case s.StopThreshold != nil && !stop:
-		return Usagef("run: --stop-threshold needs --stop-early")
+		return cli.Usagef("run: --stop-threshold needs --stop-early")
 	case t <= 0 || t >= 1:
-		return Usagef("run: --stop-threshold must lie strictly between 0 and 1, not %g", t)
+		return cli.Usagef("run: --stop-threshold must lie strictly between 0 and 1, not %g", t)
 	}
 	if _, err := parseHosts(s.Ollama); err != nil {
 		return err

@@ -5,12 +5,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/record"
 )
 
 func ptr[T any](v T) *T { return &v }
 
-// TestSpecValidate: every refusal Validate makes is a UsageError with the
+// TestSpecValidate: every refusal Validate makes is a cli.UsageError with the
 // message of run's flags, and a plain fresh or resumed spec passes.
 func TestSpecValidate(t *testing.T) {
 	fresh := func(edit func(*Spec)) *Spec {
@@ -61,9 +62,9 @@ func TestSpecValidate(t *testing.T) {
 			}
 			continue
 		}
-		var ue *UsageError
+		var ue *cli.UsageError
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: got %v (%T), want a UsageError with %q", tc.name, err, err, tc.want)
+			t.Errorf("%s: got %v (%T), want a cli.UsageError with %q", tc.name, err, err, tc.want)
 		}
 	}
 }

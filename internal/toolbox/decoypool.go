@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/suite"
 	"github.com/toolgrade/toolgrade/internal/toolschema"
@@ -35,14 +36,14 @@ func (d *decoyPool) load(ctx context.Context) (*Pool, error) {
 		if src.Path != "" {
 			ts, err := LoadDecoys(src.Path, d.conn.propertyOrder())
 			if err != nil {
-				return nil, usage(fmt.Errorf("decoys (%s): %w", src.Pos, err))
+				return nil, cli.AsUsage(fmt.Errorf("decoys (%s): %w", src.Pos, err))
 			}
 			tools = append(tools, ts...)
 			continue
 		}
 		cfg, err := serversfile.Load(ctx, src.ServersPath)
 		if err != nil {
-			return nil, usage(fmt.Errorf("decoys (%s): %w", src.Pos, err))
+			return nil, cli.AsUsage(fmt.Errorf("decoys (%s): %w", src.Pos, err))
 		}
 		cat, err := Connect(ctx, cfg, d.conn)
 		if err != nil {
@@ -75,7 +76,7 @@ func (d *decoyPool) add(ctx context.Context, tools bridge.Toolbox, cat suite.Cat
 	}
 	tb, err := AddDecoys(tools, cat, pool, n, d.s.DrawSeed())
 	if err != nil {
-		return nil, usage(err)
+		return nil, cli.AsUsage(err)
 	}
 	d.warn(tb.Warnings())
 	return tb, nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
@@ -93,7 +94,7 @@ func Open(ctx context.Context, spec Spec) (*Set, error) {
 func variantNames(s *suite.Suite, named []string, meta *record.Run) ([]string, error) {
 	if meta != nil {
 		if named != nil {
-			return nil, usagef("run: --variants cannot change a resumed run")
+			return nil, cli.Usagef("run: --variants cannot change a resumed run")
 		}
 		if len(meta.Catalogs) == 0 {
 			return []string{""}, nil // a run from before variants
@@ -101,7 +102,7 @@ func variantNames(s *suite.Suite, named []string, meta *record.Run) ([]string, e
 		var out []string
 		for _, c := range meta.Catalogs {
 			if c.Variant != "" && s.Variant(c.Variant) == nil {
-				return nil, usagef("--resume: the run has variant %s, which %s no longer defines", c.Variant, s.Path)
+				return nil, cli.Usagef("--resume: the run has variant %s, which %s no longer defines", c.Variant, s.Path)
 			}
 			out = append(out, c.Variant)
 		}
@@ -114,18 +115,18 @@ func variantNames(s *suite.Suite, named []string, meta *record.Run) ([]string, e
 	var out []string
 	for _, name := range named {
 		if !slices.Contains(known, name) {
-			return nil, usagef("--variants: %s", srcpos.Unknown("variant", name, known))
+			return nil, cli.Usagef("--variants: %s", srcpos.Unknown("variant", name, known))
 		}
 		if name == suite.BaseVariant {
 			name = ""
 		}
 		if slices.Contains(out, name) {
-			return nil, usagef("--variants: %s is listed twice", displayVariant(name))
+			return nil, cli.Usagef("--variants: %s is listed twice", displayVariant(name))
 		}
 		out = append(out, name)
 	}
 	if len(out) == 0 {
-		return nil, usagef("--variants: name at least one variant (%s)", strings.Join(known, ", "))
+		return nil, cli.Usagef("--variants: name at least one variant (%s)", strings.Join(known, ", "))
 	}
 	// The base runs (and is recorded) first, whatever order they are named in.
 	if i := slices.Index(out, ""); i > 0 {
@@ -205,7 +206,7 @@ func (o *opener) ownServers(ctx context.Context, sv *suite.Variant) (*Base, brid
 	if vc == nil {
 		cfg, err := serversfile.Load(ctx, sv.ServersPath)
 		if err != nil {
-			return nil, nil, usage(fmt.Errorf("variant %s: %w", sv.Name, err))
+			return nil, nil, cli.AsUsage(fmt.Errorf("variant %s: %w", sv.Name, err))
 		}
 		cat, err := Connect(ctx, cfg, o.spec.Connect)
 		if err != nil {
@@ -216,7 +217,7 @@ func (o *opener) ownServers(ctx context.Context, sv *suite.Variant) (*Base, brid
 		o.byFile[sv.ServersPath] = vc
 	}
 	if err := s.CheckVariant(sv, vc); err != nil {
-		return nil, nil, usage(err)
+		return nil, nil, cli.AsUsage(err)
 	}
 	if vc == base {
 		return base, o.spec.Policy, nil

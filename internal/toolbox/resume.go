@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/record"
 )
 
@@ -11,7 +12,7 @@ import (
 // run in dir (whose run.json is recorded) when a variant's catalog changed
 // since the run began (now is what Open made of them, Set.Catalogs), or the
 // catalog it sends one of the cases that bring their own tools: its trials
-// before and after would not be comparable. The error is ErrUsage.
+// before and after would not be comparable. The error is a *cli.UsageError.
 func SameCatalogs(dir string, recorded *record.Run, now []record.RunCatalog) error {
 	for _, c := range now {
 		for _, old := range recorded.Catalogs {
@@ -19,7 +20,7 @@ func SameCatalogs(dir string, recorded *record.Run, now []record.RunCatalog) err
 				continue
 			}
 			if old.Hash != c.Hash {
-				return usagef("--resume: the catalog of variant %s changed since the run in %s began (hash %.12s, now %.12s): its trials would not be comparable",
+				return cli.Usagef("--resume: the catalog of variant %s changed since the run in %s began (hash %.12s, now %.12s): its trials would not be comparable",
 					displayVariant(c.Variant), dir, old.Hash, c.Hash)
 			}
 			if err := sameCaseCatalogs(dir, c.Variant, old.Cases, c.Cases); err != nil {
@@ -35,13 +36,13 @@ func sameCaseCatalogs(dir, variant string, old, now []record.RunCaseCatalog) err
 	was, is := caseHashes(old), caseHashes(now)
 	for _, id := range slices.Sorted(maps.Keys(is)) {
 		if was[id] != is[id] {
-			return usagef("--resume: the tools of case %s in variant %s changed since the run in %s began (hash %.12s, now %.12s): its trials would not be comparable",
+			return cli.Usagef("--resume: the tools of case %s in variant %s changed since the run in %s began (hash %.12s, now %.12s): its trials would not be comparable",
 				id, displayVariant(variant), dir, orNone(was[id]), is[id])
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(was)) {
 		if _, ok := is[id]; !ok {
-			return usagef("--resume: case %s in variant %s had its own tools when the run in %s began and has none now: its trials would not be comparable",
+			return cli.Usagef("--resume: case %s in variant %s had its own tools when the run in %s began and has none now: its trials would not be comparable",
 				id, displayVariant(variant), dir)
 		}
 	}

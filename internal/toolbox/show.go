@@ -5,6 +5,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/suite"
 	"github.com/toolgrade/toolgrade/internal/toolschema"
@@ -40,7 +41,7 @@ type Shown struct {
 }
 
 // Show is the catalog spec names over cat, the servers' catalog: its
-// overlays are checked against it (ErrUsage), and the variant applied as a
+// overlays are checked against it (a *cli.UsageError), and the variant applied as a
 // run applies it.
 func Show(ctx context.Context, cat *mcpclient.Catalog, spec ShowSpec) (*Shown, error) {
 	s, v := spec.Suite, spec.Variant
@@ -48,7 +49,7 @@ func Show(ctx context.Context, cat *mcpclient.Catalog, spec ShowSpec) (*Shown, e
 	if spec.Case == nil {
 		if v != nil && len(v.Tools) > 0 {
 			if err := s.CheckOverlays(v, cat); err != nil {
-				return nil, usage(err)
+				return nil, cli.AsUsage(err)
 			}
 		}
 		out, err := c.compose(ctx, cat, cat, cat.HiddenOf)
@@ -59,11 +60,11 @@ func Show(ctx context.Context, cat *mcpclient.Catalog, spec ShowSpec) (*Shown, e
 	}
 	b := NewBase(cat)
 	if err := s.CheckCaseTools(b); err != nil {
-		return nil, usage(err)
+		return nil, cli.AsUsage(err)
 	}
 	if v != nil && len(v.Tools) > 0 {
 		if err := s.CheckOverlays(v, b); err != nil {
-			return nil, usage(err)
+			return nil, cli.AsUsage(err)
 		}
 	}
 	st, err := b.Static(spec.Case)

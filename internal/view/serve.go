@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/proxy"
 	"github.com/toolgrade/toolgrade/internal/runs"
 )
@@ -31,7 +32,7 @@ type Options struct {
 // shows every run's transcripts to whoever can reach it.
 func CheckListen(addr string) error {
 	if err := proxy.LoopbackOnly(addr); err != nil {
-		return runs.Usagef("view: --listen %q: view listens on loopback only (127.0.0.1, ::1 or localhost): it shows your runs to whoever calls it", addr)
+		return cli.Usagef("view: --listen %q: view listens on loopback only (127.0.0.1, ::1 or localhost): it shows your runs to whoever calls it", addr)
 	}
 	return nil
 }
