@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/report/browsertest"
-	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
@@ -33,7 +33,7 @@ func TestHTMLBFCLInChromium(t *testing.T) {
 	if err := json.Unmarshal(b, &sum); err != nil {
 		t.Fatal(err)
 	}
-	page := browsertest.Open(t, ctx, filepath.Join(dir, runs.HTMLReportFile))
+	page := browsertest.Open(t, ctx, filepath.Join(dir, record.HTMLFile))
 	tctx, cancel := context.WithTimeout(ctx, 30*time.Second) // a deadlock guard, not a measurement
 	defer cancel()
 	if err := chromedp.Do(tctx, chromedp.WaitVisible(`body[data-drawn] #bfcl table.bfcl`)); err != nil {

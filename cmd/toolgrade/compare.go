@@ -43,23 +43,19 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	if f.thresholdGiven {
 		return cli.Usagef("compare: --threshold goes with --sweep AXIS")
 	}
-	if f.format == "markdown" {
-		return cli.Usagef("compare: --format markdown goes with --sweep AXIS; two runs, models or variants compare as terminal, json or html")
+	format, err := report.Find(f.format, report.KindComparison)
+	if err != nil {
+		if sweep, _ := report.Find(f.format, report.KindSweep); sweep != nil {
+			return cli.Usagef("compare: --format %s goes with --sweep AXIS; two runs, models or variants compare as %s", f.format, report.List(report.KindComparison))
+		}
+		return fmt.Errorf("compare: %w", err)
 	}
 	c, sum, warnings, err := comparePair(pos, f)
 	if err != nil {
 		return err
 	}
 	store.Warn(stderr, warnings)
-	err = runs.WriteOutput(f.outPath, stdout, func(w io.Writer) error {
-		switch f.format {
-		case "json":
-			return report.WriteCompareJSON(w, c)
-		case "html":
-			return report.WriteCompareHTML(w, c)
-		}
-		return report.WriteCompareTerminal(w, c)
-	})
+	err = runs.WriteOutput(f.outPath, stdout, func(w io.Writer) error { return format.Comparison(w, c) })
 	if err != nil || !f.gates.active() {
 		return err
 	}
@@ -74,7 +70,7 @@ func runCompare(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 func parseCompareFlags(args []string, stderr io.Writer) (*compareFlags, []string, error) {
 	fs := newFlags("compare", "BASE CURRENT | DIR --models a,b | DIR --variants a,b | DIR --sweep AXIS", stderr)
 	f := &compareFlags{}
-	fs.StringVar(&f.format, "format", "terminal", "the comparison's `FORMAT`: terminal, json (schema "+compare.Format+"), markdown (with --sweep, for a pull request) or html (one self-contained page)")
+	fs.StringVar(&f.format, "format", "terminal", "the comparison's `FORMAT`: "+report.List(report.KindComparison)+" (json's schema is "+compare.Format+", html one self-contained page); with --sweep, "+report.List(report.KindSweep)+" (markdown for a pull request)")
 	asJSON := fs.Bool("json", false, "the same as --format json")
 	fs.StringVar(&f.outPath, "o", "", "write the comparison to `FILE` (replaced atomically) instead of stdout")
 	fs.StringVar(&f.models, "models", "", "compare models `a,b` of one run (a is the base), pairing their trials by variant, case and repeat")
@@ -98,9 +94,6 @@ func parseCompareFlags(args []string, stderr io.Writer) (*compareFlags, []string
 			return nil, nil, cli.Usagef("compare: --json is --format json; it cannot go with --format %s", f.format)
 		}
 		f.format = "json"
-	}
-	if f.format != "terminal" && f.format != "json" && f.format != "markdown" && f.format != "html" {
-		return nil, nil, cli.Usagef("compare: --format %q: want one of terminal, json, markdown, html", f.format)
 	}
 	if f.alpha <= 0 || f.alpha >= 1 {
 		return nil, nil, cli.Usagef("compare: --alpha %g: must be between 0 and 1", f.alpha)
@@ -160,9 +153,15 @@ func compareSweep(pos []string, f *compareFlags, stdout, stderr io.Writer) error
 	case len(pos) != 1:
 		return cli.Usagef("compare: with --sweep, give one run directory")
 	case f.format == "html":
+		// The one format a sweep's comparison lacks has a better answer
+		// than the registry's list.
 		return cli.Usagef("compare: --sweep has no html format: `toolgrade report DIR --format html` draws the curves")
 	case f.gates.maxRegressions >= 0:
 		return cli.Usagef("compare: --max-regressions judges two sides; with --sweep, gate a point instead (--gate selection@60>=0.8)")
+	}
+	format, err := report.Find(f.format, report.KindSweep)
+	if err != nil {
+		return fmt.Errorf("compare: %w", err)
 	}
 	rds, err := openCompared(pos, f.keepTruncated)
 	if err != nil {
@@ -173,15 +172,7 @@ func compareSweep(pos []string, f *compareFlags, stdout, stderr io.Writer) error
 		return cli.AsUsage(fmt.Errorf("compare: %w", err))
 	}
 	store.Warn(stderr, warnings)
-	err = runs.WriteOutput(f.outPath, stdout, func(w io.Writer) error {
-		switch f.format {
-		case "json":
-			return report.WriteSweepCompareJSON(w, sc)
-		case "markdown":
-			return report.WriteSweepCompareMarkdown(w, sc)
-		}
-		return report.WriteSweepCompareTerminal(w, sc)
-	})
+	err = runs.WriteOutput(f.outPath, stdout, func(w io.Writer) error { return format.Sweep(w, sc) })
 	if err != nil || !f.gates.active() {
 		return err
 	}

@@ -102,7 +102,7 @@ func TestChooseAfterARun(t *testing.T) {
 		want string
 	}{
 		{[]string{"--margin", "5"}, `choose: --margin "5": a fraction is below 1`},
-		{[]string{"--format", "pdf"}, `choose: --format "pdf": want one of terminal, markdown, json, html`},
+		{[]string{"--format", "pdf"}, `choose: --format "pdf": want one of terminal, json, markdown, html`},
 		{[]string{"--reference", "scripted-god"}, `choose: --reference: unknown model "scripted-god"`},
 	} {
 		r := runCLI(t, context.Background(), append([]string{"choose", dir}, tc.args...)...)

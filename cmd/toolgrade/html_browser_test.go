@@ -11,13 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolgrade/toolgrade/internal/runs"
-	"github.com/toolgrade/toolgrade/internal/stats"
-
 	"github.com/chromedp/chromedp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/report/browsertest"
+	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
@@ -59,7 +57,7 @@ func TestHTMLReportInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	page := browsertest.Open(t, ctx, filepath.Join(dir, runs.HTMLReportFile))
+	page := browsertest.Open(t, ctx, filepath.Join(dir, record.HTMLFile))
 	tctx, cancel := context.WithTimeout(ctx, 30*time.Second) // a deadlock guard, not a measurement
 	defer cancel()
 	if err := chromedp.Do(tctx, chromedp.WaitVisible(`body[data-drawn] #models`)); err != nil {
@@ -187,7 +185,7 @@ func TestHTMLReportInChromium(t *testing.T) {
 	if d := page.Dialogs(); len(d) > 0 {
 		t.Errorf("the page opened dialogs: %q", d)
 	}
-	want := browsertest.FileURL(filepath.Join(dir, runs.HTMLReportFile))
+	want := browsertest.FileURL(filepath.Join(dir, record.HTMLFile))
 	for _, u := range page.Requests() {
 		if strings.TrimSuffix(u, "#") != want && !strings.HasPrefix(u, want+"#") {
 			t.Errorf("the page requested %s; only %s may be loaded", u, want)
@@ -210,7 +208,7 @@ func TestHTMLReportPairsVariants(t *testing.T) {
 	if r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.stderr)
 	}
-	browsertest.Open(t, ctx, filepath.Join(dir, runs.HTMLReportFile))
+	browsertest.Open(t, ctx, filepath.Join(dir, record.HTMLFile))
 	tctx, cancel := context.WithTimeout(ctx, 30*time.Second) // a deadlock guard
 	defer cancel()
 	if err := chromedp.Do(tctx, chromedp.WaitVisible(`body[data-drawn] #paired`)); err != nil {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgrade/toolgrade/internal/runs"
+	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/store"
 )
 
@@ -34,9 +34,9 @@ func TestInterruptedRunWritesAPartialHTMLReport(t *testing.T) {
 	waitTrials(t, dir, 5)
 	cmd.Process.Signal(os.Interrupt)
 	cmd.Wait()
-	b, err := os.ReadFile(filepath.Join(dir, runs.HTMLReportFile))
+	b, err := os.ReadFile(filepath.Join(dir, record.HTMLFile))
 	if err != nil {
-		t.Fatalf("an interrupted run left no %s: %v\n%s", runs.HTMLReportFile, err, stderr)
+		t.Fatalf("an interrupted run left no %s: %v\n%s", record.HTMLFile, err, stderr)
 	}
 	if got := overviewStatus(t, string(b)); got != store.StatusInterrupted {
 		t.Errorf("the page's status is %q, want %q (marked partial)", got, store.StatusInterrupted)
@@ -49,7 +49,7 @@ func TestReportWritesHTML(t *testing.T) {
 	if r := runCLI(t, context.Background(), "run", docsSuite(t), "--out", dir, "--ollama", url); r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.stderr)
 	}
-	page, err := os.ReadFile(filepath.Join(dir, runs.HTMLReportFile))
+	page, err := os.ReadFile(filepath.Join(dir, record.HTMLFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/report/browsertest"
-	"github.com/toolgrade/toolgrade/internal/runs"
 )
 
 // TestHTMLReportShowsTheJudgedRate: report.html of a run with rubrics has
@@ -24,7 +24,7 @@ func TestHTMLReportShowsTheJudgedRate(t *testing.T) {
 	if r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.stderr)
 	}
-	browsertest.Open(t, ctx, filepath.Join(dir, runs.HTMLReportFile))
+	browsertest.Open(t, ctx, filepath.Join(dir, record.HTMLFile))
 	tctx, cancel := context.WithTimeout(ctx, 30*time.Second) // a deadlock guard, not a measurement
 	defer cancel()
 	if err := chromedp.Do(tctx, chromedp.WaitVisible(`body[data-drawn] #models`)); err != nil {
@@ -67,7 +67,7 @@ func TestHTMLReportShowsTheJudgedRate(t *testing.T) {
 	if r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.stderr)
 	}
-	browsertest.Open(t, ctx, filepath.Join(dir, runs.HTMLReportFile))
+	browsertest.Open(t, ctx, filepath.Join(dir, record.HTMLFile))
 	if err := chromedp.Do(tctx, chromedp.WaitVisible(`body[data-drawn] #models`)); err != nil {
 		t.Fatalf("the overview was never drawn: %v", err)
 	}

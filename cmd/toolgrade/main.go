@@ -14,8 +14,8 @@ import (
 	"syscall"
 
 	"github.com/toolgrade/toolgrade/internal/cli"
-	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/srcpos"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // Exit codes, documented in docs/commands.md.
@@ -53,7 +53,7 @@ func printError(w io.Writer, err error, interrupted bool) {
 		return
 	}
 	// Errors may quote what a server or Ollama sent.
-	fmt.Fprintln(w, "toolgrade:", report.Printable(err.Error()))
+	fmt.Fprintln(w, "toolgrade:", termtext.Printable(err.Error()))
 }
 
 // command is one subcommand.

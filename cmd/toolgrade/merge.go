@@ -6,8 +6,8 @@ import (
 	"io"
 
 	"github.com/toolgrade/toolgrade/internal/cli"
+	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/runs"
-	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
@@ -29,12 +29,6 @@ func runMerge(_ context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return err
 	}
 	fmt.Fprintf(stderr, "toolgrade: merged %s into %s\n", termtext.Count(len(dirs), "shard"), out)
-	rep := &runReporter{stdout: stdout, stderr: stderr}
-	return rep.Reports(rd, func(err error) error { return err })
-}
-
-// openRuns opens the run directory of report or show (cmd), or several as
-// the shards of one run (runs.OpenRuns).
-func openRuns(cmd string, dirs []string, stderr io.Writer) (*store.Reader, error) {
-	return runs.OpenRuns(cmd, dirs, stderr)
+	rep := &runReporter{RunFiles: report.RunFiles{Stdout: stdout, Stderr: stderr}}
+	return runs.WriteReports(rd, rep, func(err error) error { return err }, stderr)
 }

@@ -11,8 +11,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
+	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/report/browsertest"
-	"github.com/toolgrade/toolgrade/internal/runs"
 )
 
 // namedOutcomesScript plays a model that sends an integer as a string,
@@ -73,7 +73,7 @@ cases:
 		}
 	}
 
-	browsertest.Open(t, ctx, filepath.Join(dir, runs.HTMLReportFile))
+	browsertest.Open(t, ctx, filepath.Join(dir, record.HTMLFile))
 	tctx, cancel := context.WithTimeout(ctx, 30*time.Second) // a deadlock guard, not a measurement
 	defer cancel()
 	if err := chromedp.Do(tctx, chromedp.WaitVisible(`body[data-drawn] #models`)); err != nil {

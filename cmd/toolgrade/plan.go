@@ -31,8 +31,13 @@ func runPlan(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Wr
 	if err != nil {
 		return cli.AsUsage(fmt.Errorf("plan: %w", err))
 	}
+	name := "terminal"
 	if *asJSON {
-		return report.WritePlanJSON(stdout, p)
+		name = "json"
 	}
-	return report.WritePlanTerminal(stdout, p)
+	f, err := report.Find(name, report.KindPlan)
+	if err != nil {
+		return err
+	}
+	return f.Plan(stdout, p)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/toolgrade/toolgrade/internal/cli"
@@ -14,12 +15,9 @@ import (
 // keepTruncatedUsage is the one help text of --keep-truncated.
 const keepTruncatedUsage = "count the trials whose prompt reached num_ctx in the rates (by default they are kept out, counted apart, since the model may never have seen its tools)"
 
-// reportFormats are --format's values, in the order usage lists them.
-var reportFormats = []string{"terminal", "json", "markdown", "junit", "html"}
-
 func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("report", "DIR | SHARD_DIR...", stderr)
-	format := fs.String("format", "terminal", "the report's `FORMAT`: terminal, json (summary.json), markdown, junit or html")
+	format := fs.String("format", "terminal", "the report's `FORMAT`: "+report.List(report.KindRun)+" (json is summary.json)")
 	asJSON := fs.Bool("json", false, "the same as --format json")
 	outPath := fs.String("o", "", "write the report to `FILE` (replaced atomically) instead of stdout")
 	keepTruncated := fs.Bool("keep-truncated", false, keepTruncatedUsage)
@@ -42,58 +40,24 @@ func runReport(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		}
 		*format = "json"
 	}
-	if !knownFormat(*format) {
-		return cli.Usagef("report: --format %q: want one of terminal, json, markdown, junit, html", *format)
+	f, err := report.Find(*format, report.KindRun)
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
 	}
-	run, err := openRuns("report", pos, stderr)
+	run, err := runs.OpenRuns("report", pos, stderr)
 	if err != nil {
 		return err
 	}
 	applyKeepTruncated(*keepTruncated, run)
-	if err := runs.WriteOutput(*outPath, stdout, func(w io.Writer) error {
-		return writeReport(run, *format, w, stderr)
-	}); err != nil {
+	// Every format is computed from the run directory alone; summarizing
+	// the run writes its summary.json again, as run's end does.
+	r := &report.Run{Reader: run, Warn: stderr, Summary: func() (*summary.Summary, error) { return runs.WriteSummary(run, stderr) }}
+	if err := runs.WriteOutput(*outPath, stdout, func(w io.Writer) error { return f.Run(w, r) }); err != nil {
 		return err
 	}
 	// Only --gate: the suite's gates are run's, so re-rendering a report
 	// never starts failing a build.
 	return gf.judgeRun(ctx, run, nil, gateOn, nil, stderr)
-}
-
-func knownFormat(f string) bool {
-	for _, k := range reportFormats {
-		if f == k {
-			return true
-		}
-	}
-	return false
-}
-
-// writeReport writes the run's report in one format to w: the one switch
-// over --format. Every format is computed from the run directory alone.
-func writeReport(run *store.Reader, format string, w, stderr io.Writer) error {
-	switch format {
-	case "terminal":
-		_, err := runs.WriteReports(run, w, stderr)
-		return err
-	case "json":
-		sum, err := runs.Summarize(run, stderr)
-		if err != nil {
-			return err
-		}
-		return summary.WriteJSON(w, sum)
-	case "markdown":
-		sum, err := runs.Summarize(run, stderr)
-		if err != nil {
-			return err
-		}
-		return report.WriteMarkdown(w, sum, runs.MarkdownOptions(run))
-	case "junit":
-		return runs.WriteJUnit(run, w, stderr)
-	case "html":
-		return runs.WriteHTMLReport(run, "-", w, stderr)
-	}
-	return cli.Usagef("report: --format %q: want one of terminal, json, markdown, junit, html", format)
 }
 
 // applyKeepTruncated applies --keep-truncated (keep) to the runs a command read,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/rescore"
 	"github.com/toolgrade/toolgrade/internal/runs"
 )
@@ -31,6 +32,9 @@ func runRescore(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	if err != nil {
 		return err
 	}
-	_, err = runs.WriteReports(rd, stdout, stderr)
-	return err
+	sum, err := runs.WriteSummary(rd, stderr)
+	if err != nil {
+		return err
+	}
+	return report.WriteRunTerminal(stdout, rd, sum)
 }

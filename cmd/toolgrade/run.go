@@ -5,12 +5,13 @@ import (
 	"context"
 	"flag"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/gate"
+	"github.com/toolgrade/toolgrade/internal/progress"
+	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/runner"
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/stats"
@@ -47,7 +48,8 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		Stderr:   stderr,
 		Harness:  version(),
 		Connect:  conn,
-		Reporter: &runReporter{gates: &f.gates, on: gateOn, stdout: stdout, stderr: stderr},
+		Reporter: &runReporter{RunFiles: report.RunFiles{Stdout: stdout, Stderr: stderr}, gates: &f.gates, on: gateOn},
+		Progress: progress.NewPrinter(stderr),
 	})
 }
 
@@ -125,35 +127,16 @@ func (f *runFlags) spec(given map[string]bool, pos []string) *runs.Spec {
 	return s
 }
 
-// runReporter is runs.Reporter over this package's reports and gates.
+// runReporter is runs.Reporter: internal/report's files, and the gates of
+// the suite and of the command line.
 type runReporter struct {
-	gates          *gateFlags
-	on             gate.On
-	stdout, stderr io.Writer
-}
-
-func (p *runReporter) Reports(run *store.Reader, failed func(error) error) error {
-	sum, err := runs.WriteReports(run, p.stdout, p.stderr)
-	if err == nil {
-		err = runs.WriteMarkdownReports(run, sum, p.stderr)
-	}
-	if err != nil {
-		if err := failed(err); err != nil {
-			return err
-		}
-	}
-	if err := runs.WriteHTMLReport(run, filepath.Join(run.Dir, runs.HTMLReportFile), p.stdout, io.Discard); err != nil {
-		return failed(err)
-	}
-	return nil
-}
-
-func (p *runReporter) JUnit(run *store.Reader, path string) error {
-	return runs.WriteJUnitFile(run, path, p.stderr)
+	report.RunFiles
+	gates *gateFlags
+	on    gate.On
 }
 
 func (p *runReporter) Gates(ctx context.Context, run *store.Reader, s *suite.Suite) error {
-	return p.gates.judgeRun(ctx, run, s.Gates, p.on, runs.CountRegressions(p.stderr), p.stderr)
+	return p.gates.judgeRun(ctx, run, s.Gates, p.on, runs.CountRegressions(p.Stderr), p.Stderr)
 }
 
 // suiteServers reads the suite's servers (runs.SuiteServers).

@@ -18,7 +18,6 @@ import (
 	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/proxy"
 	"github.com/toolgrade/toolgrade/internal/redact"
-	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/termtext"
@@ -193,7 +192,7 @@ func serveHealth(cfg *serversfile.Config, cat *mcpclient.Catalog, ol *ollamaConn
 		var reasons []string
 		v, err := ol.Models.Version(ctx)
 		if err != nil {
-			h.Ollama.Error = report.Printable(err.Error())
+			h.Ollama.Error = termtext.Printable(err.Error())
 			reasons = append(reasons, "Ollama does not answer")
 		}
 		h.Ollama.Version = v

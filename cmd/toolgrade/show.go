@@ -40,7 +40,7 @@ func runShow(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	run, err := openRuns("show", pos, stderr)
+	run, err := runs.OpenRuns("show", pos, stderr)
 	if err != nil {
 		return err
 	}
@@ -50,7 +50,7 @@ func runShow(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	seen := runs.NewTrialsSeen()
 	// Trials streams one trial at a time, so only the one being printed
 	// is held, whatever the size of the run.
-	if err := eachTrial(run, stderr, func(t *record.Trial) {
+	if err := run.EachTrial(stderr, func(t *record.Trial) {
 		seen.Add(t, &f)
 		if ctx.Err() == nil && f.Match(t) {
 			p.Add(t)

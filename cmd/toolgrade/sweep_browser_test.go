@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/report/browsertest"
-	"github.com/toolgrade/toolgrade/internal/runs"
 )
 
 // TestHTMLSweepInChromium renders the recorded sweep's HTML report and reads
@@ -19,7 +19,7 @@ import (
 func TestHTMLSweepInChromium(t *testing.T) {
 	ctx := browsertest.New(t)
 	dir := sweepRun(t)
-	out := filepath.Join(dir, runs.HTMLReportFile)
+	out := filepath.Join(dir, record.HTMLFile)
 	if r := runCLI(t, context.Background(), "report", dir, "--format", "html", "-o", out); r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.stderr)
 	}

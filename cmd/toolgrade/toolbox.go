@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/toolgrade/toolgrade/internal/report"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 	"github.com/toolgrade/toolgrade/internal/toolbox"
 )
 
@@ -18,6 +18,6 @@ func connectOptions(sf *serverFlags, stderr io.Writer) (toolbox.ConnectOptions, 
 	return toolbox.ConnectOptions{
 		Servers:   opts,
 		Log:       func(line string) { fmt.Fprintf(stderr, "toolgrade: %s\n", line) },
-		Printable: report.Printable,
+		Printable: termtext.Printable,
 	}, nil
 }

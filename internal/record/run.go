@@ -408,6 +408,9 @@ const TranscriptsFile = "transcripts.jsonl"
 // MarkdownFile is the run's Markdown report, which `run` writes when it ends.
 const MarkdownFile = "report.md"
 
+// HTMLFile is the run's HTML report, which `run` writes when it ends.
+const HTMLFile = "report.html"
+
 // WriteRun writes run.json into dir atomically (see WriteAtomic).
 func WriteRun(dir string, r *Run) error {
 	b, err := json.MarshalIndent(runFile{Format: Format, Run: r}, "", "  ")

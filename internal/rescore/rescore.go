@@ -94,7 +94,7 @@ func Rescore(ctx context.Context, spec *Spec, o *Options) (*store.Reader, error)
 		return nil, cli.Usagef("rescore: --out %s is the run itself; rescoring never overwrites a run", dst)
 	}
 	var trials []*record.Trial
-	if err := runs.EachTrial(j.from, stderr, func(t *record.Trial) { trials = append(trials, t) }); err != nil {
+	if err := j.from.EachTrial(stderr, func(t *record.Trial) { trials = append(trials, t) }); err != nil {
 		return nil, err
 	}
 	j.classify(trials)

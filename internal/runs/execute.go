@@ -138,7 +138,10 @@ func (r *session) config() (runner.Config, error) {
 // execute runs the trials of cfg, with progress on stderr, and says how the
 // session ended.
 func (r *session) execute(ctx context.Context, cfg runner.Config) *Ending {
-	prog := newProgress(r.stderr)
+	var prog Progress = noProgress{}
+	if r.o.Progress != nil {
+		prog = r.o.Progress
+	}
 	run := r.ol.runner
 	run.Tools, run.Catalog, run.Out = r.policy, r.cat, r.w.Trials()
 	if r.judge != nil {
@@ -149,7 +152,7 @@ func (r *session) execute(ctx context.Context, cfg runner.Config) *Ending {
 	run.OnProgress = func(p runner.Progress) {
 		saved[p.Model] = p.Saved
 		last[p.Model] = p
-		prog.update(p)
+		prog.Update(p)
 	}
 	run.OnSchedule = func(schedule, why string) { r.scheduled(schedule, why) }
 	run.OnWait = func(left time.Duration) {
@@ -166,7 +169,7 @@ func (r *session) execute(ctx context.Context, cfg runner.Config) *Ending {
 		}
 	}
 	ran, err := run.Run(ctx, cfg)
-	prog.finish()
+	prog.Finish()
 	e := &Ending{Err: err, End: time.Now(), Models: ran, Restarts: r.cat.Restarts()}
 	for _, n := range saved {
 		e.Saved += n

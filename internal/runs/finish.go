@@ -107,7 +107,7 @@ func finishRun(ctx context.Context, w *store.Writer, e *Ending, rep Reporter, st
 	}
 	if rep != nil {
 		// After Ctrl-C too: the reports say the run is partial.
-		if err := rep.Reports(w.Reader(), warn); err != nil {
+		if err := WriteReports(w.Reader(), rep, warn, stderr); err != nil {
 			// Every trial ran, but a run whose summary and reports are
 			// missing is not complete: run.json says why.
 			uerr := w.Update(func(r *record.Run) {

@@ -14,6 +14,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/summary"
 )
 
 func loadSuite(t *testing.T) *suite.Suite {
@@ -36,8 +37,11 @@ type reporter struct {
 	failReports error
 }
 
-func (r *reporter) Reports(run *store.Reader, failed func(error) error) error {
+func (r *reporter) Reports(run *store.Reader, sum *summary.Summary, failed func(error) error) error {
 	r.calls = append(r.calls, "reports "+run.Run.Status)
+	if sum == nil || sum.Suite != "tiny" {
+		r.calls = append(r.calls, "no summary")
+	}
 	if r.failReports != nil {
 		return failed(r.failReports)
 	}

@@ -23,12 +23,12 @@ type nextStep struct{ cmd, why string }
 // only, so what it names exists.
 func NextSteps(w io.Writer, run *store.Reader) {
 	var files []string
-	for _, f := range []string{HTMLReportFile, "report.md", record.SummaryFile, record.TrialsFile} {
+	for _, f := range []string{record.HTMLFile, record.MarkdownFile, record.SummaryFile, record.TrialsFile} {
 		if _, err := os.Stat(filepath.Join(run.Dir, f)); err == nil {
 			files = append(files, f)
 		}
 	}
-	if len(files) > 0 && files[0] == HTMLReportFile {
+	if len(files) > 0 && files[0] == record.HTMLFile {
 		fmt.Fprintf(w, "toolgrade: report: %s (beside it: %s)\n", filepath.Join(run.Dir, files[0]), strings.Join(files[1:], ", "))
 	} else {
 		fmt.Fprintf(w, "toolgrade: results in %s: %s\n", run.Dir, strings.Join(files, ", "))

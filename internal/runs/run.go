@@ -42,6 +42,8 @@ type Options struct {
 	// Reporter writes the reports and judges the gates at the finish; nil:
 	// neither.
 	Reporter Reporter
+	// Progress shows the progress of the trials; nil: none is shown.
+	Progress Progress
 }
 
 // session is one run of Run, from its directory to its finish: what each

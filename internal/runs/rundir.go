@@ -2,7 +2,6 @@ package runs
 
 import (
 	"errors"
-	"io"
 
 	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/record"
@@ -45,31 +44,4 @@ func heldRun(dir string) error {
 			dir, r.Suite.Name, r.Start.Local().Format("2006-01-02 15:04"), dir)
 	}
 	return cli.Usagef("run: %s already holds a run that did not finish; use --resume %s to finish it, or another --out", dir, dir)
-}
-
-// EachTrial calls fn for every trial of run (the last line of each key),
-// warns about unreadable lines on stderr, and makes a run a newer toolgrade
-// wrote a cli.UsageError: upgrading is the user's to do.
-func EachTrial(run *store.Reader, stderr io.Writer, fn func(*record.Trial)) error {
-	warnings, err := run.Trials(fn)
-	return warnAndClassify(stderr, warnings, err)
-}
-
-// eachSlimTrial is EachTrial with the trials read slim (store's
-// SlimTrials): no messages, requests, response text or tool arguments and
-// results; in one pass when it can, calling reset should it start over.
-func eachSlimTrial(run *store.Reader, stderr io.Writer, reset func(), fn func(*record.Trial)) error {
-	warnings, err := run.SlimTrials(reset, fn)
-	return warnAndClassify(stderr, warnings, err)
-}
-
-// warnAndClassify prints a read's warnings and makes a newer format's
-// error a usage error.
-func warnAndClassify(stderr io.Writer, warnings []*record.SyntaxError, err error) error {
-	store.Warn(stderr, warnings)
-	var fe *record.FormatError
-	if errors.As(err, &fe) {
-		return cli.AsUsage(err)
-	}
-	return err
 }

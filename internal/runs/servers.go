@@ -8,9 +8,9 @@ import (
 	"github.com/toolgrade/toolgrade/internal/bridge"
 	"github.com/toolgrade/toolgrade/internal/cli"
 	"github.com/toolgrade/toolgrade/internal/mcpclient"
-	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // ConnectServers connects every server of cfg with opts, tells stderr of
@@ -29,10 +29,10 @@ func ConnectServers(ctx context.Context, cfg *serversfile.Config, opts *mcpclien
 	}
 	for _, f := range cat.Failed() {
 		// The error may quote the server's stderr.
-		fmt.Fprintf(stderr, "toolgrade: server %q skipped: %s\n", f.Name, report.Printable(f.Err.Error()))
+		fmt.Fprintf(stderr, "toolgrade: server %q skipped: %s\n", f.Name, termtext.Printable(f.Err.Error()))
 	}
 	for _, w := range cat.Warnings() {
-		fmt.Fprintf(stderr, "toolgrade: warning: %s\n", report.Printable(w))
+		fmt.Fprintf(stderr, "toolgrade: warning: %s\n", termtext.Printable(w))
 	}
 	if len(cat.Tools()) == 0 {
 		cat.Close()

@@ -68,14 +68,14 @@ func Print(w io.Writer, shown *toolbox.Shown, v *suite.Variant, toolJSON []byte,
 			continue // inline: it never runs, so nothing blocks it
 		}
 		if why := policy.Blocks(ti); why != "" {
-			fmt.Fprintln(w, report.Printable(fmt.Sprintf("blocked: %s: a suite does not run it: %s", ti.Exposed, why)))
+			fmt.Fprintln(w, termtext.Printable(fmt.Sprintf("blocked: %s: a suite does not run it: %s", ti.Exposed, why)))
 		}
 	}
 	for _, l := range toolschema.ChangeLines(shown.Listed) {
-		fmt.Fprintln(w, report.Printable(l))
+		fmt.Fprintln(w, termtext.Printable(l))
 	}
 	for _, p := range pairs {
-		fmt.Fprintln(w, report.Printable("confusable: "+p.String()))
+		fmt.Fprintln(w, termtext.Printable("confusable: "+p.String()))
 	}
 	return nil
 }
@@ -110,7 +110,7 @@ func toolRows(shown *toolbox.Shown) [][]string {
 // system prompt, think and options.
 func printVariantSends(w io.Writer, v *suite.Variant) {
 	if v != nil && v.System != "" {
-		fmt.Fprintln(w, report.Printable("system prompt of variant "+v.Name+": "+clip(v.System, 200)))
+		fmt.Fprintln(w, termtext.Printable("system prompt of variant "+v.Name+": "+clip(v.System, 200)))
 	}
 	if v != nil && (v.Think != "" || len(v.Options) > 0) {
 		// The JSON's keys are sorted.
@@ -119,7 +119,7 @@ func printVariantSends(w io.Writer, v *suite.Variant) {
 			b, _ := json.Marshal(v.Options)
 			opts = string(b)
 		}
-		fmt.Fprintln(w, report.Printable(fmt.Sprintf("variant %s sends think %s and options %s over the suite's", v.Name, orUnset(v.Think), orUnset(opts))))
+		fmt.Fprintln(w, termtext.Printable(fmt.Sprintf("variant %s sends think %s and options %s over the suite's", v.Name, orUnset(v.Think), orUnset(opts))))
 	}
 }
 

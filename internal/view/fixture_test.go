@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/report"
 	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/store"
 )
@@ -83,7 +84,7 @@ func (f fakeRun) write(t testing.TB, root string) *store.Writer {
 		t.Fatal(err)
 	}
 	if f.report {
-		if err := runs.WriteHTMLReport(w.Reader(), filepath.Join(dir, runs.HTMLReportFile), io.Discard, io.Discard); err != nil {
+		if err := record.WriteAtomicWith(filepath.Join(dir, record.HTMLFile), func(out io.Writer) error { return report.WriteRunHTML(out, w.Reader(), io.Discard) }); err != nil {
 			t.Fatal(err)
 		}
 	}

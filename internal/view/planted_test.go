@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/report/browsertest"
-	"github.com/toolgrade/toolgrade/internal/runs"
 )
 
 // plantedReport is a report.html someone else wrote into a run folder: its
@@ -48,7 +48,7 @@ func TestPlantedReportCannotReadTheViewer(t *testing.T) {
 	fakeRun{name: "victim", suite: "secret-suite", start: time.Now(), models: []string{"qwen3:4b"}, passes: [][]bool{passes(1, 2)}, result: "SECRET-RESULT", report: true}.write(t, root)
 	fakeRun{name: "planted", suite: "planted", start: time.Now(), models: []string{"qwen3:4b"}, passes: [][]bool{passes(1, 1)}, result: "ok", report: true}.write(t, root)
 	page := strings.ReplaceAll(plantedReport, "BEACON", beacon.URL)
-	if err := os.WriteFile(filepath.Join(root, "planted", runs.HTMLReportFile), []byte(page), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "planted", record.HTMLFile), []byte(page), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s := server(t, root)
@@ -93,8 +93,8 @@ func TestNoLinkOutOfTheFolders(t *testing.T) {
 	}
 	link(filepath.Join(outside, "elsewhere"), filepath.Join(root, "linked"))
 	fakeRun{name: "report-out", suite: "s", start: time.Now(), models: []string{"m"}, passes: [][]bool{passes(1, 1)}, result: "ok", report: true}.write(t, root)
-	os.Remove(filepath.Join(root, "report-out", runs.HTMLReportFile))
-	link(secret, filepath.Join(root, "report-out", runs.HTMLReportFile))
+	os.Remove(filepath.Join(root, "report-out", record.HTMLFile))
+	link(secret, filepath.Join(root, "report-out", record.HTMLFile))
 	fakeRun{name: "trials-out", suite: "s", start: time.Now(), models: []string{"m"}, passes: [][]bool{passes(1, 1)}, result: "ok"}.write(t, root)
 	os.Remove(filepath.Join(root, "trials-out", "trials.jsonl"))
 	link(filepath.Join(outside, "elsewhere", "trials.jsonl"), filepath.Join(root, "trials-out", "trials.jsonl"))

@@ -16,7 +16,6 @@ import (
 	"github.com/toolgrade/toolgrade/internal/proxy"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/report"
-	"github.com/toolgrade/toolgrade/internal/runs"
 	"github.com/toolgrade/toolgrade/internal/store"
 )
 
@@ -173,13 +172,13 @@ func (v *viewer) report(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if rd.Run.Status != "running" {
-		if f, err := openInside(rd.Dir, runs.HTMLReportFile); err == nil {
+		if f, err := openInside(rd.Dir, record.HTMLFile); err == nil {
 			defer f.Close()
 			io.Copy(w, f)
 			return
 		}
 	}
-	if err := runs.WriteHTMLReport(rd, "", w, io.Discard); err != nil {
+	if err := report.WriteRunHTML(w, rd, io.Discard); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 	}
 }

@@ -1,4 +1,8 @@
-package runs
+// Package progress shows a run's progress while its trials run: the
+// runs.Progress cmd/toolgrade gives internal/runs, apart from it so that a
+// program finishing runs without showing them (harness/tgtest) links no
+// progress bar.
+package progress
 
 import (
 	"fmt"
@@ -13,10 +17,10 @@ import (
 	"golang.org/x/term"
 )
 
-// progress shows a run's progress on stderr: a bar on a terminal, plain lines
+// Printer shows a run's progress on stderr: a bar on a terminal, plain lines
 // (at every tenth of a model's trials) anywhere else, such as CI logs. Models
 // whose trials run interleaved (or in ABBA blocks) share one bar.
-type progress struct {
+type Printer struct {
 	w   io.Writer
 	tty bool
 	bar *progressbar.ProgressBar
@@ -26,16 +30,18 @@ type progress struct {
 	lastTen map[string]int
 }
 
-func newProgress(w io.Writer) *progress {
+// NewPrinter shows progress on w; a bar when w is a terminal.
+func NewPrinter(w io.Writer) *Printer {
 	f, ok := w.(*os.File)
-	return &progress{w: w, tty: ok && term.IsTerminal(int(f.Fd())), last: map[string]runner.Progress{}, lastTen: map[string]int{}}
+	return &Printer{w: w, tty: ok && term.IsTerminal(int(f.Fd())), last: map[string]runner.Progress{}, lastTen: map[string]int{}}
 }
 
-func (p *progress) update(pr runner.Progress) {
+// Update shows a model's latest progress.
+func (p *Printer) Update(pr runner.Progress) {
 	if _, seen := p.last[pr.Model]; !seen {
 		if p.allDone() {
 			// The models before ran all their trials: a bar of its own.
-			p.finish()
+			p.Finish()
 			p.last, p.order = map[string]runner.Progress{}, nil
 		}
 		p.order = append(p.order, pr.Model)
@@ -77,7 +83,7 @@ func (p *progress) update(pr runner.Progress) {
 }
 
 // allDone reports whether every model of the bar ran all its trials.
-func (p *progress) allDone() bool {
+func (p *Printer) allDone() bool {
 	for _, pr := range p.last {
 		if pr.Done < pr.Total {
 			return false
@@ -87,7 +93,7 @@ func (p *progress) allDone() bool {
 }
 
 // show draws the bar over the models it holds.
-func (p *progress) show() {
+func (p *Printer) show() {
 	total, done := 0, 0
 	var desc []string
 	for _, m := range p.order {
@@ -109,7 +115,8 @@ func (p *progress) show() {
 	p.bar.Set(done)
 }
 
-func (p *progress) finish() {
+// Finish ends the bar, once the runner returns.
+func (p *Printer) Finish() {
 	if p.bar != nil {
 		p.bar.Finish()
 		p.bar = nil
