@@ -100,12 +100,9 @@ func (o *ollamaTimeouts) register(fs *flag.FlagSet) {
 	fs.DurationVar(&o.Idle, "ollama-idle-timeout", 5*time.Minute, "time without a chunk from Ollama before a request fails as an infrastructure error (retried); 0: no limit")
 }
 
-// ollamaConn is an Ollama that answered.
-type ollamaConn = runs.Conn
-
 // dialOllama finds Ollama (--ollama, else OLLAMA_HOST) and checks, before
 // any work, that it answers.
-func dialOllama(ctx context.Context, flagURL string, ot *ollamaTimeouts) (*ollamaConn, error) {
+func dialOllama(ctx context.Context, flagURL string, ot *ollamaTimeouts) (*runs.Conn, error) {
 	return runs.DialOllama(ctx, flagURL, ot.Timeouts)
 }
 

@@ -178,7 +178,7 @@ func writeAddrFile(path string, ln net.Listener) error {
 }
 
 // serveHealth reports Ollama's version and every server's state.
-func serveHealth(cfg *serversfile.Config, cat *mcpclient.Catalog, ol *ollamaConn) proxy.HealthFunc {
+func serveHealth(cfg *serversfile.Config, cat *mcpclient.Catalog, ol *runs.Conn) proxy.HealthFunc {
 	tools := map[string]int{}
 	for _, t := range cat.Tools() {
 		tools[t.Server]++

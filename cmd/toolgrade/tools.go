@@ -165,7 +165,7 @@ type measureFlags struct {
 	model, ollamaURL string
 	options          optionList
 	ot               ollamaTimeouts
-	ol               *ollamaConn // nil until dial, and without --model
+	ol               *runs.Conn // nil until dial, and without --model
 	info             *llm.Model
 }
 

@@ -195,13 +195,13 @@ func arguments(call Call, f *Function, lang string) (args *yaml.Node, skip strin
 		t, _ := get[string](po, "type")
 		items, _ := get[Object](po, "items")
 		it, _ := get[string](items, "type")
-		if t != "" && !typeKnown(lang, t) {
+		if t != "" && !suite.BFCLTypeKnown(lang, t) {
 			if lang != "python" && gorillaToOpenAPI[t] != "" {
 				return nil, fmt.Sprintf("parameter %s has %s type %s, which toolgrade does not convert from its string form", p.Name, lang, t), nil, nil
 			}
 			return nil, "", nil, fmt.Errorf("parameter %s of %s: unknown type %q", p.Name, call.Name, t)
 		}
-		if lang == "python" && it != "" && !typeKnown("python", it) {
+		if lang == "python" && it != "" && !suite.BFCLTypeKnown("python", it) {
 			it = "" // an element type BFCL's checker has no Python type for checks nothing
 		}
 		m := flowMapping("bfcl", flowSeq(values(p.Accepted)...))
@@ -221,8 +221,6 @@ func arguments(call Call, f *Function, lang string) (args *yaml.Node, skip strin
 	}
 	return args, "", undefined, nil
 }
-
-func typeKnown(lang, t string) bool { return suite.BFCLTypeKnown(lang, t) }
 
 func ask(ms []Message) *yaml.Node {
 	if len(ms) == 1 && ms[0].Role == "user" {

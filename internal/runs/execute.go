@@ -23,7 +23,7 @@ func (r *session) create(ctx context.Context) error {
 		Repeat: r.repeat, Parallel: r.parallel, Models: r.ol.models,
 		Catalogs: r.vs.Catalogs, Overrides: r.overrides, Shard: r.shard,
 		NoExecute: deref(sp.NoExecute, false), KeepTruncated: sp.KeepTruncated,
-		JUnit: sp.JUnit, Judge: runJudge(r.judge), AllRepeats: sp.AllRepeats,
+		JUnit: sp.JUnit, Judge: RunJudge(r.judge), AllRepeats: sp.AllRepeats,
 	}
 	if deref(sp.StopEarly, false) {
 		rule := stats.SPRT{Threshold: sp.threshold()}.Filled()

@@ -36,17 +36,14 @@ func NewJudge(ctx context.Context, s *suite.Suite, ol *Conn, retries int, flag b
 	return &judge.Judge{Chat: ol.Chat, Model: d.Model, Digest: m.Digest, Options: d.Options, Repeat: d.Repeat, Retries: max(retries, 0)}, nil
 }
 
-// runJudge is what run.json records of j; nil for no judge.
-func runJudge(j *judge.Judge) *record.RunJudge {
+// RunJudge is what run.json records of j (a run's judge, a rescore's
+// --rejudge); nil for no judge.
+func RunJudge(j *judge.Judge) *record.RunJudge {
 	if j == nil {
 		return nil
 	}
 	return &record.RunJudge{Model: j.Model, Digest: j.Digest, Repeat: max(j.Repeat, 1), Options: j.Options}
 }
-
-// RunJudge is what run.json records of j (a rescore's --rejudge); nil for
-// no judge.
-func RunJudge(j *judge.Judge) *record.RunJudge { return runJudge(j) }
 
 // judgedTimes says how many times each answer is judged, when more than
 // once.
