@@ -46,9 +46,13 @@ func (s *Server) compose(rep Reply, fault Fault, think, keepUnknown bool, tools 
 			swallow = true
 		}
 	}
+	content := rep.Content
+	if u := rep.UserReply; u != nil {
+		content = pyDumps(Args{{"message", u.Message}, {"done", u.Done}})
+	}
 	var contentParts []string
-	if rep.Content != "" {
-		contentParts = splitWords(rep.Content, n)
+	if content != "" {
+		contentParts = splitWords(content, n)
 	}
 	a.evalCount += 4*len(rep.ToolCalls) + len(contentParts) + 1
 	if swallow {
