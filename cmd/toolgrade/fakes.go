@@ -62,7 +62,7 @@ func runFakeMCP(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	names := fakemcp.Names()
 	if len(pos) != 1 {
-		return usageErrorf("fake-mcp: give one server name: %s", strings.Join(names, " or "))
+		return usageErrorf("fake-mcp: give one server name: %s or %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 	}
 	if !slices.Contains(names, pos[0]) {
 		return usageErrorf("fake-mcp: %s", srcpos.Unknown("server", pos[0], names))

@@ -111,7 +111,7 @@ func TestFakeMCPNames(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"fake-mcp"}, "fake-mcp: give one server name: docs or faulty"},
+		{[]string{"fake-mcp"}, "fake-mcp: give one server name: docs, faulty or notes"},
 		{[]string{"fake-mcp", "doc"}, `fake-mcp: unknown server "doc" (did you mean "docs"?)`},
 	} {
 		if r := runCLI(t, context.Background(), tc.args...); r.code != exitUsage || r.err == nil || r.err.Error() != tc.want {

@@ -40,7 +40,7 @@ func Ollama(t testing.TB, script *fakeollama.Script, o *fakeollama.Options) (*fa
 	return srv, base
 }
 
-// Catalog connects the named fake MCP servers ("docs", "faulty")
+// Catalog connects the named fake MCP servers ("docs", "faulty", "notes")
 // in-process and closes them when the test ends.
 func Catalog(t testing.TB, o *mcpclient.Options, names ...string) *mcpclient.Catalog {
 	t.Helper()
