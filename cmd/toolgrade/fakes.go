@@ -56,6 +56,7 @@ func runFakeMCP(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	more += "\n\nIn a servers file: \"docs\": {\"command\": \"toolgrade\", \"args\": [\"fake-mcp\", \"docs\"]}"
 	fs := newFlagsHelp(cli.Help{Command: "fake-mcp", Args: "NAME", More: more}, stderr)
+	dir := fs.String("dir", "", "`DIR` holding notes' "+fakemcp.NotesFile+" (default: the working directory)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -66,6 +67,12 @@ func runFakeMCP(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	if !slices.Contains(names, pos[0]) {
 		return usageErrorf("fake-mcp: %s", srcpos.Unknown("server", pos[0], names))
+	}
+	if *dir != "" {
+		if pos[0] != "notes" {
+			return usageErrorf("fake-mcp: --dir is for notes, which keeps its notes in a directory; %s keeps none", pos[0])
+		}
+		return fakemcp.Serve(ctx, fakemcp.Notes(&fakemcp.NotesOptions{Dir: *dir}), stdin, stdout)
 	}
 	return fakemcp.ServeStdio(ctx, pos[0], stdin, stdout)
 }

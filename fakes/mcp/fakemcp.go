@@ -40,7 +40,7 @@ func About(name string) string {
 	case "faulty":
 		return "tools that misbehave on purpose, for testing clients; tools: fail, hang, huge, crash (exits 3), slow, echo"
 	case "notes":
-		return "notes kept in " + NotesFile + " in its working directory (one per trial when run per trial); tools: add_note, list_notes, read_note, delete_note"
+		return "notes kept in " + NotesFile + " in its working directory, or in --dir DIR; tools: add_note, list_notes, read_note, delete_note"
 	}
 	return ""
 }
@@ -68,6 +68,12 @@ func ServeStdio(ctx context.Context, name string, in io.Reader, out io.Writer) e
 	if err != nil {
 		return err
 	}
+	return Serve(ctx, s, in, out)
+}
+
+// Serve serves s as [ServeStdio] serves a named server, for a server built
+// with options of its own (a [Notes] with its directory).
+func Serve(ctx context.Context, s *mcp.Server, in io.Reader, out io.Writer) error {
 	// Read through a pipe so that closing it unblocks the server's reader
 	// even when in (typically os.Stdin) cannot be interrupted; the copying
 	// goroutine then lingers until in returns.
