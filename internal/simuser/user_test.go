@@ -35,7 +35,7 @@ rules:
 
 // fake serves userScript and returns a User of model over it, with a clock
 // that moves 250ms a reading, and the turns it was told of.
-func fake(t *testing.T, model string) (*User, *fakeollama.Server, *[]Turn) {
+func fake(t testing.TB, model string) (*User, *fakeollama.Server, *[]Turn) {
 	t.Helper()
 	s, err := fakeollama.ParseScript([]byte(userScript), "users.yaml")
 	if err != nil {
