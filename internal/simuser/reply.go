@@ -45,10 +45,13 @@ func Read(reply string) (msg string, done bool, how string, err error) {
 		if json.Valid([]byte(s)) && strings.HasPrefix(s, "{") {
 			return "", false, "", &NoMessageError{Reply: termtext.Excerpt(s, 200)}
 		}
-		msg, how = strings.Trim(s, "\"'` \n"), ReadText
+		msg, how = unquote(s), ReadText
 	}
 	if strings.Contains(msg, Stop) {
-		msg, done = strings.TrimSpace(strings.ReplaceAll(msg, Stop, "")), true
+		for strings.Contains(msg, Stop) { // "###ST###STOP###OP###" holds a second
+			msg = strings.ReplaceAll(msg, Stop, "")
+		}
+		msg, done = strings.TrimSpace(msg), true
 		if how == ReadText {
 			how = ReadStop
 		}
@@ -57,6 +60,14 @@ func Read(reply string) (msg string, done bool, how string, err error) {
 		return "", false, "", &NoMessageError{Reply: termtext.Excerpt(s, 200)}
 	}
 	return msg, done, how, nil
+}
+
+// unquote takes off the quotes a model may put around its whole line.
+func unquote(s string) string {
+	if n := len(s); n >= 2 && (s[0] == '"' || s[0] == '\'') && s[n-1] == s[0] {
+		return strings.TrimSpace(s[1 : n-1])
+	}
+	return s
 }
 
 // structured finds the object asked for: the whole reply, in a fence, or

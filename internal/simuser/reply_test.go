@@ -2,6 +2,7 @@ package simuser
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -20,6 +21,7 @@ func TestRead(t *testing.T) {
 		{"<think>hmm {not json</think>\n###STOP###", "", true, ReadStop},
 		{"'Can you read it back?'", "Can you read it back?", false, ReadText},
 		{"That is all. ###STOP###", "That is all.", true, ReadStop},
+		{`He said "hi"`, `He said "hi"`, false, ReadText},
 	} {
 		msg, done, how, err := Read(tc.reply)
 		if err != nil || msg != tc.msg || done != tc.done || how != tc.how {
@@ -32,4 +34,26 @@ func TestRead(t *testing.T) {
 			t.Errorf("Read(%q) error %v, want a *NoMessageError", reply, err)
 		}
 	}
+}
+
+// FuzzRead: no reply makes Read panic; a reply read gives a message or
+// ends the conversation, and never passes the stop word on.
+func FuzzRead(f *testing.F) {
+	for _, s := range []string{`{"message": "hi", "done": false}`, "```json\n{\"done\": true}\n```", "x {\"message\": \"y\"} z",
+		"<think>a</think>###STOP###", "'quoted'", "{}", "", "{\"message\": 3}", "<think>", "\"\"", "###ST###STOP###OP###"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, reply string) {
+		msg, done, _, err := Read(reply)
+		if err != nil {
+			var nm *NoMessageError
+			if !errors.As(err, &nm) || msg != "" || done {
+				t.Fatalf("Read(%q) = %q, %v, %v", reply, msg, done, err)
+			}
+			return
+		}
+		if msg == "" && !done || strings.Contains(msg, Stop) {
+			t.Fatalf("Read(%q) = %q, done %v", reply, msg, done)
+		}
+	})
 }
