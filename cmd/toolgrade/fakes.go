@@ -57,16 +57,23 @@ func runFakeMCP(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	more += "\n\nIn a servers file: \"docs\": {\"command\": \"toolgrade\", \"args\": [\"fake-mcp\", \"docs\"]}"
 	fs := newFlagsHelp(cli.Help{Command: "fake-mcp", Args: "NAME", More: more}, stderr)
+	dir := fs.String("dir", "", "`DIR` holding notes' "+fakemcp.NotesFile+" (default: the working directory)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	names := fakemcp.Names()
 	if len(pos) != 1 {
-		return cli.Usagef("fake-mcp: give one server name: %s", strings.Join(names, " or "))
+		return cli.Usagef("fake-mcp: give one server name: %s or %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 	}
 	if !slices.Contains(names, pos[0]) {
 		return cli.Usagef("fake-mcp: %s", srcpos.Unknown("server", pos[0], names))
+	}
+	if *dir != "" {
+		if pos[0] != "notes" {
+			return cli.Usagef("fake-mcp: --dir is for notes, which keeps its notes in a directory; %s keeps none", pos[0])
+		}
+		return fakemcp.Serve(ctx, fakemcp.Notes(&fakemcp.NotesOptions{Dir: *dir}), stdin, stdout)
 	}
 	return fakemcp.ServeStdio(ctx, pos[0], stdin, stdout)
 }

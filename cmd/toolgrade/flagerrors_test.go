@@ -96,9 +96,10 @@ func TestHelpOfACommandWithoutFlags(t *testing.T) {
 	}
 	r := runCLI(t, context.Background(), "fake-mcp", "-h")
 	for _, want := range []string{
-		"Usage: toolgrade fake-mcp NAME\n",
+		"Usage: toolgrade fake-mcp [flags] NAME\n",
 		"\n  docs    ", "search, list_documents, get_document\n",
 		"\n  faulty  ", "fail, hang, huge, crash (exits 3), slow, echo\n",
+		"\n  notes   ", "add_note, list_notes, read_note, delete_note\n",
 	} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("fake-mcp -h lacks %q:\n%s", want, r.stderr)
@@ -111,8 +112,9 @@ func TestFakeMCPNames(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"fake-mcp"}, "fake-mcp: give one server name: docs or faulty"},
+		{[]string{"fake-mcp"}, "fake-mcp: give one server name: docs, faulty or notes"},
 		{[]string{"fake-mcp", "doc"}, `fake-mcp: unknown server "doc" (did you mean "docs"?)`},
+		{[]string{"fake-mcp", "--dir", "x", "docs"}, "fake-mcp: --dir is for notes, which keeps its notes in a directory; docs keeps none"},
 	} {
 		if r := runCLI(t, context.Background(), tc.args...); r.code != exitUsage || r.err == nil || r.err.Error() != tc.want {
 			t.Errorf("%v: code %d, %v\nwant %s", tc.args, r.code, r.err, tc.want)

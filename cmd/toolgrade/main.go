@@ -81,7 +81,7 @@ func commands() []command {
 		{"plan", "how many paired trials would show a model not worse than another by more than a margin, from a pilot run", runPlan},
 		{"import", "write a suite from another benchmark's files: import bfcl, the Berkeley Function-Calling Leaderboard's questions and possible answers", runImport},
 		{"fake-ollama", "serve a scripted fake Ollama (for demos and tests)", runFakeOllama},
-		{"fake-mcp", "serve a fake MCP server over stdio (docs, faulty)", runFakeMCP},
+		{"fake-mcp", "serve a fake MCP server over stdio (docs, faulty, notes)", runFakeMCP},
 		{"version", "print toolgrade's version, and the Go and the Ollama and MCP modules it was built with", runVersion},
 	}
 }

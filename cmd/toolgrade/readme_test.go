@@ -44,6 +44,7 @@ var glossaryWords = []string{
 	"argument validity", "argument accuracy", "irrelevance", "pass", "pass@k and pass^k",
 	"Wilson interval", "McNemar test", "SPRT, stop early", "infra error", "truncated prompt",
 	"trial key", "shard", "gate", "baseline", "regression", "unit of evidence", "failed call", "copy", "schedule",
+	"simulated user",
 }
 
 // TestReadmeIsAFrontDoor: the README stays short, shows the two set-up

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"os"
 	"slices"
 	"strings"
 
@@ -103,4 +104,25 @@ func ExampleInMemory() {
 	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
 	// Output:
 	// faq.txt: Q: Can I bring my dog? A: Yes, dogs are welcome on the terrace.
+}
+
+func ExampleNotes() {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "notes")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	cs, stop := exampleSession(ctx, fakemcp.Notes(&fakemcp.NotesOptions{Dir: dir}))
+	defer stop()
+	printTools(ctx, cs)
+	// Output:
+	// add_note(text, title)
+	//   Save a note with a title and a text. A note that already has this title (ignoring case) is replaced. Use read_note afterwards to check what was saved.
+	// delete_note(title)
+	//   Delete the note with this title (ignoring case). An unknown title is an error that lists the titles there are.
+	// list_notes()
+	//   List the titles of all notes, sorted, one per line; the result is "no notes" when there are none.
+	// read_note(title)
+	//   Return the text of the note with this title (ignoring case). An unknown title is an error that lists the titles there are.
 }

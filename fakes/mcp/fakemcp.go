@@ -1,6 +1,7 @@
 // Package fakemcp provides small, deterministic MCP servers for exercising
-// toolgrade end to end: "docs", a restaurant assistant's document store, and
-// "faulty", a set of tools that fail, hang, crash or flood on purpose.
+// toolgrade end to end: "docs", a restaurant assistant's document store,
+// "faulty", a set of tools that fail, hang, crash or flood on purpose, and
+// "notes", a notes store kept in a file, whose state scenarios check.
 //
 // Servers are plain [*mcp.Server] values from the go-sdk. Serve them in-process
 // with [InMemory] or over standard input and output with [ServeStdio].
@@ -28,7 +29,7 @@ const version = "1.0.0"
 const CrashExitCode = 3
 
 // Names returns the names accepted by [New] and [ServeStdio], sorted.
-func Names() []string { return []string{"docs", "faulty"} }
+func Names() []string { return []string{"docs", "faulty", "notes"} }
 
 // About says in one line what the named server serves, ending with its
 // tools, for `toolgrade fake-mcp -h`; "" for a name that is none.
@@ -38,18 +39,22 @@ func About(name string) string {
 		return "a restaurant's FAQ, menu and opening hours; tools: search, list_documents, get_document"
 	case "faulty":
 		return "tools that misbehave on purpose, for testing clients; tools: fail, hang, huge, crash (exits 3), slow, echo"
+	case "notes":
+		return "notes kept in " + NotesFile + " in its working directory, or in --dir DIR; tools: add_note, list_notes, read_note, delete_note"
 	}
 	return ""
 }
 
-// New returns a fresh instance of the named server: "docs" is [Docs] and
-// "faulty" is [Faulty] with nil options.
+// New returns a fresh instance of the named server: "docs" is [Docs],
+// "faulty" is [Faulty] and "notes" is [Notes], with nil options.
 func New(name string) (*mcp.Server, error) {
 	switch name {
 	case "docs":
 		return Docs(), nil
 	case "faulty":
 		return Faulty(nil), nil
+	case "notes":
+		return Notes(nil), nil
 	}
 	return nil, fmt.Errorf("fakemcp: unknown server %q (known: %s)", name, strings.Join(Names(), ", "))
 }
@@ -63,6 +68,12 @@ func ServeStdio(ctx context.Context, name string, in io.Reader, out io.Writer) e
 	if err != nil {
 		return err
 	}
+	return Serve(ctx, s, in, out)
+}
+
+// Serve serves s as [ServeStdio] serves a named server, for a server built
+// with options of its own (a [Notes] with its directory).
+func Serve(ctx context.Context, s *mcp.Server, in io.Reader, out io.Writer) error {
 	// Read through a pipe so that closing it unblocks the server's reader
 	// even when in (typically os.Stdin) cannot be interrupted; the copying
 	// goroutine then lingers until in returns.

@@ -118,7 +118,7 @@ func settle(t *testing.T, max int) {
 const dogLine = "faq.txt: Q: Can I bring my dog? A: Yes, dogs are welcome on the terrace."
 
 func TestNames(t *testing.T) {
-	if got, want := fakemcp.Names(), []string{"docs", "faulty"}; !slices.Equal(got, want) {
+	if got, want := fakemcp.Names(), []string{"docs", "faulty", "notes"}; !slices.Equal(got, want) {
 		t.Errorf("Names() = %v, want %v", got, want)
 	}
 	for _, name := range fakemcp.Names() {
@@ -127,8 +127,8 @@ func TestNames(t *testing.T) {
 		}
 	}
 	_, err := fakemcp.New("nope")
-	if err == nil || !strings.Contains(err.Error(), `"nope"`) || !strings.Contains(err.Error(), "docs, faulty") {
-		t.Errorf(`New("nope") error = %v, want one naming "nope" and listing docs, faulty`, err)
+	if err == nil || !strings.Contains(err.Error(), `"nope"`) || !strings.Contains(err.Error(), "docs, faulty, notes") {
+		t.Errorf(`New("nope") error = %v, want one naming "nope" and listing docs, faulty, notes`, err)
 	}
 	if err := fakemcp.ServeStdio(t.Context(), "nope", strings.NewReader(""), io.Discard); err == nil {
 		t.Error(`ServeStdio("nope") succeeded`)

@@ -188,10 +188,13 @@ func TestStreamOrderAndArguments(t *testing.T) {
 	}
 }
 
+// TestNoToolsOfferedGivesRawCall: the calls come back as the text a model
+// writes, json.dumps's spacing and floats (5.0), its own characters
+// unescaped.
 func TestNoToolsOfferedGivesRawCall(t *testing.T) {
-	h := newHarness(t, oneRuleScript(Rule{Reply: Reply{ToolCalls: []ToolCall{Call("search", "query", "<x> & y", "n", 2.5, "tags", []any{"a", "b"}, "opt", map[string]any{"b": true, "a": nil})}}}), nil)
+	h := newHarness(t, oneRuleScript(Rule{Reply: Reply{ToolCalls: []ToolCall{Call("search", "query", "<x> & café", "n", 2.5, "k", 5.0, "tags", []any{"a", "b"}, "opt", map[string]any{"b": true, "a": nil})}}}), nil)
 	ex := h.chat(t, &api.ChatRequest{Model: "m", Messages: user("go"), Stream: ptr(false)})
-	want := `<tool_call>{"name": "search", "arguments": {"query": "<x> & y", "n": 2.5, "tags": ["a", "b"], "opt": {"a": null, "b": true}}}</tool_call>`
+	want := `<tool_call>{"name": "search", "arguments": {"query": "<x> & café", "n": 2.5, "k": 5.0, "tags": ["a", "b"], "opt": {"a": null, "b": true}}}</tool_call>`
 	if ex.err != nil || ex.resps[0].Message.Content != want || len(ex.resps[0].Message.ToolCalls) != 0 {
 		t.Fatalf("err %v, got %q\nwant %q", ex.err, ex.resps[0].Message.Content, want)
 	}

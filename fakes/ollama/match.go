@@ -10,16 +10,17 @@ import (
 // or nil when none does.
 func (s *Server) match(m *modelInfo, req *api.ChatRequest) *rule {
 	msgs := mergeMessages(req.Messages)
-	round := 1
-	var lastUser, lastTool *string
+	round, turn := 1, 0
+	var lastUser, lastTool, turnTool *string
 	for i := range msgs {
 		switch msgs[i].Role {
 		case "assistant":
 			round++
 		case "user":
-			lastUser = &msgs[i].Content
+			turn++
+			lastUser, turnTool = &msgs[i].Content, nil
 		case "tool":
-			lastTool = &msgs[i].Content
+			lastTool, turnTool = &msgs[i].Content, &msgs[i].Content
 		}
 	}
 	offered := len(req.Tools) > 0
@@ -33,11 +34,13 @@ func (s *Server) match(m *modelInfo, req *api.ChatRequest) *rule {
 		switch {
 		case r.model != nil && r.model != m,
 			r.Round != 0 && r.Round != round,
+			r.Turn != 0 && r.Turn != turn,
 			r.ToolsOffered != nil && *r.ToolsOffered != offered,
 			r.ToolsCount != nil && !r.ToolsCount.match(len(req.Tools)),
 			r.Seed != nil && !seedIn(req, r.Seed),
 			r.user != nil && (lastUser == nil || !r.user.match(*lastUser)),
 			r.tool != nil && (lastTool == nil || !r.tool.match(*lastTool)),
+			r.turnTool != nil && (turnTool == nil || !r.turnTool.match(*turnTool)),
 			r.tools != nil && (!offered || !r.tools.match(*toolsJSON)):
 			continue
 		}

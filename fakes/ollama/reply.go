@@ -1,14 +1,13 @@
 package fakeollama
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
+	"iter"
 	"slices"
-	"strings"
 	"unicode"
 
 	"github.com/ollama/ollama/api"
+	"github.com/toolgrade/toolgrade/internal/pyjson"
 )
 
 // piece is one streamed chunk of an answer: some thinking, some content, or
@@ -47,9 +46,13 @@ func (s *Server) compose(rep Reply, fault Fault, think, keepUnknown bool, tools 
 			swallow = true
 		}
 	}
+	content := rep.Content
+	if u := rep.UserReply; u != nil {
+		content = pyDumps(Args{{"message", u.Message}, {"done", u.Done}})
+	}
 	var contentParts []string
-	if rep.Content != "" {
-		contentParts = splitWords(rep.Content, n)
+	if content != "" {
+		contentParts = splitWords(content, n)
 	}
 	a.evalCount += 4*len(rep.ToolCalls) + len(contentParts) + 1
 	if swallow {
@@ -120,65 +123,33 @@ func splitWords(s string, n int) []string {
 // rawCall is a tool call as the model writes it, in the four pieces it
 // streams when no tools are offered:
 // <tool_call>, {"name": "search", , "arguments": {...}}, </tool_call>.
+// Models write JSON as Python's json.dumps does, their own text unescaped.
 func rawCall(c ToolCall) []string {
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, a := range c.Arguments {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		writePy(&b, a.Key)
-		b.WriteString(": ")
-		writePy(&b, a.Value)
-	}
-	b.WriteByte('}')
-	var name strings.Builder
-	writePy(&name, c.Name)
 	return []string{
 		"<tool_call>",
-		`{"name": ` + name.String() + `, `,
-		`"arguments": ` + b.String() + `}`,
+		`{"name": ` + pyDumps(c.Name) + `, `,
+		`"arguments": ` + pyDumps(c.Arguments) + `}`,
 		"</tool_call>",
 	}
 }
 
-// writePy writes v as JSON with the spacing of Python's json.dumps
-// (", " and ": "), the way models write tool calls.
-func writePy(b *strings.Builder, v any) {
-	switch v := v.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		b.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteString(", ")
+// pyDumps is v as a model writes it; a script's values are checked to be
+// JSON when it is loaded, so the error cannot happen.
+func pyDumps(v any) string {
+	s, err := pyjson.Dumps(v, &pyjson.Options{KeepNonASCII: true})
+	if err != nil {
+		return "null"
+	}
+	return s
+}
+
+// Members are the arguments in the order they were written, for pyjson.
+func (args Args) Members() iter.Seq2[string, any] {
+	return func(yield func(string, any) bool) {
+		for _, a := range args {
+			if !yield(a.Key, a.Value) {
+				return
 			}
-			writePy(b, k)
-			b.WriteString(": ")
-			writePy(b, v[k])
 		}
-		b.WriteByte('}')
-	case []any:
-		b.WriteByte('[')
-		for i, e := range v {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writePy(b, e)
-		}
-		b.WriteByte(']')
-	default:
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(v); err != nil {
-			b.WriteString("null")
-			return
-		}
-		b.Write(bytes.TrimRight(buf.Bytes(), "\n"))
 	}
 }

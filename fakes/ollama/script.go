@@ -92,12 +92,24 @@ type Rule struct {
 	// Round limits the rule to one round of the conversation: 1 plus the
 	// number of assistant messages in the request; zero means any.
 	Round int `yaml:"round"`
+	// Turn limits the rule to one turn of a conversation: the number of
+	// user messages in the request (consecutive ones count once, as Ollama
+	// merges them), so a scripted model answers the second question of a
+	// conversation apart from the first; zero means any. A user model's
+	// request swaps the roles (see [UserReply]): there it counts the
+	// assistant's messages it has seen.
+	Turn int `yaml:"turn"`
 	// User must match the last user message (consecutive messages of one
 	// role count as one, joined by a blank line, as Ollama merges them); nil
 	// means any (or none).
 	User *Matcher `yaml:"user"`
 	// ToolResult must match the last tool message; nil means any (or none).
 	ToolResult *Matcher `yaml:"tool_result"`
+	// TurnResult must match the last tool message of this turn (after the
+	// last user message); nil means any (or none). Unlike ToolResult, a
+	// result of an earlier turn never matches, so a rule can wait for the
+	// tool of the turn it answers.
+	TurnResult *Matcher `yaml:"turn_result"`
 	// ToolsOffered, when set, requires that the request offers tools (true)
 	// or offers none (false).
 	ToolsOffered *bool `yaml:"tools_offered"`
@@ -168,6 +180,23 @@ type Reply struct {
 	Chunks int `yaml:"chunks"`
 	// DoneReason is "stop" or "length"; empty means "stop".
 	DoneReason string `yaml:"done_reason"`
+	// UserReply makes the content a simulated user's structured answer:
+	// {"message": ..., "done": ...}, written as a model writes JSON. It
+	// takes the place of Content and ToolCalls; nil: none.
+	UserReply *UserReply `yaml:"user_reply"`
+}
+
+// UserReply is what a scripted user model says next: the object
+// internal/simuser asks for. A user model sees the conversation with the
+// roles swapped, as τ-bench's user simulator does: the assistant's answers
+// come as user messages and its own earlier lines as assistant messages,
+// so a rule matches what the assistant said last with user: and counts
+// the assistant's answers with turn:.
+type UserReply struct {
+	// Message is the user's next message; it may be empty when Done is set.
+	Message string `yaml:"message"`
+	// Done ends the conversation: the goal is met (or given up on).
+	Done bool `yaml:"done"`
 }
 
 // ToolCall is one call the model makes.

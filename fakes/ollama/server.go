@@ -93,6 +93,7 @@ type rule struct {
 	Rule
 	model      *modelInfo // nil: any model
 	user, tool *matcher
+	turnTool   *matcher // TurnResult
 	tools      *matcher // over the JSON of the offered tools
 }
 
@@ -166,7 +167,8 @@ func New(s *Script, o *Options) *Server {
 		}
 	}
 	for _, r := range s.Rules {
-		c := &rule{Rule: r, user: compileMatcher(r.User), tool: compileMatcher(r.ToolResult), tools: compileMatcher(r.Tools)}
+		c := &rule{Rule: r, user: compileMatcher(r.User), tool: compileMatcher(r.ToolResult),
+			turnTool: compileMatcher(r.TurnResult), tools: compileMatcher(r.Tools)}
 		c.Reply = cloneReply(r.Reply)
 		if r.Latency != nil {
 			d := *r.Latency
@@ -197,6 +199,10 @@ func New(s *Script, o *Options) *Server {
 }
 
 func cloneReply(r Reply) Reply {
+	if r.UserReply != nil {
+		u := *r.UserReply
+		r.UserReply = &u
+	}
 	r.ToolCalls = slices.Clone(r.ToolCalls)
 	for i := range r.ToolCalls {
 		r.ToolCalls[i].Arguments = slices.Clone(r.ToolCalls[i].Arguments)

@@ -105,11 +105,17 @@ func checkRule(r *Rule, p path, models map[string]int, bad func(path, string, ..
 	if r.Round < 0 {
 		bad(p.with("round"), "must not be negative (0 means any round)")
 	}
+	if r.Turn < 0 {
+		bad(p.with("turn"), "must not be negative (0 means any turn)")
+	}
 	if r.User != nil {
 		checkMatcher(r.User, p.with("user"), bad)
 	}
 	if r.ToolResult != nil {
 		checkMatcher(r.ToolResult, p.with("tool_result"), bad)
+	}
+	if r.TurnResult != nil {
+		checkMatcher(r.TurnResult, p.with("turn_result"), bad)
 	}
 	if r.Tools != nil {
 		checkMatcher(r.Tools, p.with("tools"), bad)
@@ -165,6 +171,14 @@ func checkReply(r *Reply, p path, bad func(path, string, ...any)) {
 	}
 	if !slices.Contains(doneReasons, r.DoneReason) {
 		bad(p.with("done_reason"), "%q is not stop or length", r.DoneReason)
+	}
+	if u := r.UserReply; u != nil {
+		switch {
+		case r.Content != "" || len(r.ToolCalls) > 0:
+			bad(p.with("user_reply"), "give user_reply or content and tool_calls, not both: user_reply is the content")
+		case u.Message == "" && !u.Done:
+			bad(p.with("user_reply"), "give a message, or done: true to end the conversation")
+		}
 	}
 	for i, c := range r.ToolCalls {
 		cp := p.with("tool_calls", i)

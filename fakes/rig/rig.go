@@ -40,14 +40,18 @@ func Ollama(t testing.TB, script *fakeollama.Script, o *fakeollama.Options) (*fa
 	return srv, base
 }
 
-// Catalog connects the named fake MCP servers ("docs", "faulty")
-// in-process and closes them when the test ends.
+// Catalog connects the named fake MCP servers ("docs", "faulty", "notes")
+// in-process and closes them when the test ends; "notes" keeps its notes in
+// a directory of the test's, never in the package's.
 func Catalog(t testing.TB, o *mcpclient.Options, names ...string) *mcpclient.Catalog {
 	t.Helper()
 	cfg := &serversfile.Config{Path: "rig.json", Dir: t.TempDir()}
 	for _, name := range names {
 		cfg.Servers = append(cfg.Servers, serversfile.Server{Name: name, Dial: func(ctx context.Context) (mcp.Transport, error) {
 			s, err := fakemcp.New(name)
+			if name == "notes" {
+				s = fakemcp.Notes(&fakemcp.NotesOptions{Dir: cfg.Dir})
+			}
 			if err != nil {
 				return nil, err
 			}

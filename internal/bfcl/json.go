@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 )
 
 // Object is a JSON object with its keys in file order: BFCL's function
@@ -17,6 +18,17 @@ type Object []Member
 type Member struct {
 	Key   string
 	Value any
+}
+
+// Members are the keys and values in order, for pyjson.
+func (o Object) Members() iter.Seq2[string, any] {
+	return func(yield func(string, any) bool) {
+		for _, m := range o {
+			if !yield(m.Key, m.Value) {
+				return
+			}
+		}
+	}
 }
 
 // Get returns the value of key.

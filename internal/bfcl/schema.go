@@ -1,11 +1,9 @@
 package bfcl
 
 import (
-	"encoding/json"
 	"fmt"
-	"strconv"
-	"strings"
-	"unicode/utf16"
+
+	"github.com/toolgrade/toolgrade/internal/pyjson"
 )
 
 // gorillaToOpenAPI is BFCL's GORILLA_TO_OPENAPI
@@ -266,64 +264,9 @@ func setKey(o Object, key string, v any) Object {
 
 // pyJSON writes v as Python's json.dumps does with its defaults (the
 // form BFCL puts into descriptions): ", " and ": " between items, non-ASCII
-// characters as \uXXXX, keys in order.
+// characters as \uXXXX, keys in order. v is decoded JSON, which pyjson
+// always writes.
 func pyJSON(v any) string {
-	var b strings.Builder
-	writePyJSON(&b, v)
-	return b.String()
-}
-
-func writePyJSON(b *strings.Builder, v any) {
-	switch x := v.(type) {
-	case Object:
-		b.WriteByte('{')
-		for i, m := range x {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writePyJSON(b, m.Key)
-			b.WriteString(": ")
-			writePyJSON(b, m.Value)
-		}
-		b.WriteByte('}')
-	case []any:
-		b.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writePyJSON(b, e)
-		}
-		b.WriteByte(']')
-	case string:
-		b.WriteByte('"')
-		for _, r := range x {
-			switch {
-			case r == '"' || r == '\\':
-				b.WriteByte('\\')
-				b.WriteRune(r)
-			case r == '\n':
-				b.WriteString(`\n`)
-			case r == '\r':
-				b.WriteString(`\r`)
-			case r == '\t':
-				b.WriteString(`\t`)
-			case r < 0x20 || r > 0x7e:
-				for _, u := range utf16.Encode([]rune{r}) {
-					fmt.Fprintf(b, `\u%04x`, u)
-				}
-			default:
-				b.WriteRune(r)
-			}
-		}
-		b.WriteByte('"')
-	case json.Number:
-		b.WriteString(string(x))
-	case bool:
-		b.WriteString(strconv.FormatBool(x))
-	case nil:
-		b.WriteString("null")
-	default:
-		fmt.Fprint(b, x)
-	}
+	s, _ := pyjson.Dumps(v, nil)
+	return s
 }

@@ -55,7 +55,7 @@ func TestListShowAndOtherPathsPassThrough(t *testing.T) {
 	direct := api.NewClient(e.upstream, http.DefaultClient)
 	l1, err1 := e.client.List(ctx)
 	l2, err2 := direct.List(ctx)
-	if err1 != nil || err2 != nil || len(l1.Models) != 4 || !reflect.DeepEqual(l1, l2) {
+	if err1 != nil || err2 != nil || len(l1.Models) != 5 || !reflect.DeepEqual(l1, l2) {
 		t.Errorf("list %v %v: %+v vs %+v", err1, err2, l1, l2)
 	}
 	s1, err1 := e.client.Show(ctx, &api.ShowRequest{Model: "scripted-think"})
