@@ -149,6 +149,9 @@ const (
 	// catalog), before the model was asked anything: never the model's
 	// fault.
 	FailureSetup = "setup_failed"
+	// FailureCheck: a state check's call could not run (its server
+	// crashed or timed out), so the end state is unknown.
+	FailureCheck = "check_failed"
 	// FailureUserModel: the simulated user's model failed to write the
 	// next message.
 	FailureUserModel = "user_model"

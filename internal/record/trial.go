@@ -132,6 +132,10 @@ type Score struct {
 	// still have been cut). Nil in trials written before format 1.1, for
 	// which Judge derives it from Outcome and the transcript.
 	RoundLimit *bool `json:"round_limit,omitempty"`
+	// State is set for the trials of a scenario with state checks
+	// (check:): true when every check passed. Nil for other cases, for
+	// infrastructure errors, and in trials written before format 1.9.
+	State *bool `json:"state,omitempty"`
 	// BFCL is BFCL's own verdict, for a case imported from BFCL (one the
 	// suite tags bfcl_category:CATEGORY): BFCL's rules alone, in BFCL's
 	// order, beside toolgrade's finer Outcome. Nil for other cases, for

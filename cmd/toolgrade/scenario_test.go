@@ -1,0 +1,213 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
+	"github.com/toolgrade/toolgrade/internal/record"
+)
+
+// scenarioScript plays two models through the notes scenario of
+// scenarioSuite: scripted-scribe adds "buy milk" to notes.txt as asked,
+// scripted-sloppy adds "buy silk"; both read the note back in the second
+// turn, and both try to make a folder when asked. A turn's rounds are
+// told apart by round (1 + the assistant messages so far, over every turn).
+const scenarioScript = `
+models:
+  - {name: scripted-scribe}
+  - {name: scripted-sloppy}
+rules:
+  - model: scripted-scribe
+    user: {contains: add buy milk}
+    round: 1
+    reply: {tool_calls: [{name: edit_file, arguments: {path: notes.txt, edits: [{oldText: "groceries:", newText: "groceries: buy milk"}]}}]}
+  - model: scripted-sloppy
+    user: {contains: add buy milk}
+    round: 1
+    reply: {tool_calls: [{name: edit_file, arguments: {path: notes.txt, edits: [{oldText: "groceries:", newText: "groceries: buy silk"}]}}]}
+  - user: {contains: add buy milk}
+    reply: {content: "Done: I added it to notes.txt."}
+  - user: {contains: say now}
+    round: 3
+    reply: {tool_calls: [{name: read_text_file, arguments: {path: notes.txt}}]}
+  - user: {contains: say now}
+    reply: {content: "It says what you asked me to write."}
+  - user: {contains: folder named archive}
+    round: 1
+    reply: {tool_calls: [{name: create_directory, arguments: {path: archive}}]}
+  - user: {contains: folder named archive}
+    reply: {content: "I could not make it."}
+`
+
+// scenarioSuite is a two-turn scenario judged by its end state, on the
+// real filesystem server, and a case whose tool the policy blocks.
+const scenarioSuite = `
+servers: servers.json
+defaults:
+  allow_tools: [edit_file]
+cases:
+  - id: note-roundtrip
+    turns:
+      - ask: Please add buy milk to my notes.txt.
+        expect: {tool: edit_file, args: {path: {contains: notes.txt}}}
+      - ask: And what does notes.txt say now?
+        expect: {tool: read_text_file}
+    check:
+      - tool: fs.read_text_file
+        args: {path: notes.txt}
+        result: {regex: "^groceries: buy milk\\n"}
+  - id: archive
+    ask: Make a folder named archive.
+    expect: {tool: create_directory}
+`
+
+// scenarioDir writes the suite, its servers file (the real filesystem
+// server, per trial when perTrial, else over one shared folder) and the
+// template notes.txt; it returns the suite's path.
+func scenarioDir(t *testing.T, perTrial bool) string {
+	t.Helper()
+	dir := t.TempDir()
+	tmpl := filepath.Join(dir, "tmpl")
+	os.MkdirAll(tmpl, 0o755)
+	if err := os.WriteFile(filepath.Join(tmpl, "notes.txt"), []byte("groceries:"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fs := map[string]any{"command": "node", "args": []string{filesystemServer(t), tmpl}}
+	if perTrial {
+		fs = map[string]any{"command": "node", "args": []string{filesystemServer(t), "${trialDir}"}, "perTrial": true, "trialTemplate": "tmpl"}
+	}
+	b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"fs": fs}})
+	os.WriteFile(filepath.Join(dir, "servers.json"), b, 0o644)
+	p := filepath.Join(dir, "notes.yaml")
+	if err := os.WriteFile(p, []byte(scenarioSuite), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func runScenario(t *testing.T, suitePath string, parallel string, extra ...string) (string, result) {
+	t.Helper()
+	script, err := fakeollama.ParseScript([]byte(scenarioScript), "scenario.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, url := fakeOllama(t, script)
+	out := filepath.Join(t.TempDir(), "run")
+	args := append([]string{"run", suitePath, "--out", out, "--ollama", url, "--models", "scripted-scribe,scripted-sloppy",
+		"--parallel", parallel, "--repeat", "3", "--all-repeats"}, extra...)
+	return out, runCLI(t, context.Background(), args...)
+}
+
+// outcomes counts the outcomes of dir's trials by model and case.
+func outcomes(t *testing.T, dir string) (map[string]map[string]int, []*record.Trial) {
+	t.Helper()
+	trials := readTrialsAll(t, dir)
+	out := map[string]map[string]int{}
+	for _, tr := range trials {
+		k := tr.Model + "/" + tr.CaseID
+		if out[k] == nil {
+			out[k] = map[string]int{}
+		}
+		out[k][tr.Score.Outcome]++
+	}
+	return out, trials
+}
+
+// TestScenarioOnPerTrialFilesystem: with the real filesystem server per
+// trial, four at once and three repeats, the model that adds the right
+// note passes every trial and the one that writes the wrong content fails
+// on its state check; the blocked folder tool never runs; the directories
+// of the trials that did not pass are kept with --keep-trial-dirs, the
+// others removed.
+func TestScenarioOnPerTrialFilesystem(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dir, r := runScenario(t, scenarioDir(t, true), "4", "--keep-trial-dirs")
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	got, trials := outcomes(t, dir)
+	want := map[string]map[string]int{
+		"scripted-scribe/note-roundtrip": {record.OutcomePass: 3},
+		"scripted-sloppy/note-roundtrip": {record.OutcomeWrongState: 3},
+		"scripted-scribe/archive":        {record.OutcomeCallFailed: 3},
+		"scripted-sloppy/archive":        {record.OutcomeCallFailed: 3},
+	}
+	if !equalCounts(got, want) {
+		t.Fatalf("outcomes %v, want %v\n%s", got, want, r.stderr)
+	}
+	for _, tr := range trials {
+		x := tr.Transcript
+		switch tr.CaseID {
+		case "note-roundtrip":
+			if len(x.Turns) != 2 || x.Turns[1].FirstRound != 2 || len(x.Rounds) != 4 || x.Rounds[3].Index != 4 || len(x.Checks) != 1 {
+				t.Fatalf("%s: turns %+v, %d rounds, checks %+v", tr.Model, x.Turns, len(x.Rounds), x.Checks)
+			}
+			if tr.Model == "scripted-sloppy" && (x.Checks[0].OK || !strings.Contains(tr.Score.Detail, "check 1 (fs.read_text_file") || tr.Score.State == nil || *tr.Score.State) {
+				t.Errorf("sloppy: check %+v, score %+v", x.Checks[0], tr.Score)
+			}
+		case "archive":
+			ex := x.Executions()
+			if len(ex) != 1 || ex[0].ErrorKind != record.ExecBlocked {
+				t.Errorf("archive: executions %+v", ex)
+			}
+		}
+	}
+	kept, _ := filepath.Glob(filepath.Join(tmp, "toolgrade-trial-*"))
+	if len(kept) != 9 || !strings.Contains(r.stderr, "kept the per-trial directories of 9 trials") {
+		t.Fatalf("kept %d directories: %q\n%s", len(kept), kept, r.stderr)
+	}
+	for _, d := range kept {
+		if strings.Contains(d, "scripted-scribe-note-roundtrip") {
+			t.Errorf("kept a passing trial's directory %s", d)
+		}
+		if _, err := os.Stat(filepath.Join(d, "archive")); err == nil {
+			t.Errorf("the blocked create_directory ran in %s", d)
+		}
+		if strings.Contains(d, "scripted-sloppy-note-roundtrip") {
+			if b, _ := os.ReadFile(filepath.Join(d, "notes.txt")); string(b) != "groceries: buy silk" {
+				t.Errorf("%s: notes.txt %q", d, b)
+			}
+		}
+	}
+}
+
+// TestScenarioInOneSharedFolderFails: the same suite over one folder shared
+// by every trial fails, since each trial's edit lands on the notes of the
+// trials before it: the isolation is what makes the scenario hold. The
+// trials run one at a time so that the count is certain (four at once fail
+// too, but how many is a race between their edits).
+func TestScenarioInOneSharedFolderFails(t *testing.T) {
+	dir, r := runScenario(t, scenarioDir(t, false), "1")
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	got, _ := outcomes(t, dir)
+	// Only the first edit of the shared note can leave it as the check
+	// expects; every later one adds to it.
+	if n := got["scripted-scribe/note-roundtrip"][record.OutcomePass]; n > 1 {
+		t.Errorf("%d of 3 trials passed in a shared folder: %v", n, got)
+	}
+}
+
+func equalCounts(a, b map[string]map[string]int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, m := range a {
+		if len(m) != len(b[k]) {
+			return false
+		}
+		for o, n := range m {
+			if b[k][o] != n {
+				return false
+			}
+		}
+	}
+	return true
+}
