@@ -21,6 +21,7 @@ var (
 // setup, check, user), for the checks made once the whole case is read.
 type scenarioKeys struct {
 	turns, user *yaml.Node // the keys, where written
+	path        string     // the case's path
 	// turnExpects: some turn gives an expect.
 	turnExpects bool
 }
@@ -28,6 +29,7 @@ type scenarioKeys struct {
 // read reads one scenario key f of case c at path.
 func (sc *scenarioKeys) read(p *parser, c *Case, f field, path string, d *Defaults) {
 	fp := join(path, f.key.Value)
+	sc.path = path
 	switch f.key.Value {
 	case "turns":
 		sc.turns = f.key
@@ -50,14 +52,14 @@ func (sc *scenarioKeys) read(p *parser, c *Case, f field, path string, d *Defaul
 // also present (ask) and its node; "" when ask: is absent.
 func (sc *scenarioKeys) exclusive(p *parser, other string, node *yaml.Node) {
 	if sc.turns != nil && sc.user != nil {
-		p.errorf(sc.user, "user", "a simulated user writes the turns itself; give turns: (fixed messages) or user: (a goal), not both")
+		p.errorf(sc.user, join(sc.path, "user"), "a simulated user writes the turns itself; give turns: (fixed messages) or user: (a goal), not both")
 	}
 	if other == "" {
 		return
 	}
 	for _, k := range []*yaml.Node{sc.turns, sc.user} {
 		if k != nil {
-			p.errorf(k, k.Value, "%s: gives the whole conversation, and so does %s: at line %d; keep one (a first fixed message goes in turns[0].ask or user.first)", k.Value, other, node.Line)
+			p.errorf(k, join(sc.path, k.Value), "%s: gives the whole conversation, and so does %s: at line %d; keep one (a first fixed message goes in turns[0].ask or user.first)", k.Value, other, node.Line)
 		}
 	}
 }
