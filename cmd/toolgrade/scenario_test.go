@@ -158,6 +158,10 @@ func TestScenarioOnPerTrialFilesystem(t *testing.T) {
 			}
 		}
 	}
+	checkScenarioReports(t, dir)
+	if testing.Verbose() {
+		t.Log(runCLI(t, context.Background(), "show", dir, "--model", "scripted-sloppy", "--case", "note-roundtrip", "--color", "never").stdout)
+	}
 	kept, _ := filepath.Glob(filepath.Join(tmp, "toolgrade-trial-*"))
 	if len(kept) != 9 || !strings.Contains(r.stderr, "kept the per-trial directories of 9 trials") {
 		t.Fatalf("kept %d directories: %q\n%s", len(kept), kept, r.stderr)
@@ -210,4 +214,56 @@ func equalCounts(a, b map[string]map[string]int) bool {
 		}
 	}
 	return true
+}
+
+// checkScenarioReports: show, report.html, report.md and summary.json carry
+// a scenario's turns, checks and verdicts.
+func checkScenarioReports(t *testing.T, dir string) {
+	t.Helper()
+	r := runCLI(t, context.Background(), "show", dir, "--model", "scripted-sloppy", "--case", "note-roundtrip", "--color", "never")
+	if r.err != nil {
+		t.Fatalf("show: %v\n%s", r.err, r.stderr)
+	}
+	first := strings.SplitN(r.stdout, "\n\n=== ", 2)[0]
+	for _, want := range []string{
+		"wrong_state", "== turn 1 of 2", "user: Please add buy milk to my notes.txt.", "== turn 2 of 2",
+		"user: And what does notes.txt say now?", "answer: Done: I added it to notes.txt.",
+		`check 1: read_text_file({"path":"notes.txt"}) failed: result`, "groceries: buy silk",
+	} {
+		if !strings.Contains(first, want) {
+			t.Errorf("show lacks %q:\n%s", want, first)
+		}
+	}
+	if i, j := strings.Index(first, "== turn 2"), strings.Index(first, "-> read_text_file"); i < 0 || j < i {
+		t.Errorf("turn 2's round is not under turn 2:\n%s", first)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"turns":[{"user":"Please add buy milk to my notes.txt.","first":0`, `"checks":[{"name":"read_text_file"`, `"wrong_state"`} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("report.html lacks %s", want)
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	if !strings.Contains(string(md), "`wrong_state`: 3") || !strings.Contains(string(md), "check 1 (fs.read\\_text\\_file)") {
+		t.Errorf("report.md:\n%s", md)
+	}
+	var sum struct {
+		Models []struct {
+			Model string
+			State struct{ K, N int }
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range sum.Models {
+		want := map[string]int{"scripted-scribe": 3, "scripted-sloppy": 0}[m.Model]
+		if m.State.K != want || m.State.N != 3 {
+			t.Errorf("%s: state %d/%d, want %d/3", m.Model, m.State.K, m.State.N, want)
+		}
+	}
 }

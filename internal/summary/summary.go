@@ -372,4 +372,7 @@ type Example struct {
 	Case   string `json:"case"`
 	Repeat int    `json:"repeat"`
 	Detail string `json:"detail,omitempty"`
+	// Turn is the turn of a scenario the failure is about, from 1 (its
+	// Detail begins "turn N: "); 0 for the whole case.
+	Turn int `json:"turn,omitempty"`
 }
