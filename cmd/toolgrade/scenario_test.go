@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -265,5 +269,70 @@ func checkScenarioReports(t *testing.T, dir string) {
 		if m.State.K != want || m.State.N != 3 {
 			t.Errorf("%s: state %d/%d, want %d/3", m.Model, m.State.K, m.State.N, want)
 		}
+	}
+}
+
+// TestScenarioResumesFromItsSetup: a scenario cut off in its second turn is
+// not recorded (a trial is written when it ends), its servers and
+// directory are gone with the cancel, and --resume runs it again from its
+// setup, in fresh servers.
+func TestScenarioResumesFromItsSetup(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	suitePath := scenarioDir(t, true)
+	text := strings.Replace(scenarioSuite, "  - id: note-roundtrip\n", "  - id: note-roundtrip\n    setup: [{tool: write_file, args: {path: notes.txt, content: \"groceries:\"}}]\n", 1)
+	text = strings.Replace(text, "  - id: archive\n    ask: Make a folder named archive.\n    expect: {tool: create_directory}\n", "", 1)
+	os.WriteFile(suitePath, []byte(text), 0o644)
+	servers := filepath.Join(filepath.Dir(suitePath), "servers.json")
+	b, _ := os.ReadFile(servers)
+	os.WriteFile(servers, []byte(strings.Replace(string(b), `,"trialTemplate":"tmpl"`, "", 1)), 0o644)
+
+	script, err := fakeollama.ParseScript([]byte(scenarioScript), "scenario.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	fake := fakeollama.New(script, &fakeollama.Options{})
+	// The second turn's first request cancels the run and waits for it.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/chat" {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if bytes.Contains(body, []byte("say now")) {
+				cancel()
+				<-r.Context().Done()
+				return
+			}
+		}
+		fake.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	dir := filepath.Join(t.TempDir(), "run")
+	r := runCLI(t, ctx, "run", suitePath, "--out", dir, "--ollama", srv.URL, "--models", "scripted-scribe")
+	if r.code != 130 {
+		t.Fatalf("interrupted run: exit %d, %v\n%s", r.code, r.err, r.stderr)
+	}
+	if n := len(readTrialsAll(t, dir)); n != 0 {
+		t.Fatalf("%d trials recorded of a scenario cut off mid-way", n)
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "toolgrade-trial-*")); len(left) != 0 {
+		t.Errorf("left behind after the cancel: %q", left)
+	}
+	_, url := fakeOllama(t, script)
+	r = runCLI(t, context.Background(), "run", "--resume", dir, "--ollama", url)
+	if r.err != nil {
+		t.Fatalf("resume: %v\n%s", r.err, r.stderr)
+	}
+	trials := readTrialsAll(t, dir)
+	if len(trials) != 1 {
+		t.Fatalf("%d trials after the resume", len(trials))
+	}
+	x := trials[0].Transcript
+	if trials[0].Score.Outcome != record.OutcomePass || len(x.Setup) != 1 || x.Setup[0].IsError || len(x.Turns) != 2 || len(x.Checks) != 1 || !x.Checks[0].OK {
+		t.Errorf("resumed trial: %+v, setup %+v, turns %+v", trials[0].Score, x.Setup, x.Turns)
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "toolgrade-trial-*")); len(left) != 0 {
+		t.Errorf("left behind after the resume: %q", left)
 	}
 }
