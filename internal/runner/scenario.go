@@ -267,11 +267,7 @@ func (r *Runner) closeTrial(cfg *Config, env *mcpclient.Trial, t *record.Trial) 
 	}
 }
 
-// scoreTrial scores a trial's transcript: a scenario by score.Scenario,
-// any other case by score.Score.
+// scoreTrial scores a trial's transcript (see score.Case).
 func scoreTrial(tr *record.Transcript, c *suite.Case, opts score.Options) record.Score {
-	if c.IsScenario() {
-		return score.Scenario(tr, c, opts)
-	}
-	return score.Score(tr, &c.Expect, opts)
+	return score.Case(tr, c, opts)
 }

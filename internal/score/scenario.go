@@ -128,3 +128,20 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// Case gives the verdict on a trial of case c: Scenario for a scenario,
+// Score for a case of one question. A scenario's recorded checks are judged
+// again first against c's matchers (in place, each check's OK and Detail),
+// so a rescore with an edited check: reads the recorded results anew; the
+// checks are not run again.
+func Case(t *record.Transcript, c *suite.Case, opts Options) record.Score {
+	if !c.IsScenario() {
+		return Score(t, &c.Expect, opts)
+	}
+	for i := range t.Checks {
+		if i < len(c.Checks) {
+			t.Checks[i] = Check(t.Checks[i].Execution, &c.Checks[i])
+		}
+	}
+	return Scenario(t, c, opts)
+}

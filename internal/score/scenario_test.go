@@ -130,3 +130,18 @@ func TestCheckVerdict(t *testing.T) {
 		t.Errorf("no matcher: %+v", got)
 	}
 }
+
+// TestCaseJudgesRecordedChecksAgain: rescoring against an edited check
+// reads the recorded results anew, without running anything.
+func TestCaseJudgesRecordedChecksAgain(t *testing.T) {
+	tr := turns([]bool{false}, conv("ok"))
+	tr.Checks[0].Result = "buy milk"
+	c := scenarioCase(t, "    ask: a\n    check: [{tool: get_document, result: {contains: milk}}]\n")
+	if got := Case(tr, c, Options{}); got.Outcome != record.OutcomePass || !tr.Checks[0].OK {
+		t.Errorf("%+v, check %+v", got, tr.Checks[0])
+	}
+	plain := scenarioCase(t, "    ask: a\n    expect: {no_tool: true}\n")
+	if got := Case(conv("hi"), plain, Options{}); got.Outcome != record.OutcomePass || got.State != nil {
+		t.Errorf("one question: %+v", got)
+	}
+}
