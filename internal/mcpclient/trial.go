@@ -22,7 +22,10 @@ type Trial struct {
 	// their working directory unless the file says otherwise.
 	Dir     string
 	servers map[string]*server
-	once    sync.Once
+	// cat is the catalog the trial's servers are instances of: a call on
+	// another catalog (a variant's servers file) keeps to its own servers.
+	cat  *Catalog
+	once sync.Once
 }
 
 // PerTrial reports whether any connected server is per trial, so that a
@@ -51,7 +54,7 @@ func (c *Catalog) StartTrial(ctx context.Context, name string) (*Trial, error) {
 			per = append(per, s)
 		}
 	}
-	t := &Trial{servers: map[string]*server{}}
+	t := &Trial{servers: map[string]*server{}, cat: c}
 	if len(per) == 0 {
 		return t, nil
 	}
@@ -151,7 +154,7 @@ func WithTrial(ctx context.Context, t *Trial) context.Context {
 // trial's instance when ctx carries a trial that has one, else the
 // catalog's.
 func (c *Catalog) serverFor(ctx context.Context, name string) *server {
-	if t, ok := ctx.Value(trialKey{}).(*Trial); ok {
+	if t, ok := ctx.Value(trialKey{}).(*Trial); ok && t.cat == c {
 		if s := t.servers[name]; s != nil {
 			return s
 		}

@@ -77,6 +77,16 @@ func TestTrialsDoNotShareState(t *testing.T) {
 	if seed.IsError || !strings.HasPrefix(seed.Result, "seeded") {
 		t.Errorf("trial b's template file: %+v", seed)
 	}
+	// Another catalog (a variant's servers file) keeps to its own servers,
+	// whatever trial the context carries.
+	other := perTrialFS(t, t.TempDir())
+	defer other.Close()
+	if x := other.Call(WithTrial(ctx, a), "write_file", json.RawMessage(`{"path":"other.txt","content":"x"}`), "5"); x.IsError {
+		t.Fatalf("write on the other catalog: %+v", x)
+	}
+	if _, err := os.Stat(filepath.Join(a.Dir, "other.txt")); err == nil {
+		t.Error("another catalog's call reached trial a's server")
+	}
 	if kept, err := a.Close(false); err != nil || kept != "" {
 		t.Errorf("Close(false) = %q, %v", kept, err)
 	}

@@ -59,7 +59,8 @@ func (cfg *Config) checkScenarios() error {
 // checks.
 func (r *Runner) attempt(ctx context.Context, cfg *Config, loop *bridge.Loop, req bridge.Request, j job, t *record.Trial) (*record.Transcript, *mcpclient.Trial, error) {
 	var env *mcpclient.Trial
-	if r.Trials != nil && r.Trials.PerTrial() {
+	// A trial that runs no tool needs no servers of its own.
+	if r.Trials != nil && r.Trials.PerTrial() && !req.NoExecute {
 		var err error
 		env, err = r.Trials.StartTrial(ctx, fmt.Sprintf("%s-%s-%s-r%d", t.Model, t.Variant, t.CaseID, t.Repeat))
 		if err != nil {
