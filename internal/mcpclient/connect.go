@@ -205,7 +205,7 @@ func Connect(ctx context.Context, cfg *serversfile.Config, opts *Options) (*Cata
 		if !s.PerTrial {
 			continue
 		}
-		d, err := newTrialDir(o.TrialDirs, "list", s)
+		d, err := listingDir(o.TrialDirs, s)
 		if err != nil {
 			return nil, fmt.Errorf("servers: %s: %w", s.Name, err)
 		}

@@ -58,7 +58,7 @@ func (c *Catalog) StartTrial(ctx context.Context, name string) (*Trial, error) {
 	if len(per) == 0 {
 		return t, nil
 	}
-	dir, err := newTrialDir(c.opts.TrialDirs, name, per[0].template)
+	dir, err := newTrialDir(c.opts.TrialDirs, name)
 	if err != nil {
 		return nil, err
 	}
@@ -162,9 +162,9 @@ func (c *Catalog) serverFor(ctx context.Context, name string) *server {
 	return c.byName[name]
 }
 
-// newTrialDir makes a new directory for an instance of s under parent
-// (empty: the system's temporary folder), its name saying what it is for.
-func newTrialDir(parent, name string, s serversfile.Server) (string, error) {
+// newTrialDir makes a new directory under parent (empty: the system's
+// temporary folder), its name saying what it is for.
+func newTrialDir(parent, name string) (string, error) {
 	safe := strings.Map(func(r rune) rune {
 		if r == '-' || r == '_' || r == '.' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9') {
 			return r
@@ -178,10 +178,19 @@ func newTrialDir(parent, name string, s serversfile.Server) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("making a trial directory: %w", err)
 	}
-	if s.TrialTemplate != "" && name == "list" {
-		// The listing instance starts from the template too: a server
-		// whose tools depend on what its folder holds lists them as a
-		// trial's instance will.
+	return dir, nil
+}
+
+// listingDir is the directory of the instance a per-trial server s is
+// listed from: made as a trial's is, from its trialTemplate, so a server
+// whose tools depend on what its folder holds lists them as a trial's
+// instance will.
+func listingDir(parent string, s serversfile.Server) (string, error) {
+	dir, err := newTrialDir(parent, "list-"+s.Name)
+	if err != nil {
+		return "", err
+	}
+	if s.TrialTemplate != "" {
 		if err := copyTree(s.TrialTemplate, dir); err != nil {
 			os.RemoveAll(dir)
 			return "", fmt.Errorf("copying its trialTemplate: %w", err)

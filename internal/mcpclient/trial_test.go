@@ -17,6 +17,15 @@ import (
 // seed.txt.
 func perTrialFS(t *testing.T, parent string) *Catalog {
 	t.Helper()
+	return perTrialFSIn(t, parent)
+}
+
+// perTrialFSB is perTrialFS for a benchmark, its trial directories in the
+// system's temporary folder.
+func perTrialFSB(b *testing.B) *Catalog { return perTrialFSIn(b, "") }
+
+func perTrialFSIn(t testing.TB, parent string) *Catalog {
+	t.Helper()
 	script := refservers.Script(t, "../..", refservers.Filesystem)
 	dir := t.TempDir()
 	tmpl := filepath.Join(dir, "tmpl")
@@ -128,5 +137,24 @@ func TestTrialWithOtherToolsFails(t *testing.T) {
 	left, _ := filepath.Glob(filepath.Join(parent, "toolgrade-trial-x-*"))
 	if len(left) != 0 {
 		t.Errorf("left behind: %q", left)
+	}
+}
+
+// BenchmarkStartTrial measures what a per-trial server costs each trial:
+// starting the real filesystem server in a new directory from a template,
+// listing and comparing its tools, then ending it and removing the
+// directory.
+func BenchmarkStartTrial(b *testing.B) {
+	c := perTrialFSB(b)
+	defer c.Close()
+	ctx := context.Background()
+	for b.Loop() {
+		tr, err := c.StartTrial(ctx, "bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := tr.Close(false); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
