@@ -67,7 +67,7 @@ type runFlags struct {
 	repeat, parallel, retries  int
 	noExecute, keepTruncated   bool
 	retryInfra, stopEarly      bool
-	allRepeats                 bool
+	allRepeats, keepTrialDirs  bool
 	stopThreshold              float64
 	waitOllama                 time.Duration
 }
@@ -93,6 +93,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.keepTruncated, "keep-truncated", false, keepTruncatedUsage+"; run.json records it, so reports rebuilt later count alike")
 	fs.BoolVar(&f.stopEarly, "stop-early", false, "stop repeating a case once Wald's test settles its pass rate against --stop-threshold (δ 0.2, α = β = 0.05)")
 	fs.BoolVar(&f.allRepeats, "all-repeats", false, "send every repeat to the model, even where a case's first two agreed at temperature 0 (by default the later ones are recorded as their copies)")
+	fs.BoolVar(&f.keepTrialDirs, "keep-trial-dirs", false, "keep the directories of per-trial servers (perTrial: true) of the trials that did not pass; the run's end says where")
 	fs.Float64Var(&f.stopThreshold, "stop-threshold", stats.DefaultSPRT.Threshold, "the pass rate --stop-early judges each case against")
 	f.shard.register(fs)
 	f.gates.register(fs)
@@ -112,7 +113,7 @@ func (f *runFlags) spec(given map[string]bool, pos []string) *runs.Spec {
 		StopEarly: ifGiven(given, "stop-early", f.stopEarly), StopThreshold: ifGiven(given, "stop-threshold", f.stopThreshold),
 		Overrides: f.overrides.overrides(given, f.servers.file),
 		Shard:     f.shard.spec(given), JUnit: f.junit,
-		AllRepeats: f.allRepeats,
+		AllRepeats: f.allRepeats, KeepTrialDirs: f.keepTrialDirs,
 	}
 	// A second suite is as wrong as none; with --resume, one is too many.
 	if len(pos) == 1 || len(pos) > 1 && f.resume != "" {

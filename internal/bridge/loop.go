@@ -78,6 +78,17 @@ type Loop struct {
 // transcript of what happened; the error is non-nil exactly when the
 // transcript's Failure is set (Ollama failed, the stream broke, or ctx ended).
 func (l *Loop) Run(ctx context.Context, req Request) (*record.Transcript, error) {
+	t, _, err := l.RunTurn(ctx, req)
+	return t, err
+}
+
+// RunTurn is Run that also returns the conversation as it stands at the
+// end: the messages sent (system prompt first, when Request.System is
+// set), each assistant message and tool result, and the model's last
+// message. A scenario sends it, with the user's next message, as the next
+// turn's Request.Messages. On failure the conversation ends with the last
+// message that was complete.
+func (l *Loop) RunTurn(ctx context.Context, req Request) (*record.Transcript, []api.Message, error) {
 	now := l.Now
 	if now == nil {
 		now = time.Now
@@ -107,14 +118,14 @@ func (l *Loop) Run(ctx context.Context, req Request) (*record.Transcript, error)
 		t.Rounds = append(t.Rounds, round)
 		if err != nil {
 			t.Failure = round.Response.Failure
-			return t, err
+			return t, msgs, err
 		}
 		// Without execution the first response is all there is: its calls
 		// are what gets scored, and nothing reaches a server.
 		if final || len(msg.ToolCalls) == 0 || req.NoExecute || callsClientTool(msg, req.ClientTools) {
 			t.Answer = round.Response.Content
 			t.RoundLimitHit = final
-			return t, nil
+			return t, append(msgs, msg), nil
 		}
 		msgs = append(msgs, msg)
 		last := &t.Rounds[len(t.Rounds)-1]
@@ -131,7 +142,7 @@ func (l *Loop) Run(ctx context.Context, req Request) (*record.Transcript, error)
 		}
 		if err := ctx.Err(); err != nil {
 			t.Failure = &record.Failure{Kind: record.FailureCanceled, Message: err.Error()}
-			return t, err
+			return t, msgs, err
 		}
 	}
 }

@@ -49,7 +49,7 @@ func (c *Catalog) Call(ctx context.Context, name string, args json.RawMessage, c
 			fmt.Sprintf("error: invalid arguments for tool %s: %v", t.Exposed, err), err.Error())
 	}
 
-	srv := c.byName[t.Server]
+	srv := c.serverFor(ctx, t.Server)
 	sc, err := srv.conn(ctx)
 	if err != nil {
 		return c.fail(&ex, record.ExecServerFailure,

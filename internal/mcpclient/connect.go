@@ -105,6 +105,10 @@ type Options struct {
 	// Sleep waits out RestartBackoff, or fails when ctx ends first. Zero
 	// (nil): a timer.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// TrialDirs is the folder the directories of per-trial servers are
+	// made in (see serversfile.Server.PerTrial and Catalog.StartTrial).
+	// Zero: the system's temporary folder.
+	TrialDirs string
 }
 
 func (o *Options) withDefaults() (Options, error) {
@@ -186,6 +190,28 @@ func Connect(ctx context.Context, cfg *serversfile.Config, opts *Options) (*Cata
 		}
 	}
 
+	// A per-trial server is listed from an instance of its own, in a
+	// directory of its own: the catalog the model is shown.
+	templates := append([]serversfile.Server(nil), servers...)
+	listDirs := make([]string, len(servers))
+	defer func() {
+		for _, d := range listDirs {
+			if d != "" {
+				os.RemoveAll(d)
+			}
+		}
+	}()
+	for i, s := range servers {
+		if !s.PerTrial {
+			continue
+		}
+		d, err := listingDir(o.TrialDirs, s)
+		if err != nil {
+			return nil, fmt.Errorf("servers: %s: %w", s.Name, err)
+		}
+		listDirs[i], servers[i] = d, s.ForTrial(d)
+	}
+
 	cctx, cancel := context.WithTimeout(ctx, o.ConnectTimeout)
 	defer cancel()
 	stderr := newStderrSink(o.Stderr)
@@ -219,7 +245,9 @@ func Connect(ctx context.Context, cfg *serversfile.Config, opts *Options) (*Cata
 		c.conns = append(c.conns, &server{
 			cfg: servers[i], dir: cfg.Dir, stderr: stderr, opts: &c.opts, life: life,
 			listed: sc.listed, raw: sc.raw, cur: sc,
+			template: templates[i], ownDir: listDirs[i],
 		})
+		listDirs[i] = "" // the server owns it now, until Close
 	}
 	if err := ctx.Err(); err != nil {
 		c.Close()

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -45,6 +46,12 @@ type server struct {
 	// raw are the listed tools' input schemas as sent, by name (see
 	// serverConn.raw).
 	raw map[string]json.RawMessage
+	// template is the server as the file writes it, ${trialDir} and all:
+	// what a per-trial server starts each trial's instance from. ownDir is
+	// the directory this instance runs in, removed when it closes; empty
+	// for a server that is not per trial.
+	template serversfile.Server
+	ownDir   string
 
 	// active counts the calls that hold a session.
 	active atomic.Int32
@@ -222,7 +229,11 @@ func (s *server) close() error {
 	s.mu.Lock()
 	cur := s.cur
 	s.mu.Unlock()
-	return cur.close()
+	err := cur.close()
+	if s.ownDir != "" {
+		err = errors.Join(err, os.RemoveAll(s.ownDir))
+	}
+	return err
 }
 
 // inFlight is how many calls hold a session.

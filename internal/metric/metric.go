@@ -27,6 +27,7 @@ const (
 	Irrelevance        Name = "irrelevance"
 	RoundLimit         Name = "round_limit"
 	FailedCall         Name = "failed_call"
+	State              Name = "state"
 	Judged             Name = "judged"
 	JudgeAgreement     Name = "judge_agreement"
 	P50                Name = "p50"

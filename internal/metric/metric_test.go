@@ -53,7 +53,7 @@ func TestCount(t *testing.T) {
 		k, n := m.Count(&j)
 		got = append(got, fmt.Sprintf("%s %d/%d", m.Name, k, n))
 	}
-	want := "pass 0/1, tool_selection 1/1, arg_validity 1/3, arg_validity_shown 2/3, arg_validity_coerced 3/3, arg_accuracy 0/0, irrelevance 0/0, round_limit 0/0, failed_call 0/0, judged 1/1, judge_agreement 0/1, p50 0/0, p95 0/0"
+	want := "pass 0/1, tool_selection 1/1, arg_validity 1/3, arg_validity_shown 2/3, arg_validity_coerced 3/3, arg_accuracy 0/0, irrelevance 0/0, round_limit 0/0, failed_call 0/0, state 0/0, judged 1/1, judge_agreement 0/1, p50 0/0, p95 0/0"
 	if s := strings.Join(got, ", "); s != want {
 		t.Errorf("counts:\n got %s\nwant %s", s, want)
 	}
@@ -66,6 +66,6 @@ func ExampleNames() {
 	}
 	fmt.Println()
 	// Output:
-	// pass tool_selection selection arg_validity arg_validity_coerced arg_accuracy irrelevance round_limit failed_call judged judge_agreement p50 p95
-	// pass selection arg_validity arg_validity_coerced arg_accuracy irrelevance round_limit failed_call judged
+	// pass tool_selection selection arg_validity arg_validity_coerced arg_accuracy irrelevance round_limit failed_call state judged judge_agreement p50 p95
+	// pass selection arg_validity arg_validity_coerced arg_accuracy irrelevance round_limit failed_call state judged
 }

@@ -79,6 +79,22 @@ func cutTexts(t *Trial, keep int) *Trial {
 			cut(&r.Executions[j].Error)
 		}
 	}
+	tr.Turns = append([]Turn(nil), tr.Turns...)
+	for i := range tr.Turns {
+		cut(&tr.Turns[i].User)
+		cut(&tr.Turns[i].Answer)
+	}
+	tr.Setup = append([]Execution(nil), tr.Setup...)
+	for i := range tr.Setup {
+		cut(&tr.Setup[i].Result)
+		cut(&tr.Setup[i].Error)
+	}
+	tr.Checks = append([]Check(nil), tr.Checks...)
+	for i := range tr.Checks {
+		cut(&tr.Checks[i].Result)
+		cut(&tr.Checks[i].Error)
+		cut(&tr.Checks[i].Detail)
+	}
 	return &c
 }
 

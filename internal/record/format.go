@@ -48,7 +48,12 @@ import (
 // 1.8 added the call_failed outcome and score.calls_failed (the calls the
 // model was given an error for); older lines count them from the
 // transcript's executions, and were scored before call_failed existed.
-const Format = "1.8"
+//
+// 1.9 added scenarios: the transcript's turns, setup and checks (each
+// check's call, result and verdict), the wrong_state outcome and
+// score.turn (the turn an outcome is about); a case of one question writes
+// none of them, so its line is as in 1.8.
+const Format = "1.9"
 
 // FormatMajor is the major version of Format: the newest this build reads.
 const FormatMajor = 1

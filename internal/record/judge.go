@@ -56,6 +56,9 @@ type Judgements struct {
 	// (Execution.Failed): a pass beside it rests on something other than
 	// the tool's result, and reports list such passes.
 	FailedCall Judgement `json:"failed_call"`
+	// State is defined for the trials of a scenario with state checks;
+	// ok when every check passed (see Score.State).
+	State Judgement `json:"state"`
 	// Judged is defined when the judge model gave the trial's answer a
 	// verdict (a case with a rubric, an answer, no judge error, a verdict
 	// not stale); ok when the verdict is pass. The outcome is not changed
@@ -148,8 +151,13 @@ func JudgeWith(t *Trial, opts JudgeOptions) Judgements {
 		if sc.ToolCorrect {
 			m.ArgAccuracy = Judgement{true, sc.ArgsCorrect}
 		}
-	} else {
+	} else if sc.IrrelevanceOK != nil || sc.State == nil {
+		// A scenario judged by its end state alone expected no call and
+		// no silence either: irrelevance does not apply to it.
 		m.Irrelevance = Judgement{true, irrelevanceOK(t)}
+	}
+	if sc.State != nil {
+		m.State = Judgement{true, *sc.State}
 	}
 	if sc.CallsToKnownTools > 0 {
 		m.ArgValidity = Judgement{true, sc.ValidCalls == sc.CallsToKnownTools}

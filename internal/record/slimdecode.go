@@ -91,6 +91,10 @@ func (w *walk) score(s *Score) {
 			w.optBool(&s.IrrelevanceOK)
 		case "round_limit":
 			w.optBool(&s.RoundLimit)
+		case "state":
+			w.optBool(&s.State)
+		case "turn":
+			w.int(&s.Turn)
 		case "bfcl":
 			w.json(&s.BFCL)
 		default:

@@ -53,6 +53,77 @@ type Transcript struct {
 	Failure *Failure `json:"failure,omitempty"`
 	// Wall is the wall time of the whole conversation.
 	Wall time.Duration `json:"wall_ns"`
+	// Turns are the user turns of a scenario of several (a case with
+	// turns: or a simulated user), in order: Rounds stay flat over all of
+	// them, and each turn says where its rounds begin. Nil for a case of
+	// one question, whose record is as before format 1.9.
+	Turns []Turn `json:"turns,omitempty"`
+	// Setup are the calls a scenario ran before the conversation
+	// (setup:), in order; nil when it has none.
+	Setup []Execution `json:"setup,omitempty"`
+	// Checks are the state checks run after the conversation (check:),
+	// in order, each with its verdict; nil when the case has none.
+	Checks []Check `json:"checks,omitempty"`
+}
+
+// Turn is one user turn of a scenario: the user's message, the rounds the
+// loop ran to answer it and how it ended.
+type Turn struct {
+	// User is the user's message of this turn, as sent.
+	User string `json:"user"`
+	// From says who wrote it: FromCase (the case's turns:) or FromUserModel
+	// (a simulated user). rescore reads the message back and never asks the
+	// user model again.
+	From string `json:"from"`
+	// FirstRound is the index in Transcript.Rounds of the turn's first
+	// round; its rounds run to the next turn's FirstRound (or the end).
+	FirstRound int `json:"first_round"`
+	// Answer is the model's answer that ended the turn.
+	Answer string `json:"answer"`
+	// RoundLimitHit: the turn hit the round limit (each turn has the
+	// case's limit).
+	RoundLimitHit bool `json:"round_limit_hit,omitempty"`
+	// Wall is the turn's wall time.
+	Wall time.Duration `json:"wall_ns"`
+}
+
+// Who wrote a turn's user message (Turn.From).
+const (
+	FromCase      = "case"
+	FromUserModel = "user_model"
+)
+
+// Check is one state check of a scenario: the call run after the
+// conversation and whether its result matched.
+type Check struct {
+	Execution
+	// OK: the call succeeded and its result matched the check's matcher.
+	OK bool `json:"ok"`
+	// Detail says why not, when not OK.
+	Detail string `json:"detail,omitempty"`
+}
+
+// TurnRounds returns the rounds of turn i of t (all rounds when t has no
+// turns and i is 0).
+func (t *Transcript) TurnRounds(i int) []Round {
+	if len(t.Turns) == 0 {
+		if i == 0 {
+			return t.Rounds
+		}
+		return nil
+	}
+	if i < 0 || i >= len(t.Turns) {
+		return nil
+	}
+	from, to := t.Turns[i].FirstRound, len(t.Rounds)
+	if i+1 < len(t.Turns) {
+		to = t.Turns[i+1].FirstRound
+	}
+	from, to = min(max(from, 0), len(t.Rounds)), min(max(to, 0), len(t.Rounds))
+	if from > to {
+		return nil
+	}
+	return t.Rounds[from:to]
 }
 
 // Failure says why a conversation stopped without an answer.
@@ -73,6 +144,17 @@ const (
 	// FailureServerSkipped: the case expects a tool of a server that failed
 	// to connect (Run.SkippedServers), so the trial was not run.
 	FailureServerSkipped = "server_skipped"
+	// FailureSetup: a scenario's setup call failed, or its per-trial
+	// servers could not be started (or listed other tools than the run's
+	// catalog), before the model was asked anything: never the model's
+	// fault.
+	FailureSetup = "setup_failed"
+	// FailureCheck: a state check's call could not run (its server
+	// crashed or timed out), so the end state is unknown.
+	FailureCheck = "check_failed"
+	// FailureUserModel: the simulated user's model failed to write the
+	// next message.
+	FailureUserModel = "user_model"
 )
 
 // Message is one chat message, in the shape Ollama's /api/chat uses.

@@ -76,8 +76,13 @@ type Score struct {
 	Outcome string `json:"outcome"`
 	// Detail says why, for a failure: the arguments that differ (one line
 	// each, expected against received, in JSON), the validator's message,
-	// the tool named, the answer that did not match.
+	// the tool named, the answer that did not match. In a scenario of
+	// several turns a turn's failure starts "turn N: ".
 	Detail string `json:"detail,omitempty"`
+	// Turn is the turn of a scenario the outcome is about, from 1; 0 for
+	// the whole case (its expect over every turn, its state checks) and
+	// for a case of one question.
+	Turn int `json:"turn,omitempty"`
 	// CallExpected is true for cases that expect a tool call, false for
 	// no_tool cases (irrelevance).
 	CallExpected bool `json:"call_expected"`
@@ -127,6 +132,10 @@ type Score struct {
 	// still have been cut). Nil in trials written before format 1.1, for
 	// which Judge derives it from Outcome and the transcript.
 	RoundLimit *bool `json:"round_limit,omitempty"`
+	// State is set for the trials of a scenario with state checks
+	// (check:): true when every check passed. Nil for other cases, for
+	// infrastructure errors, and in trials written before format 1.9.
+	State *bool `json:"state,omitempty"`
 	// BFCL is BFCL's own verdict, for a case imported from BFCL (one the
 	// suite tags bfcl_category:CATEGORY): BFCL's rules alone, in BFCL's
 	// order, beside toolgrade's finer Outcome. Nil for other cases, for
@@ -182,12 +191,17 @@ const (
 	OutcomeExtraCall   = "extra_call"
 	OutcomeRoundLimit  = "round_limit"
 	OutcomeWrongAnswer = "wrong_answer"
-	OutcomeInfraError  = "infra_error"
+	// OutcomeWrongState: the conversation ran, but a state check after it
+	// (check:) failed: the servers did not end in the state the case
+	// expects.
+	OutcomeWrongState = "wrong_state"
+	OutcomeInfraError = "infra_error"
 )
 
 // Outcomes lists every outcome in report order.
 var Outcomes = []string{
 	OutcomePass, OutcomeWrongTool, OutcomeHallucinatedTool, OutcomeNoCall, OutcomeCallInText, OutcomeCallInThinking,
 	OutcomeEmptyAnswer, OutcomeUnexpectedCall, OutcomeHiddenConstraint, OutcomeInvalidArgs, OutcomeWrongArgs,
-	OutcomeMissingCall, OutcomeCallFailed, OutcomeExtraCall, OutcomeRoundLimit, OutcomeWrongAnswer, OutcomeInfraError,
+	OutcomeMissingCall, OutcomeCallFailed, OutcomeExtraCall, OutcomeRoundLimit, OutcomeWrongAnswer, OutcomeWrongState,
+	OutcomeInfraError,
 }

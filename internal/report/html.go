@@ -470,6 +470,10 @@ type leanTrial struct {
 	Limit    bool        `json:"limit,omitempty"`
 	Trunc    bool        `json:"trunc,omitempty"`
 	NoExec   bool        `json:"noexec,omitempty"`
+	// Turns, Setup and Checks are a scenario's (see leanScenario).
+	Turns  []leanTurn  `json:"turns,omitempty"`
+	Setup  []leanCall  `json:"setup,omitempty"`
+	Checks []leanCheck `json:"checks,omitempty"`
 }
 
 type leanMsg struct {
@@ -555,5 +559,6 @@ func (h *HTML) lean(t *record.Trial) *leanTrial {
 		}
 		lt.Rounds = append(lt.Rounds, lr)
 	}
+	leanScenario(lt, tr)
 	return lt
 }

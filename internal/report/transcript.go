@@ -100,7 +100,10 @@ func (p *TranscriptPrinter) Add(t *record.Trial) {
 		b.WriteByte('\n')
 	}
 	p.header(&b, t)
-	if tr := t.Transcript; tr != nil {
+	if tr := t.Transcript; tr != nil && isScenario(tr) {
+		p.scenario(&b, tr)
+		p.judged(&b, t.Judged)
+	} else if tr != nil {
 		for _, m := range tr.Messages {
 			p.message(&b, m)
 		}

@@ -87,7 +87,7 @@ func (j *judge) rescore(trials []*record.Trial) int {
 			opts.NumCtx = numCtx[t.Model]
 		}
 		opts.Tools = j.cats[t.Variant].ForCase(t.CaseID)
-		t.Score = score.Score(t.Transcript, &c.Expect, opts)
+		t.Score = score.Case(t.Transcript, c, opts)
 		t.Tags = c.Tags
 		n++
 	}

@@ -28,6 +28,9 @@ import (
 // models with their warm-up load times and what they occupied. It stops
 // when ctx ends; the trials in flight are then dropped, not written.
 func (r *Runner) Run(ctx context.Context, cfg Config) ([]record.Model, error) {
+	if err := cfg.checkScenarios(); err != nil {
+		return nil, err
+	}
 	repeat := max(cfg.Repeat, 1)
 	infos := append([]record.Model(nil), cfg.Models...)
 	think, err := bridge.ParseThink(cfg.Suite.Defaults.Think)

@@ -130,6 +130,13 @@ type Config struct {
 	// (suite.ExpectedCall.Skipped) are not run but recorded as
 	// infrastructure errors that say so (record.FailureServerSkipped).
 	SkippedServers map[string]string
+	// Users gives the simulated user of a case with user: (see UserModel);
+	// nil: such a case is an error when the run starts ("no user model").
+	Users func(*suite.Case) UserModel
+	// KeepTrialDirs keeps the per-trial directory of each trial that did
+	// not pass (run --keep-trial-dirs), telling Runner.OnKeptDir; false
+	// removes every one as its trial ends.
+	KeepTrialDirs bool
 }
 
 // plan is what a model's job feed needs, whatever its hosts: the
@@ -269,6 +276,20 @@ type Runner struct {
 	// Grader, when set, grades each trial once it is scored, before it is
 	// written (the judge of answers with a rubric: see package judge).
 	Grader Grader
+	// State is the toolbox a scenario's setup and check calls run on: the
+	// servers' catalog without the tool policy, since the suite's author
+	// wrote those calls. Nil: the trial's own toolbox (Tools), policy and
+	// all.
+	State bridge.Toolbox
+	// Trials, when set and holding per-trial servers, starts each trial's
+	// own instances of them, which its conversation, setup and checks
+	// reach (see mcpclient.WithTrial); they end with the trial. Nil: every
+	// trial shares the servers of Tools.
+	Trials TrialServers
+	// OnKeptDir, when set, is told of each per-trial directory kept
+	// (Config.KeepTrialDirs) and the trial it belongs to; it may be called
+	// from several goroutines at once.
+	OnKeptDir func(key record.TrialKey, dir string)
 }
 
 // Grader adds to a scored trial what a grader beyond the scorer says of it
@@ -371,23 +392,27 @@ func (r *Runner) trial(ctx context.Context, cfg Config, h *hostRun, info *record
 	opts.NumCtx = t.NumCtx
 	if f := skippedFailure(&j.c.Expect, cfg.SkippedServers); f != nil {
 		t.Transcript = &record.Transcript{Model: info.Name, Failure: f}
-		t.Score = score.Score(t.Transcript, &j.c.Expect, opts)
+		t.Score = scoreTrial(t.Transcript, j.c, opts)
 		return t, nil
 	}
 	retries, first := retryPolicy(cfg)
 	tries, waits := 0, 0
 	for attempt := 1; ; attempt++ {
-		tr, err := loop.Run(ctx, req)
+		// A scenario starts again from its setup, in fresh servers.
+		tr, env, err := r.attempt(ctx, &cfg, loop, req, j, t)
 		if ctx.Err() != nil {
+			env.Close(false)
 			return nil, nil
 		}
 		tries++
 		t.Attempts = attempt
 		t.Transcript = tr
-		t.Score = score.Score(tr, &j.c.Expect, opts)
+		t.Score = scoreTrial(tr, j.c, opts)
 		if t.Score.Outcome != record.OutcomeInfraError {
+			r.closeTrial(&cfg, env, t)
 			return t, nil
 		}
+		env.Close(false)
 		if tries > retries {
 			// Every attempt failed. When Ollama could not even be reached,
 			// that says nothing about the model: wait for it, then run the

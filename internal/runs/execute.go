@@ -99,7 +99,7 @@ func (r *session) config() (runner.Config, error) {
 		Suite: r.s, Models: r.ol.models, Repeat: r.repeat, Parallel: r.parallel, Retries: r.spec.Retries,
 		Done: r.done, WaitOllama: r.spec.WaitOllama, NoExecute: run.NoExecute, Variants: r.vs.Variants,
 		Only: r.only, Judge: judge, SkippedServers: map[string]string{},
-		AllRepeats: run.AllRepeats,
+		AllRepeats: run.AllRepeats, KeepTrialDirs: r.spec.KeepTrialDirs,
 	}
 	for _, sk := range run.SkippedServers {
 		cfg.SkippedServers[sk.Name] = sk.Error
@@ -144,6 +144,12 @@ func (r *session) execute(ctx context.Context, cfg runner.Config) *Ending {
 	}
 	run := r.ol.runner
 	run.Tools, run.Catalog, run.Out = r.policy, r.cat, r.w.Trials()
+	// A scenario's setup and checks are the author's calls, not the
+	// model's: they run on the servers without the policy.
+	run.State, run.Trials = r.cat, r.cat
+	kept := &keptDirs{}
+	run.OnKeptDir = kept.add
+	defer kept.say(r.stderr)
 	if r.judge != nil {
 		run.Grader = r.judge
 	}

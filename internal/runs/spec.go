@@ -60,6 +60,10 @@ type Spec struct {
 	// StopThreshold is the pass rate StopEarly judges against; nil:
 	// stats.DefaultSPRT's.
 	StopThreshold *float64
+	// KeepTrialDirs keeps the per-trial directory of each trial that did
+	// not pass (run --keep-trial-dirs), and the run's end says where; false
+	// removes each as its trial ends.
+	KeepTrialDirs bool
 	// AllRepeats sends every repeat to the model; false records the later
 	// repeats of a case whose first two agreed at temperature 0 as their
 	// copies (see runner.Config.AllRepeats). run.json records it, and a

@@ -80,6 +80,16 @@ type Server struct {
 	Transport string
 	// ToolFilter, when set, limits which of the server's tools are exposed.
 	ToolFilter *ToolFilter
+	// PerTrial ("perTrial": true) starts a fresh process of the server for
+	// every trial, in a new temporary directory of its own (its working
+	// directory, and TrialDirPlaceholder in Args, Env and Cwd), so trials
+	// that change state never see each other's changes. False: one process
+	// for the whole run. Stdio servers only.
+	PerTrial bool
+	// TrialTemplate ("trialTemplate"), absolute after parsing, is a folder
+	// copied into each trial directory before the server starts; empty:
+	// the directory starts empty. Only with PerTrial.
+	TrialTemplate string
 	// Dial, when set, replaces building a transport from the fields above, so
 	// tests and in-process fakes can hand over an in-memory transport. It is
 	// called once per connection.
@@ -380,7 +390,7 @@ func (p *parser) config(n *yaml.Node) (*Config, error) {
 
 var serverNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 
-var serverFields = []string{"command", "args", "env", "inheritEnv", "cwd", "url", "headers", "transport", "type", "toolFilter", "disabled"}
+var serverFields = []string{"command", "args", "env", "inheritEnv", "cwd", "url", "headers", "transport", "type", "toolFilter", "disabled", "perTrial", "trialTemplate"}
 
 // server reads one entry of mcpServers; disabled reports "disabled": true.
 func (p *parser) server(k, n *yaml.Node) (_ Server, disabled bool, _ error) {
@@ -447,12 +457,28 @@ func (p *parser) serverField(s *Server, e *serverEntry, f field, path string) er
 		}
 	case "args":
 		s.Args, err = p.strList(f.val, fp)
+		if err == nil {
+			err = p.placeholders(f.val, fp)
+		}
 	case "env":
 		s.Env, err = p.strMap(f.val, fp)
+		if err == nil {
+			err = p.placeholders(f.val, fp)
+		}
 	case "inheritEnv":
 		s.InheritEnv, err = p.envNames(f.val, fp)
 	case "cwd":
 		s.Cwd, err = p.str(f.val, fp)
+		if err == nil {
+			err = p.placeholders(f.val, fp)
+		}
+	case "perTrial":
+		s.PerTrial, err = p.boolean(f.val, fp)
+	case "trialTemplate":
+		s.TrialTemplate, err = p.str(f.val, fp)
+		if err == nil && s.TrialTemplate == "" {
+			err = p.errAt(f.val, fp, "must not be empty: the folder copied into each trial directory")
+		}
 	case "url":
 		s.URL, err = p.str(f.val, fp)
 		if err == nil {
@@ -494,10 +520,15 @@ func (p *parser) stdioServer(s *Server, e *serverEntry, path string) error {
 		return p.errAt(e.transportNode, join(path, e.transportField), `%q needs "url", not "command"`, e.transport)
 	}
 	s.Transport = TransportStdio
+	if err := p.perTrial(s, e, path); err != nil {
+		return err
+	}
 	switch {
+	case s.Cwd == "" && s.PerTrial:
+		s.Cwd = TrialDirPlaceholder
 	case s.Cwd == "":
 		s.Cwd = p.dir
-	case !filepath.IsAbs(s.Cwd):
+	case !filepath.IsAbs(s.Cwd) && !strings.HasPrefix(s.Cwd, TrialDirPlaceholder):
 		s.Cwd = filepath.Join(p.dir, s.Cwd)
 	}
 	return nil
@@ -505,7 +536,7 @@ func (p *parser) stdioServer(s *Server, e *serverEntry, path string) error {
 
 // remoteServer checks and completes a server entry with "url".
 func (p *parser) remoteServer(s *Server, e *serverEntry, path string) error {
-	for _, f := range []string{"args", "env", "inheritEnv", "cwd"} {
+	for _, f := range []string{"args", "env", "inheritEnv", "cwd", "perTrial", "trialTemplate"} {
 		if kn, ok := e.keys[f]; ok {
 			return p.errAt(kn, join(path, f), `only applies to stdio servers ("command")`)
 		}

@@ -31,7 +31,7 @@ func TestConfigErrors(t *testing.T) {
 			src: `{"mcpServers": {
   "docs": {"command": "x", "zzzzzz": 1}
 }}`,
-			want: `servers.json:2:28: mcpServers.docs: unknown field "zzzzzz" (known fields: command, args, env, inheritEnv, cwd, url, headers, transport, type, toolFilter, disabled)`,
+			want: `servers.json:2:28: mcpServers.docs: unknown field "zzzzzz" (known fields: command, args, env, inheritEnv, cwd, url, headers, transport, type, toolFilter, disabled, perTrial, trialTemplate)`,
 		},
 		{
 			name: "args wrong type",

@@ -77,6 +77,7 @@ func (s *Suite) Check(c Catalog) error {
 	}
 	cases := p.caseCatalogs(s, c, "", true)
 	markSkipped(s, c)
+	p.checkStateCalls(s, c)
 	p.checkExpectedCalls(s, c, cases, "", func(call *ExpectedCall, exposed, _ string) *ExpectedCall {
 		call.Exposed = exposed
 		return call
@@ -170,28 +171,52 @@ func (p *parser) checkExpectedCalls(s *Suite, c Catalog, cases map[int]Catalog, 
 		}
 		partial, _ := cat.(PartialValidator)
 		strict := s.Defaults.StrictArgs
-		if cs.Expect.StrictArgs != nil {
-			strict = *cs.Expect.StrictArgs
-		}
-		for j := range cs.Expect.Calls {
-			call := &cs.Expect.Calls[j]
-			field := fmt.Sprintf("cases[%d].expect.calls[%d].tool", ci, j)
-			if cs.Expect.FirstOnly {
-				field = fmt.Sprintf("cases[%d].expect.tool", ci)
+		for _, e := range cs.expects(ci) {
+			strict := strict
+			if e.e.StrictArgs != nil {
+				strict = *e.e.StrictArgs
 			}
-			exposed, ok := cat.Resolve(call.Tool)
-			if !ok && call.Skipped != nil {
-				continue // its server was skipped: the case cannot run (markSkipped)
-			}
-			if !ok {
-				p.errorAt(call.Pos, field, "%s%s", pre, unknownTool(cat, call.Tool, names))
-				continue
-			}
-			if checked := resolved(call, exposed, field); checked != nil {
-				p.checkArgs(cat, partial, checked, strict, field)
+			for j := range e.e.Calls {
+				call := &e.e.Calls[j]
+				field := fmt.Sprintf("%s.calls[%d].tool", e.field, j)
+				if e.e.FirstOnly {
+					field = e.field + ".tool"
+				}
+				exposed, ok := cat.Resolve(call.Tool)
+				if !ok && call.Skipped != nil {
+					continue // its server was skipped: the case cannot run (markSkipped)
+				}
+				if !ok {
+					p.errorAt(call.Pos, field, "%s%s", pre, unknownTool(cat, call.Tool, names))
+					continue
+				}
+				if checked := resolved(call, exposed, field); checked != nil {
+					p.checkArgs(cat, partial, checked, strict, field)
+				}
 			}
 		}
 	}
+}
+
+// fieldExpect is one expect of a case and its path in the file.
+type fieldExpect struct {
+	e     *Expect
+	field string
+}
+
+// expects are every expect of case c (index ci): its own, unless it gives
+// none, then each turn's.
+func (c *Case) expects(ci int) []fieldExpect {
+	var out []fieldExpect
+	if !c.ExpectNone {
+		out = append(out, fieldExpect{&c.Expect, fmt.Sprintf("cases[%d].expect", ci)})
+	}
+	for ti := range c.Turns {
+		if e := c.Turns[ti].Expect; e != nil {
+			out = append(out, fieldExpect{e, fmt.Sprintf("cases[%d].turns[%d].expect", ci, ti)})
+		}
+	}
+	return out
 }
 
 // unknownTool words the error for a tool name the catalog does not know:

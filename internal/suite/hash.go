@@ -59,6 +59,7 @@ func (s *Suite) CaseHash(c *Case) string {
 	if r := c.Expect.Judge; r != nil {
 		h.Judge = r.Text
 	}
+	h.Scenario = hashScenario(c)
 	// Every value is of JSON's own shapes (maps encode with sorted keys), so
 	// the encoding is canonical; it cannot fail.
 	b, _ := json.Marshal(h)
@@ -89,6 +90,10 @@ type hashedCase struct {
 	// MayFail is call_may_fail, left out when false, so the hashes of other
 	// cases are those recorded before it.
 	MayFail bool `json:"call_may_fail,omitempty"`
+	// Scenario is a scenario's turns, setup, checks and simulated user,
+	// left out for a case of one question, so their hashes are those
+	// recorded before scenarios.
+	Scenario *hashedScenario `json:"scenario,omitempty"`
 }
 
 // hashedTool is one of a case's own tools; Parameters is the schema's JSON

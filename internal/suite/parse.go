@@ -19,8 +19,8 @@ import (
 // The keys each mapping of the format knows, in the order messages list them.
 var (
 	suiteKeys    = []string{"name", "servers", "models", "defaults", "decoys", "decoy_seed", "variants", "sweep", "gates", "margin", "cases"}
-	defaultsKeys = []string{"system", "max_rounds", "think", "keep_alive", "normalize_strings", "strict_args", "execute", "allow_tools", "deny_tools", "options", "schema_hints", "judge"}
-	caseKeys     = []string{"id", "ask", "tags", "tools", "expect", "max_rounds", "execute", "review"}
+	defaultsKeys = []string{"system", "max_rounds", "think", "keep_alive", "normalize_strings", "strict_args", "execute", "allow_tools", "deny_tools", "options", "schema_hints", "judge", "setup", "check", "user_model"}
+	caseKeys     = []string{"id", "ask", "tags", "tools", "expect", "max_rounds", "execute", "review", "turns", "setup", "check", "user"}
 	messageKeys  = []string{"role", "content"}
 	expectKeys   = []string{"tool", "args", "calls", "any_order", "no_tool", "answer", "strict_args", "max_rounds", "any_tool", "call_may_fail"}
 	callKeys     = []string{"tool", "args"}
@@ -225,6 +225,12 @@ func (p *parser) defaults(n *yaml.Node, d *Defaults) {
 			d.SchemaHints, _ = p.schemaHints(v, path)
 		case "judge":
 			p.judgeDefaults(v, path, &d.Judge)
+		case "setup":
+			d.Setup = p.stateCalls(v, path, false)
+		case "check":
+			d.Checks = p.stateCalls(v, path, true)
+		case "user_model":
+			d.UserModel, _ = p.nonEmpty(v, path)
 		default:
 			p.unknownKey(f.key, "defaults", defaultsKeys, "")
 		}

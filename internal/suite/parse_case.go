@@ -49,6 +49,7 @@ func (p *parser) kase(n *yaml.Node, path string, d *Defaults) (c Case, idNode *y
 	}
 	before := len(p.errs)
 	var id, ask, expect, maxRounds, execTrue *yaml.Node
+	var sc scenarioKeys
 	c.NoExecute = d.Execute != nil && !*d.Execute
 	for _, f := range fs {
 		v := f.val
@@ -78,6 +79,8 @@ func (p *parser) kase(n *yaml.Node, path string, d *Defaults) (c Case, idNode *y
 			c.Tools = p.caseTools(v, join(path, "tools"))
 		case "review":
 			c.Review, _ = p.boolean(v, join(path, "review"))
+		case "turns", "setup", "check", "user":
+			sc.read(p, &c, f, path, d)
 		default:
 			p.unknownKey(f.key, path, caseKeys, "")
 		}
@@ -91,14 +94,26 @@ func (p *parser) kase(n *yaml.Node, path string, d *Defaults) (c Case, idNode *y
 			c.ID, idNode = s, id
 		}
 	}
-	if ask == nil {
-		p.errorf(n, join(path, "ask"), "missing; give the question, or a list of messages")
-	} else {
+	switch {
+	case ask != nil:
 		c.Messages = p.ask(ask, join(path, "ask"))
+		sc.exclusive(p, "ask", ask)
+	case sc.turns != nil || sc.user != nil:
+		sc.exclusive(p, "", nil)
+		sc.firstMessage(&c)
+	default:
+		p.errorf(n, join(path, "ask"), "missing; give the question, a list of messages, turns: [{ask: ...}, ...] or a simulated user: {goal: ...}")
 	}
-	if expect == nil {
+	c.Setup = append(append([]StateCall(nil), d.Setup...), c.Setup...)
+	c.Checks = append(c.Checks, d.Checks...)
+	switch {
+	case expect == nil && (c.IsScenario() && (sc.turnExpects || len(c.Checks) > 0)):
+		c.ExpectNone = true
+	case expect == nil && c.IsScenario():
+		p.errorf(n, join(path, "expect"), "missing; a scenario needs something to judge it by: an expect (per turn or for the case) or check: [{tool: ..., result: ...}]")
+	case expect == nil:
 		p.errorf(n, join(path, "expect"), "missing; say what should happen: tool, calls or no_tool: true")
-	} else {
+	default:
 		var expRounds *yaml.Node
 		c.Expect, expRounds = p.expect(expect, join(path, "expect"))
 		if expRounds != nil {
@@ -111,6 +126,11 @@ func (p *parser) kase(n *yaml.Node, path string, d *Defaults) (c Case, idNode *y
 	}
 	if c.MaxRounds == 0 {
 		c.MaxRounds = d.MaxRounds
+	}
+	if c.IsScenario() && c.HasInline() {
+		p.errorf(n, join(path, "tools"), "a scenario runs its tools (its turns and checks rest on them), and an inline tool has nothing behind it; name tools of the servers instead")
+	} else if c.IsScenario() && c.NoExecute {
+		p.errorf(n, join(path, "execute"), "a scenario runs its tools (its turns and checks rest on them); remove execute: false")
 	}
 	if c.HasInline() {
 		// An inline tool has nothing behind it: the case can only be scored

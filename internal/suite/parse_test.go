@@ -240,8 +240,8 @@ cases:
 			want: []string{
 				`s.yaml:1:1: unknown key "modles" (did you mean "models"?)`,
 				`s.yaml:2:12: defaults: unknown key "max_round" (did you mean "max_rounds"?)`,
-				`s.yaml:2:26: defaults: unknown key "wild" (known keys: system, max_rounds, think, keep_alive, normalize_strings, strict_args, execute, allow_tools, deny_tools, options, schema_hints, judge)`,
-				`s.yaml:4:5: cases[0].ask: missing; give the question, or a list of messages`,
+				`s.yaml:2:26: defaults: unknown key "wild" (known keys: system, max_rounds, think, keep_alive, normalize_strings, strict_args, execute, allow_tools, deny_tools, options, schema_hints, judge, setup, check, user_model)`,
+				`s.yaml:4:5: cases[0].ask: missing; give the question, a list of messages, turns: [{ask: ...}, ...] or a simulated user: {goal: ...}`,
 				`s.yaml:5:5: cases[0]: unknown key "aks" (did you mean "ask"?)`,
 				`s.yaml:6:23: cases[0].expect: unknown key "arg" (did you mean "args"?)`,
 			},
@@ -280,7 +280,7 @@ cases:
 ` + okCase,
 			want: []string{
 				`s.yaml:2:5: cases[0].id: missing; every case needs an id`,
-				`s.yaml:2:5: cases[0].ask: missing; give the question, or a list of messages`,
+				`s.yaml:2:5: cases[0].ask: missing; give the question, a list of messages, turns: [{ask: ...}, ...] or a simulated user: {goal: ...}`,
 				`s.yaml:2:5: cases[0].expect: missing; say what should happen: tool, calls or no_tool: true`,
 				`s.yaml:3:5: cases[1].expect: missing; say what should happen: tool, calls or no_tool: true`,
 			},

@@ -171,6 +171,13 @@ type Defaults struct {
 	// Judge is defaults.judge: the model that grades the answers of the
 	// cases with a rubric.
 	Judge JudgeDefaults
+	// Setup and Checks are defaults.setup and defaults.check: run in
+	// every case before its own setup and after its own checks (and
+	// copied into each Case's Setup and Checks). Nil when none.
+	Setup, Checks []StateCall
+	// UserModel is defaults.user_model: the model of the simulated users
+	// whose user: names none; empty when unset.
+	UserModel string
 }
 
 // Schema hint values as a suite writes them.
@@ -241,6 +248,20 @@ type Case struct {
 	// it yet. The case loads and runs as any other; run warns how many
 	// await review. False when unset.
 	Review bool
+	// ExpectNone is set when the case gives no expect: of its own: a
+	// scenario judged by its turns' expectations and its state checks
+	// alone (Expect is then the zero value). False: Expect applies.
+	ExpectNone bool
+	// Turns are the user turns of a scenario written with turns:, in
+	// order; nil otherwise. Messages then holds the first turn's message.
+	Turns []Turn
+	// Setup are the calls run before the conversation: defaults.setup,
+	// then the case's own; Checks the state checks run after it: the
+	// case's own, then defaults.check. Nil when none.
+	Setup, Checks []StateCall
+	// User is the simulated user (user:); nil for a case with ask: or
+	// turns:.
+	User *SimUser
 }
 
 // AwaitingReview returns how many cases are marked review: true.

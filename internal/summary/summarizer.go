@@ -300,7 +300,7 @@ func (m *modelAcc) addGroups(t *record.Trial, j *record.Judgements) {
 // addExample keeps the failing trials that sort first by case and repeat, so
 // the report does not depend on the order parallel trials finished in.
 func (m *modelAcc) addExample(t *record.Trial) {
-	ex := Example{Case: t.CaseID, Repeat: t.Repeat, Detail: t.Score.Detail}
+	ex := Example{Case: t.CaseID, Repeat: t.Repeat, Detail: t.Score.Detail, Turn: t.Score.Turn}
 	m.examples[t.Score.Outcome] = keepFirst(m.examples[t.Score.Outcome], ex)
 }
 

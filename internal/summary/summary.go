@@ -148,6 +148,9 @@ type ModelSummary struct {
 	// given an error for a call (lower is better); FailedCallPasses lists
 	// the passes among them.
 	FailedCall stats.Rate `json:"failed_call"`
+	// State is the end-state rate: trials of scenarios with state checks
+	// whose checks all passed; absent when no trial had checks.
+	State stats.Rate `json:"state,omitzero"`
 	// Judged is the judged-answer rate: answers the judge model passed,
 	// of the trials whose answer it judged; JudgeAgreement the judge's
 	// self-agreement over the answers judged more than once. Both are
@@ -321,6 +324,8 @@ func (m *ModelSummary) rate(n metric.Name) *stats.Rate {
 		return &m.RoundLimit
 	case metric.FailedCall:
 		return &m.FailedCall
+	case metric.State:
+		return &m.State
 	case metric.Judged:
 		return &m.Judged
 	case metric.JudgeAgreement:
@@ -367,4 +372,7 @@ type Example struct {
 	Case   string `json:"case"`
 	Repeat int    `json:"repeat"`
 	Detail string `json:"detail,omitempty"`
+	// Turn is the turn of a scenario the failure is about, from 1 (its
+	// Detail begins "turn N: "); 0 for the whole case.
+	Turn int `json:"turn,omitempty"`
 }

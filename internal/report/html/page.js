@@ -10,7 +10,7 @@
 
   var OUTCOMES = ["pass", "wrong_tool", "hallucinated_tool", "no_call", "call_in_text", "call_in_thinking", "empty_answer",
     "unexpected_call", "hidden_constraint", "invalid_args", "wrong_args", "missing_call", "call_failed", "extra_call", "round_limit",
-    "wrong_answer", "infra_error"];
+    "wrong_answer", "wrong_state", "infra_error"];
   var SVGNS = "http://www.w3.org/2000/svg";
   // Outcomes whose colour is light enough to need dark text on it.
   var LIGHT = ["hidden_constraint", "invalid_args", "wrong_args", "extra_call", "wrong_answer", "empty_answer"];
@@ -732,8 +732,17 @@
     if (t.d) el.appendChild(h("div", { class: "detail-box" }, h("div", { class: "who" }, t.o === "wrong_args" ? "Arguments: what differs from the expected call" : "Why it is " + t.o.replace(/_/g, " ")), diffPre(t.d)));
     if (t.fail) el.appendChild(block("fail", "Infrastructure failure", t.fail));
     if (t.sys >= 0 && D.systems) el.appendChild(block("system", "system", D.systems[t.sys]));
+    (t.setup || []).forEach(function (c, i) { el.appendChild(stateCall("Setup " + (i + 1), c)); });
     (t.msgs || []).forEach(function (m) { el.appendChild(block(m.role, m.role, m.text)); });
+    var turns = t.turns || [];
     (t.rounds || []).forEach(function (r, i) {
+      turns.forEach(function (u, k) {
+        if (u.first !== i) return;
+        if (k > 0) el.appendChild(turnAnswer(turns[k - 1]));
+        el.appendChild(h("div", { class: "rhead turn" }, "Turn " + (k + 1) + " of " + turns.length + (u.limit ? " (round limit hit)" : ""),
+          h("span", { class: "kn" }, secs(u.ms / 1000))));
+        el.appendChild(block("user", u.um ? "user (the user model)" : "user", u.user));
+      });
       var rd = h("div", { class: "round" }, h("div", { class: "rhead" }, "Round " + (i + 1) + (r.final ? " (final, without tools)" : ""),
         h("span", { class: "kn" }, secs(r.ms / 1000) + " · " + num(r.pt) + " prompt / " + num(r.et) + " generated tokens" + (r.done ? " · done: " + r.done : ""))));
       if (r.think) rd.appendChild(block("thinking", "thinking", r.think));
@@ -751,6 +760,24 @@
       el.appendChild(rd);
     });
     el.appendChild(h("div", { class: "msg answer" }, h("div", { class: "who" }, "Answer"), h("pre", { id: "answer" }, t.a || "(empty)")));
+    (t.checks || []).forEach(function (c, i) {
+      el.appendChild(stateCall("Check " + (i + 1) + (c.ok ? " · ok" : " · failed: " + (c.d || "")), c, c.ok ? "" : " err"));
+    });
+  }
+
+  // turnAnswer is the answer that ended a scenario's turn u (the last
+  // turn's is the trial's answer, drawn last).
+  function turnAnswer(u) {
+    return h("div", { class: "msg answer" }, h("div", { class: "who" }, "Answer"), h("pre", null, u.a || "(empty)"));
+  }
+
+  // stateCall draws a call the suite made itself: a setup call or a state
+  // check, with its result.
+  function stateCall(title, c, cls) {
+    return h("div", { class: "call state" + (cls || "") }, h("div", { class: "who" }, title + " → ", h("code", null, c.name)),
+      h("pre", { class: "args" }, pretty(c.args)),
+      h("div", { class: "result" + (c.kind ? " err" : "") }, h("div", { class: "who" }, "result" + (c.kind ? " · " + c.kind : "")),
+        h("pre", null, c.res || ""), c.err ? h("pre", { class: "errtext" }, c.err) : null));
   }
 
   // decoded is a permalink's key as written, or as it came when it is no
