@@ -94,7 +94,11 @@ demo: build deps
 	curl -sS --fail-with-body $$serve/api/chat -d '{"model":"scripted-good","messages":[{"role":"user","content":"Read service.conf in the allowed directory and report the database port."}]}'; \
 	echo; echo "$$ curl -s $$serve/health"; \
 	curl -sS $$serve/health; echo; \
-	echo; echo '# serve log:'; tail -n +2 $(DEMO_DIR)/serve.log
+	echo; echo '# serve log:'; tail -n +2 $(DEMO_DIR)/serve.log; \
+	echo; echo '$$ toolgrade run cases/scenarios.yaml --out demo-out/scenarios'; \
+	toolgrade run cases/scenarios.yaml --out $(DEMO_DIR)/scenarios; \
+	echo; echo '$$ toolgrade show demo-out/scenarios --case packing-list --model scripted-weak'; \
+	toolgrade show $(DEMO_DIR)/scenarios --case packing-list --model scripted-weak
 
 test: sysdeps deps fmt-check vet
 	$(GO) test -race -count=1 ./...

@@ -58,6 +58,10 @@ type Transcript struct {
 	// them, and each turn says where its rounds begin. Nil for a case of
 	// one question, whose record is as before format 1.9.
 	Turns []Turn `json:"turns,omitempty"`
+	// UserModel is what a simulated user's model took over the whole
+	// conversation (a case's user:), apart from the tested model's cost,
+	// which no reader of cost mixes it into; nil for other cases.
+	UserModel *UserModelCost `json:"user_model,omitempty"`
 	// Setup are the calls a scenario ran before the conversation
 	// (setup:), in order; nil when it has none.
 	Setup []Execution `json:"setup,omitempty"`
@@ -85,6 +89,17 @@ type Turn struct {
 	RoundLimitHit bool `json:"round_limit_hit,omitempty"`
 	// Wall is the turn's wall time.
 	Wall time.Duration `json:"wall_ns"`
+}
+
+// UserModelCost is what a simulated user's model took in one trial: its
+// requests (the closing one that said done included), Ollama's token
+// counts, and their wall time.
+type UserModelCost struct {
+	Model        string        `json:"model"`
+	Requests     int           `json:"requests"`
+	PromptTokens int           `json:"prompt_tokens"`
+	EvalTokens   int           `json:"eval_tokens"`
+	Wall         time.Duration `json:"wall_ns"`
 }
 
 // Who wrote a turn's user message (Turn.From).

@@ -130,9 +130,11 @@ type Config struct {
 	// (suite.ExpectedCall.Skipped) are not run but recorded as
 	// infrastructure errors that say so (record.FailureServerSkipped).
 	SkippedServers map[string]string
-	// Users gives the simulated user of a case with user: (see UserModel);
-	// nil: such a case is an error when the run starts ("no user model").
-	Users func(*suite.Case) UserModel
+	// Users gives the simulated user of trial t of a case with user: (see
+	// UserModel): t carries the model, repeat and seed, so a trial run again
+	// asks the same questions and repeats may differ; nil: such a case is
+	// an error when the run starts ("no user model").
+	Users func(c *suite.Case, t *record.Trial) UserModel
 	// KeepTrialDirs keeps the per-trial directory of each trial that did
 	// not pass (run --keep-trial-dirs), telling Runner.OnKeptDir; false
 	// removes every one as its trial ends.

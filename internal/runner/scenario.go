@@ -24,6 +24,12 @@ type UserModel interface {
 	Next(ctx context.Context, convo []api.Message) (msg string, done bool, err error)
 }
 
+// UserCoster is a UserModel that also says what its requests took so far;
+// the runner records it in the trial's transcript (record.UserModelCost).
+type UserCoster interface {
+	Cost() record.UserModelCost
+}
+
 // TrialServers starts a trial's own instances of the per-trial servers
 // (serversfile.Server.PerTrial); *mcpclient.Catalog is the real one.
 type TrialServers interface {
@@ -75,7 +81,7 @@ func (r *Runner) attempt(ctx context.Context, cfg *Config, loop *bridge.Loop, re
 	}
 	var um UserModel
 	if j.c.User != nil {
-		um = cfg.Users(j.c)
+		um = cfg.Users(j.c, t)
 	}
 	tr, err := r.scenario(ctx, loop, req, j.c, um)
 	return tr, env, err
@@ -106,6 +112,7 @@ func (r *Runner) scenario(ctx context.Context, loop *bridge.Loop, req bridge.Req
 	msgs := req.Messages
 	user, from, err := firstUser(ctx, c, um, &msgs)
 	if err != nil {
+		userCost(tr, um)
 		return tr, fail(tr, record.FailureUserModel, "the user model: "+err.Error())
 	}
 	for k := 0; user != ""; k++ {
@@ -119,13 +126,23 @@ func (r *Runner) scenario(ctx context.Context, loop *bridge.Loop, req bridge.Req
 		}
 		msgs = next
 		if user, from, err = nextUser(ctx, c, um, k+1, msgs); err != nil {
+			userCost(tr, um)
 			return tr, fail(tr, record.FailureUserModel, "the user model: "+err.Error())
 		}
 		if user != "" {
 			msgs = append(msgs, api.Message{Role: "user", Content: user})
 		}
 	}
+	userCost(tr, um)
 	return tr, r.checks(ctx, state, c, tr)
+}
+
+// userCost records in tr what um took, when it says.
+func userCost(tr *record.Transcript, um UserModel) {
+	if uc, ok := um.(UserCoster); ok {
+		c := uc.Cost()
+		tr.UserModel = &c
+	}
 }
 
 // checks runs c's state checks into tr; a check whose call the server

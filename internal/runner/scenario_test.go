@@ -127,7 +127,7 @@ cases:
 	u := &scriptedUser{lines: []string{"Please remember: call mom", "And what did I ask you to remember?"}}
 	var asked []*suite.Case
 	cfg := runner.Config{Suite: s, Models: models(t, r, "scripted-good"),
-		Users: func(c *suite.Case) runner.UserModel { asked = append(asked, c); return u }}
+		Users: func(c *suite.Case, _ *record.Trial) runner.UserModel { asked = append(asked, c); return u }}
 	if _, err := r.runner.Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ cases:
 	chatty := &scriptedUser{lines: []string{"hello again", "and again", "and again"}}
 	broken := &scriptedUser{fail: errors.New("user model down")}
 	cfg := runner.Config{Suite: s, Models: models(t, r, "scripted-good"), Retries: -1,
-		Users: func(c *suite.Case) runner.UserModel {
+		Users: func(c *suite.Case, _ *record.Trial) runner.UserModel {
 			if c.ID == "broken" {
 				return broken
 			}

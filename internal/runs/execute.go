@@ -99,7 +99,7 @@ func (r *session) config() (runner.Config, error) {
 		Suite: r.s, Models: r.ol.models, Repeat: r.repeat, Parallel: r.parallel, Retries: r.spec.Retries,
 		Done: r.done, WaitOllama: r.spec.WaitOllama, NoExecute: run.NoExecute, Variants: r.vs.Variants,
 		Only: r.only, Judge: judge, SkippedServers: map[string]string{},
-		AllRepeats: run.AllRepeats, KeepTrialDirs: r.spec.KeepTrialDirs,
+		AllRepeats: run.AllRepeats, KeepTrialDirs: r.spec.KeepTrialDirs, Users: r.users,
 	}
 	for _, sk := range run.SkippedServers {
 		cfg.SkippedServers[sk.Name] = sk.Error

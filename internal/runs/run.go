@@ -16,6 +16,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/llm"
 	"github.com/toolgrade/toolgrade/internal/mcpclient"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/runner"
 	"github.com/toolgrade/toolgrade/internal/shard"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/suite"
@@ -63,8 +64,11 @@ type session struct {
 	models           []string // as asked, in run order
 	repeat, parallel int
 
-	ol     *ollamas
-	judge  *judge.Judge // nil when no case has a rubric
+	ol    *ollamas
+	judge *judge.Judge // nil when no case has a rubric
+	// users gives each scenario trial its simulated user; nil when no case
+	// has one.
+	users  func(*suite.Case, *record.Trial) runner.UserModel
 	cat    *mcpclient.Catalog
 	policy *bridge.Policy
 	vs     *toolbox.Set
@@ -246,6 +250,9 @@ func (r *session) connect(ctx context.Context) error {
 		}
 	}
 	if r.judge, err = NewJudge(ctx, r.s, r.ol.first, r.spec.Retries, r.overrides != nil && r.overrides.JudgeModel != ""); err != nil {
+		return err
+	}
+	if r.users, err = UserModels(ctx, r.s, r.ol.first); err != nil {
 		return err
 	}
 	if r.cat, err = toolbox.Connect(ctx, cfg, r.o.Connect); err != nil {

@@ -97,6 +97,15 @@ func configJSON(t *testing.T, cfg *Config) []byte {
 		if s.Headers != nil {
 			e["headers"] = s.Headers
 		}
+		if s.InheritEnv != nil {
+			e["inheritEnv"] = s.InheritEnv
+		}
+		if s.PerTrial {
+			e["perTrial"] = true
+		}
+		if s.TrialTemplate != "" {
+			e["trialTemplate"] = s.TrialTemplate
+		}
 		if s.ToolFilter != nil {
 			e["toolFilter"] = map[string]any{"mode": s.ToolFilter.Mode, "tools": s.ToolFilter.Tools}
 		}

@@ -1,4 +1,4 @@
-package reports
+package report
 
 import "github.com/toolgrade/toolgrade/internal/record"
 

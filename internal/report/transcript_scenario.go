@@ -1,10 +1,11 @@
-package reports
+package report
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // isScenario reports whether tr is a scenario's: turns, setup calls or
@@ -52,6 +53,10 @@ func (p *TranscriptPrinter) scenario(b *strings.Builder, tr *record.Transcript) 
 			}
 			fmt.Fprintf(b, "%s %s\n", p.paint(sgrBold+";"+sgrGreen, "answer:"), answer)
 		}
+	}
+	if u := tr.UserModel; u != nil {
+		fmt.Fprintf(b, "%s\n", p.paint(sgrDim, fmt.Sprintf("the user model %s took %s: %d prompt and %d generated tokens, %s",
+			Printable(u.Model), termtext.Count(u.Requests, "request"), u.PromptTokens, u.EvalTokens, duration(u.Wall))))
 	}
 	for i, c := range tr.Checks {
 		verdict := p.paint(sgrBold+";"+sgrGreen, "ok")
