@@ -56,11 +56,14 @@ type Options struct {
 }
 
 // Sink takes a run's trials as a comparison reads them: Add gets each
-// trial key's last line, slim, in file order, and Reset is called when the
-// read starts over (record.ReadLastSlim), to forget what Add was given.
+// trial key's last line, slim, in file order, with the judgements the
+// comparison made of it (record.JudgeWith, with the options of the runs
+// compared and KeepTruncated), so that a trial is judged once; Reset is
+// called when the read starts over (record.ReadLastSlim), to forget what
+// Add was given.
 type Sink interface {
 	Reset()
-	Add(*record.Trial)
+	Add(*record.Trial, record.Judgements)
 }
 
 // sink is Current, nil for nil options.

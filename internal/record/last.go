@@ -91,16 +91,19 @@ func readOnce(r io.Reader, file string, fn func(*Trial)) (warnings []*SyntaxErro
 	again := false
 	rd := NewReader(r, file)
 	rd.slim = true
-	rd.lost = func(k TrialKey) { again = again || seen[k] }
-	for !again && rd.Scan() {
-		k := rd.Trial().Key()
-		if seen[k] {
-			again = true
-			break
+	readAhead(rd, func(s aheadLine) bool {
+		if s.lost {
+			again = seen[s.key]
+			return !again
+		}
+		k := s.t.Key()
+		if again = seen[k]; again {
+			return false
 		}
 		seen[k] = true
-		fn(rd.Trial())
-	}
+		fn(s.t)
+		return true
+	})
 	if err := rd.Err(); err != nil {
 		return rd.Warnings, false, err
 	}
@@ -128,14 +131,18 @@ func ReadLastKept[T any](r io.Reader, file string, keep func(*Trial) T, fn func(
 		}
 	}
 	rd := NewReader(r, file)
-	rd.slim, rd.lost = true, drop
-	for rd.Scan() {
-		t := rd.Trial()
-		k := t.Key()
+	rd.slim = true
+	readAhead(rd, func(s aheadLine) bool {
+		if s.lost {
+			drop(s.key)
+			return true
+		}
+		k := s.t.Key()
 		drop(k)
 		last[k] = len(lines)
-		lines = append(lines, kept{keep(t), true})
-	}
+		lines = append(lines, kept{keep(s.t), true})
+		return true
+	})
 	if err := rd.Err(); err != nil {
 		return rd.Warnings, err
 	}

@@ -171,6 +171,10 @@ func skipString(b []byte, i int) (int, error) {
 		return i, fmt.Errorf("invalid character %q looking for beginning of string", b[i])
 	}
 	j := i + 1
+	// Keys and most values are short: a loop finds their end sooner than
+	// a call does.
+	for end := min(j+16, len(b)); j < end && b[j] != '"'; j++ {
+	}
 	for {
 		k := bytes.IndexByte(b[j:], '"')
 		if k < 0 {

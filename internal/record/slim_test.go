@@ -384,3 +384,24 @@ func TestReadLastSlimInOnePass(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDecodeSlim is the fast path on one line of a typical trial
+// (two rounds, a tool result of 512 bytes): most of what a comparison of
+// two large runs costs.
+func BenchmarkDecodeSlim(b *testing.B) {
+	tr := sampleTrial()
+	tr.Transcript.Rounds[0].Executions[0].Result = strings.Repeat("The terrace welcomes dogs on a leash. ", 14)[:512]
+	l, err := json.Marshal(trialLine{Format: Format, Trial: tr})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var syms symbols
+	b.SetBytes(int64(len(l)))
+	b.ReportAllocs()
+	for range b.N {
+		var t Trial
+		if !decodeSlim(l, &trialLine{Trial: &t}, &syms) {
+			b.Fatal("the fast path gave up")
+		}
+	}
+}

@@ -2,7 +2,7 @@ package record
 
 import (
 	"encoding/json"
-	"strconv"
+	"math"
 	"time"
 )
 
@@ -152,10 +152,7 @@ func (w *walk) transcript() *Transcript {
 		case "rounds":
 			w.bad = w.bad || seen
 			seen = true
-			w.array(func() {
-				tr.Rounds = append(tr.Rounds, Round{})
-				w.round(&tr.Rounds[len(tr.Rounds)-1])
-			})
+			tr.Rounds = w.rounds()
 		default:
 			w.unknown(key)
 		}
@@ -182,14 +179,51 @@ func (w *walk) round(r *Round) {
 		case "executions":
 			w.bad = w.bad || seen
 			seen = true
-			w.array(func() {
-				r.Executions = append(r.Executions, Execution{})
-				w.execution(&r.Executions[len(r.Executions)-1])
-			})
+			r.Executions = w.executions()
 		default:
 			w.unknown(key)
 		}
 	})
+}
+
+// rounds reads an array of rounds into the walk's scratch and returns a
+// copy of its exact length: one allocation a transcript, where appending
+// makes one for each time the slice grows. null is a nil slice.
+func (w *walk) rounds() []Round {
+	if w.null() {
+		return nil
+	}
+	if w.syms == nil {
+		w.syms = &symbols{}
+	}
+	scr := w.syms.rounds[:0]
+	w.array(func() {
+		scr = append(scr, Round{})
+		w.round(&scr[len(scr)-1])
+	})
+	out := append([]Round{}, scr...)
+	clear(scr) // the scratch holds no executions alive
+	w.syms.rounds = scr[:0]
+	return out
+}
+
+// executions is rounds for a round's executions.
+func (w *walk) executions() []Execution {
+	if w.null() {
+		return nil
+	}
+	if w.syms == nil {
+		w.syms = &symbols{}
+	}
+	scr := w.syms.execs[:0]
+	w.array(func() {
+		scr = append(scr, Execution{})
+		w.execution(&scr[len(scr)-1])
+	})
+	out := append([]Execution{}, scr...)
+	clear(scr)
+	w.syms.execs = scr[:0]
+	return out
 }
 
 func (w *walk) metrics(m *Metrics) {
@@ -291,14 +325,17 @@ func (w *walk) object(target any, member func(key []byte)) {
 	}
 	outer, outerGather := w.rest, w.gather
 	w.rest, w.gather = nil, target != nil
-	defer func() {
-		rest := w.rest
-		w.rest, w.gather = outer, outerGather
-		if len(rest) > 0 && target != nil && !w.bad {
-			rest[0] = '{'
-			w.bad = json.Unmarshal(append(rest, '}'), target) != nil
-		}
-	}()
+	w.members(member)
+	rest := w.rest
+	w.rest, w.gather = outer, outerGather
+	if len(rest) > 0 && target != nil && !w.bad {
+		rest[0] = '{'
+		w.bad = json.Unmarshal(append(rest, '}'), target) != nil
+	}
+}
+
+// members is object's loop over the members, from the opening brace.
+func (w *walk) members(member func(key []byte)) {
 	w.i = skipSpace(w.b, w.i+1)
 	for n := 0; !w.bad; n++ {
 		if w.i < len(w.b) && w.b[w.i] == '}' {
@@ -427,8 +464,13 @@ const (
 
 // symbols is the last string read for each field of few values: a line
 // with the same value as the line before shares its string, with neither
-// an allocation nor a hash.
-type symbols [nSymbols]string
+// an allocation nor a hash. It holds the scratch slices a walk reads
+// arrays into, too, which the lines of one reader share.
+type symbols struct {
+	last   [nSymbols]string
+	rounds []Round
+	execs  []Execution
+}
 
 // sym reads a string as str does, shared with the last one read into slot
 // when equal.
@@ -442,7 +484,7 @@ func (w *walk) sym(dst *string, slot int) {
 	if w.bad {
 		return
 	}
-	last := &w.syms[slot]
+	last := &w.syms.last[slot]
 	if len(v) >= 2 && v[0] == '"' && string(v[1:len(v)-1]) == *last && *last != "" {
 		*dst = *last
 		return
@@ -485,15 +527,24 @@ func (w *walk) digits() (int64, bool) {
 		w.bad = true
 		return 0, false
 	}
+	// The value of the digits, as a negative number (whose range holds
+	// math.MinInt64), giving up past int64 as strconv.ParseInt would fail.
+	var n int64
 	for _, c := range d {
-		if c < '0' || c > '9' {
+		if c < '0' || c > '9' || n < (math.MinInt64+int64(c-'0'))/10 {
 			w.bad = true
 			return 0, false
 		}
+		n = n*10 - int64(c-'0')
 	}
-	n, err := strconv.ParseInt(string(v), 10, 64)
-	w.bad = err != nil
-	return n, err == nil
+	if v[0] != '-' {
+		if n == math.MinInt64 {
+			w.bad = true
+			return 0, false
+		}
+		n = -n
+	}
+	return n, true
 }
 
 func (w *walk) int(dst *int) {

@@ -166,7 +166,13 @@ func (s *Summarizer) row(model, variant string) *modelAcc {
 func (s *Summarizer) Add(t *record.Trial) {
 	// The judgements are the record's, made once, so this report, compare
 	// and the gates cannot count differently.
-	j := record.JudgeWith(t, s.Judge)
+	s.AddJudged(t, record.JudgeWith(t, s.Judge))
+}
+
+// AddJudged is Add for a reader that judged t already, with s.Judge: a
+// comparison whose gates summarize the run it reads judges each trial
+// once for both.
+func (s *Summarizer) AddJudged(t *record.Trial, j record.Judgements) {
 	s.curves.AddJudged(t, j)
 	m := s.row(t.Model, t.Variant)
 	sc := t.Score
