@@ -56,6 +56,8 @@ type acc struct {
 	// case's repeats are one cluster.
 	sel, pass  stats.RateCases
 	caseIdx    map[string]int
+	lastID     string // the id index numbered last, and its number:
+	lastIdx    int    // a trial asks for its case's number for each rate
 	wall       stats.Histogram
 	prompt, pn int
 }
@@ -108,11 +110,15 @@ func (s *Stats) AddJudged(t *record.Trial, j record.Judgements) {
 
 // index is case id's number in the row, for the per-case tallies.
 func (a *acc) index(id string) int {
+	if id == a.lastID && len(a.caseIdx) > 0 {
+		return a.lastIdx
+	}
 	i, ok := a.caseIdx[id]
 	if !ok {
 		i = len(a.caseIdx)
 		a.caseIdx[id] = i
 	}
+	a.lastID, a.lastIdx = id, i
 	return i
 }
 

@@ -108,6 +108,8 @@ type modelAcc struct {
 	// numbers the row's cases for them, once for every rate.
 	rates              []stats.RateCases
 	caseIdx            map[string]int
+	lastID             string // the id index numbered last, and its number:
+	lastIdx            int    // a trial asks for its case's number once per rate
 	rounds             stats.Counts
 	trialLat, roundLat stats.Histogram
 	evalDur            time.Duration
@@ -221,11 +223,15 @@ func (s *Summarizer) AddJudged(t *record.Trial, j record.Judgements) {
 
 // index is case id's number in the row, for the per-case tallies.
 func (m *modelAcc) index(id string) int {
+	if id == m.lastID && len(m.caseIdx) > 0 {
+		return m.lastIdx
+	}
 	i, ok := m.caseIdx[id]
 	if !ok {
 		i = len(m.caseIdx)
 		m.caseIdx[id] = i
 	}
+	m.lastID, m.lastIdx = id, i
 	return i
 }
 
