@@ -48,6 +48,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		Harness:  version(),
 		Connect:  conn,
 		Reporter: &runReporter{gates: &f.gates, on: gateOn, stdout: stdout, stderr: stderr},
+		Gates:    f.gates.gates,
 	})
 }
 
