@@ -465,6 +465,10 @@ type caseAcc struct {
 	k, n          [2]int
 	worse, better int
 	reg, fix      *CaseChange
+	// wallAt and roundAt are where the case's latencies start in its
+	// group's walls and rounds: a case's pairs come one after another, so
+	// its latencies do too, and end where the next case's start.
+	wallAt, roundAt [2]int
 }
 
 func newGroupAcc(g groupKey, metrics []metric.Metric) *groupAcc {
@@ -617,7 +621,8 @@ func (ga *groupAcc) addPair(k pairKey, pair [2]*slim, sides [2]*side) {
 	if n := len(ga.cases); n > 0 && ga.cases[n-1].id == k.caseID {
 		cc = ga.cases[n-1]
 	} else {
-		cc = &caseAcc{id: k.caseID, idx: n}
+		cc = &caseAcc{id: k.caseID, idx: n,
+			wallAt: [2]int{len(ga.walls[0]), len(ga.walls[1])}, roundAt: [2]int{len(ga.rounds[0]), len(ga.rounds[1])}}
 		ga.cases = append(ga.cases, cc)
 	}
 	for mi := range ga.metrics {
@@ -737,7 +742,10 @@ func (ga *groupAcc) finish(alpha, margin float64, info func(int) *ModelInfo) {
 		}
 		g.Rates = append(g.Rates, row)
 	}
-	g.Latency = []LatencyRow{latencyRow("trial", ga.walls, alpha), latencyRow("round", ga.rounds, alpha)}
+	g.Latency = []LatencyRow{
+		latencyRow("trial", ga.walls, ga.caseMedians(ga.walls, func(c *caseAcc) [2]int { return c.wallAt }), alpha),
+		latencyRow("round", ga.rounds, ga.caseMedians(ga.rounds, func(c *caseAcc) [2]int { return c.roundAt }), alpha),
+	}
 	for i := range 2 {
 		ca := ga.cost[i]
 		c := Cost{PromptTokens: ca.prompt, EvalTokens: ca.eval, LoadSeconds: ca.load.Seconds(), Model: info(i)}
@@ -804,8 +812,46 @@ func verdict(p, alpha float64, improved bool) string {
 	return Worse
 }
 
-func latencyRow(name string, v [2][]float64, alpha float64) LatencyRow {
-	row := LatencyRow{Name: name}
+// caseMedians is one latency per case and side: the median of the case's
+// latencies in v (its repeats', copies left out), which start at at(case).
+// A case's repeats are one cluster: the latency test counts cases, as
+// every rate and paired test does, not the repeats that would make a
+// model's steady latency look like many observations.
+func (ga *groupAcc) caseMedians(v [2][]float64, at func(*caseAcc) [2]int) [2][]float64 {
+	var out [2][]float64
+	for i := range 2 {
+		out[i] = make([]float64, 0, len(ga.cases))
+		for ci, cc := range ga.cases {
+			end := len(v[i])
+			if ci+1 < len(ga.cases) {
+				end = at(ga.cases[ci+1])[i]
+			}
+			if from := at(cc)[i]; from < end {
+				out[i] = append(out[i], median(v[i][from:end]))
+			}
+		}
+	}
+	return out
+}
+
+// median is the median of v (the mean of the middle two of an even
+// count), v left as it is.
+func median(v []float64) float64 {
+	if len(v) == 1 {
+		return v[0]
+	}
+	s := slices.Sorted(slices.Values(v))
+	if n := len(s); n%2 == 0 {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
+	return s[len(s)/2]
+}
+
+// latencyRow is one latency's row: the distributions of trials (or
+// rounds) v, and the Mann-Whitney U test over cases, one latency a case
+// and side (caseMedians).
+func latencyRow(name string, v, cases [2][]float64, alpha float64) LatencyRow {
+	row := LatencyRow{Name: name, Cases: SidePair[int]{len(cases[0]), len(cases[1])}}
 	for i := range 2 {
 		slices.Sort(v[i])
 		*row.Dist.at(i) = Dist{N: len(v[i]), P50: quantile(v[i], 0.5), P95: quantile(v[i], 0.95)}
@@ -813,11 +859,11 @@ func latencyRow(name string, v [2][]float64, alpha float64) LatencyRow {
 	if b := row.Dist.Base.P50; b > 0 {
 		row.Delta = row.Dist.Current.P50/b - 1
 	}
-	u := stats.MannWhitney(v[0], v[1])
+	u := stats.MannWhitney(cases[0], cases[1])
 	row.P = u.P
 	// The smallest p the sizes allow: every base value below every current
 	// one, no ties. Past the exact limit it is far below any alpha.
-	n1, n2 := len(v[0]), len(v[1])
+	n1, n2 := len(cases[0]), len(cases[1])
 	row.TooFew = n1 == 0 || n2 == 0 ||
 		(n1+n2 <= stats.MannWhitneyExactLimit && stats.MannWhitney(seqFloat(0, n1), seqFloat(n1, n2)).P >= alpha)
 	// U counts base values above current ones: a large U means Current is
