@@ -819,6 +819,7 @@ func verdict(p, alpha float64, improved bool) string {
 // model's steady latency look like many observations.
 func (ga *groupAcc) caseMedians(v [2][]float64, at func(*caseAcc) [2]int) [2][]float64 {
 	var out [2][]float64
+	var buf []float64
 	for i := range 2 {
 		out[i] = make([]float64, 0, len(ga.cases))
 		for ci, cc := range ga.cases {
@@ -827,7 +828,8 @@ func (ga *groupAcc) caseMedians(v [2][]float64, at func(*caseAcc) [2]int) [2][]f
 				end = at(ga.cases[ci+1])[i]
 			}
 			if from := at(cc)[i]; from < end {
-				out[i] = append(out[i], median(v[i][from:end]))
+				buf = append(buf[:0], v[i][from:end]...)
+				out[i] = append(out[i], median(buf))
 			}
 		}
 	}
@@ -835,16 +837,14 @@ func (ga *groupAcc) caseMedians(v [2][]float64, at func(*caseAcc) [2]int) [2][]f
 }
 
 // median is the median of v (the mean of the middle two of an even
-// count), v left as it is.
+// count), which it sorts.
 func median(v []float64) float64 {
-	if len(v) == 1 {
-		return v[0]
+	slices.Sort(v)
+	n := len(v)
+	if n%2 == 0 {
+		return (v[n/2-1] + v[n/2]) / 2
 	}
-	s := slices.Sorted(slices.Values(v))
-	if n := len(s); n%2 == 0 {
-		return (s[n/2-1] + s[n/2]) / 2
-	}
-	return s[len(s)/2]
+	return v[n/2]
 }
 
 // latencyRow is one latency's row: the distributions of trials (or

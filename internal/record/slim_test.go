@@ -69,7 +69,7 @@ func TestReadLastSlim(t *testing.T) {
 		r.Request = Request{}
 		r.Response.Content, r.Response.Thinking, r.Response.ToolCalls = "", "", nil
 		for j := range r.Executions {
-			r.Executions[j].Arguments, r.Executions[j].Result = nil, ""
+			r.Executions[j].CallID, r.Executions[j].Arguments, r.Executions[j].Result = "", nil, ""
 			r.Executions[j].IsError, r.Executions[j].ErrorKind, r.Executions[j].Error = true, ExecToolError, "Access denied"
 		}
 	}
@@ -404,4 +404,48 @@ func BenchmarkDecodeSlim(b *testing.B) {
 			b.Fatal("the fast path gave up")
 		}
 	}
+}
+
+// FuzzDecodeSlim is the fast path against the reference line by line: on
+// every line it reads, decodeSlim must read what pruning the line and
+// decoding it with encoding/json reads, and its key pass what the key
+// pass of the reference reads; where it is unsure it gives up, and the
+// reference decides. Lines go through one symbols, as a reader's do, so
+// that a string shared from the line before is checked too.
+func FuzzDecodeSlim(f *testing.F) {
+	addTrialSeeds(f)
+	tr := sampleTrial()
+	tr.Transcript.Rounds[0].Executions[0].Error = "Access \"denied\"\n"
+	if b, err := json.Marshal(trialLine{Format: Format, Trial: tr}); err == nil {
+		f.Add(append(append(b, '\n'), b...))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		syms, keySyms := &symbols{}, &symbols{}
+		for _, l := range bytes.Split(data, []byte("\n")) {
+			var fast Trial
+			fastLine := trialLine{Trial: &fast}
+			if decodeSlim(l, &fastLine, syms) {
+				var slow Trial
+				slowLine := trialLine{Trial: &slow}
+				pruned, err := pruneLine(nil, l, slimTrial)
+				if err == nil {
+					err = json.Unmarshal(pruned, &slowLine)
+				}
+				if err != nil || !sameJSON(t, fastLine, slowLine) {
+					t.Fatalf("%q: the fast path read\n%s\nthe reference (%v)\n%s", l, asJSON(t, fastLine), err, asJSON(t, slowLine))
+				}
+			}
+			var fastKey trialKey
+			if decodeKey(l, &fastKey, keySyms) {
+				var slowKey trialKey
+				pruned, err := pruneLine(nil, l, keyOnly)
+				if err == nil {
+					err = json.Unmarshal(pruned, &slowKey)
+				}
+				if err != nil || fastKey != slowKey {
+					t.Fatalf("%q: the fast key pass read %+v, the reference %+v (%v)", l, fastKey, slowKey, err)
+				}
+			}
+		}
+	})
 }

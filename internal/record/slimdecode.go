@@ -117,11 +117,26 @@ func decodeKey(b []byte, k *trialKey, syms *symbols) bool {
 		case "repeat":
 			w.int(&k.Repeat)
 		default:
-			w.unknown(key)
+			w.kept(key, keyOnly)
 		}
 	})
 	w.i = skipSpace(b, w.i)
 	return !w.bad && w.i == len(b)
+}
+
+// kept is unknown for a walk with no target: a member the reference keeps
+// (one that keyOnly does not drop) is checked whole, as encoding/json
+// would check it, though it is not read.
+func (w *walk) kept(key []byte, p *prune) {
+	if p.drops(key) {
+		w.unknown(key)
+		return
+	}
+	start := w.i
+	w.unknown(key)
+	if !w.bad && !json.Valid(w.b[start:w.i]) {
+		w.bad = true
+	}
 }
 
 // transcript reads a transcript without its bulk.
@@ -268,10 +283,8 @@ func (w *walk) response(r *Response) {
 func (w *walk) execution(e *Execution) {
 	w.object(e, func(key []byte) {
 		switch string(key) {
-		case "arguments", "result":
+		case "call_id", "arguments", "result":
 			w.skip()
-		case "call_id":
-			w.str(&e.CallID)
 		case "name":
 			w.sym(&e.Name, symTool)
 		case "server":
@@ -418,11 +431,11 @@ func (w *walk) null() bool {
 
 // unknown gathers a member the walk does not read into w.rest, for object
 // to decode into its target; encoding/json would match a key in other case
-// (or with escapes, or beyond ASCII, which it folds) to a field, so such a
-// key makes the walk give up.
+// (or with escapes, or beyond ASCII, which it folds) to a field, and
+// refuses a control character, so such a key makes the walk give up.
 func (w *walk) unknown(key []byte) {
 	for _, c := range key {
-		if c >= 'A' && c <= 'Z' || c == '\\' || c >= 0x80 {
+		if c >= 'A' && c <= 'Z' || c == '\\' || c >= 0x80 || c < 0x20 {
 			w.bad = true
 			return
 		}
