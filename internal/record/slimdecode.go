@@ -38,7 +38,7 @@ func decodeSlim(b []byte, line *trialLine, syms *symbols) bool {
 		case "seed":
 			w.int64(&t.Seed)
 		case "start":
-			w.json(&t.Start)
+			w.time(&t.Start)
 		case "tags":
 			w.json(&t.Tags)
 		case "score":
@@ -599,6 +599,16 @@ func (w *walk) optBool(dst **bool) {
 	w.bool(&v)
 	if !w.bad {
 		*dst = &v
+	}
+}
+
+// time reads a time as encoding/json does, through time.Time's own
+// UnmarshalJSON (which encoding/json calls with the value as written, null
+// included), without encoding/json's reflection: every line has one.
+func (w *walk) time(dst *time.Time) {
+	v := w.value()
+	if !w.bad {
+		w.bad = dst.UnmarshalJSON(v) != nil
 	}
 }
 
