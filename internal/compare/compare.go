@@ -60,7 +60,8 @@ type Options struct {
 // comparison made of it (record.JudgeWith, with the options of the runs
 // compared and KeepTruncated), so that a trial is judged once; Reset is
 // called when the read starts over (record.ReadLastSlim), to forget what
-// Add was given.
+// Add was given. Add may not keep the trial past the call: the read
+// reuses its memory.
 type Sink interface {
 	Reset()
 	Add(*record.Trial, record.Judgements)

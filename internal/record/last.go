@@ -61,7 +61,10 @@ func readLast(r io.ReadSeeker, file string, slim bool, fn func(*Trial)) ([]*Synt
 // kept are decoded slim, without the transcript's bulk (the messages, the
 // requests, the responses' text and calls, the tools' arguments and
 // results; see slimTrial), which is most of what a read costs. Its
-// guarantees are ReadLast's.
+// guarantees are ReadLast's, but for one: fn may not keep the trial it is
+// given (nor its transcript) past the call, since a read in one pass
+// decodes later lines into the memory of those fn is done with; it keeps
+// what it needs of it (the strings are its own to keep).
 //
 // With reset set, the read goes in one pass, fn getting each line as it is
 // read, for as long as no trial key comes twice (a run that was never
@@ -114,7 +117,8 @@ func readOnce(r io.Reader, file string, fn func(*Trial)) (warnings []*SyntaxErro
 // each trial: keep makes of each line's slim trial what the reader keeps
 // (a comparison's verdicts and numbers), and only that is held until the
 // end, when fn gets each trial key's last kept value, in the order those
-// lines appear. keep sees superseded lines too; fn never does. The
+// lines appear. keep sees superseded lines too; fn never does. keep may
+// not hold the trial itself past the call (see ReadLastSlim). The
 // guarantees are ReadLast's: a line that cannot be read is a warning, and
 // if its key can be read it still supersedes that key's earlier lines.
 func ReadLastKept[T any](r io.Reader, file string, keep func(*Trial) T, fn func(T)) ([]*SyntaxError, error) {

@@ -117,13 +117,13 @@ func FuzzReadLastSlim(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var whole, slim, kept []*Trial
 		_, err := ReadLast(bytes.NewReader(data), "trials.jsonl", func(tr *Trial) { whole = append(whole, tr) })
-		_, serr := ReadLastSlim(bytes.NewReader(data), "trials.jsonl", nil, func(tr *Trial) { slim = append(slim, tr) })
+		_, serr := ReadLastSlim(bytes.NewReader(data), "trials.jsonl", nil, func(tr *Trial) { slim = append(slim, clone(t, tr)) })
 		var once []*Trial
-		_, oerr := ReadLastSlim(bytes.NewReader(data), "trials.jsonl", func() { once = nil }, func(tr *Trial) { once = append(once, tr) })
+		_, oerr := ReadLastSlim(bytes.NewReader(data), "trials.jsonl", func() { once = nil }, func(tr *Trial) { once = append(once, clone(t, tr)) })
 		if (oerr == nil) != (serr == nil) || serr == nil && !sameJSON(t, once, slim) {
 			t.Fatalf("in one pass: %v\n%s\nin two: %v\n%s", oerr, asJSON(t, once), serr, asJSON(t, slim))
 		}
-		_, kerr := ReadLastKept(bytes.NewReader(data), "trials.jsonl", func(tr *Trial) *Trial { return tr }, func(tr *Trial) { kept = append(kept, tr) })
+		_, kerr := ReadLastKept(bytes.NewReader(data), "trials.jsonl", func(tr *Trial) *Trial { return clone(t, tr) }, func(tr *Trial) { kept = append(kept, tr) })
 		if (err == nil) != (serr == nil) || (err == nil) != (kerr == nil) {
 			t.Fatalf("ReadLast: %v; ReadLastSlim: %v; ReadLastKept: %v", err, serr, kerr)
 		}
@@ -280,6 +280,17 @@ func TestReadLastKept(t *testing.T) {
 	if diff := cmp.Diff([]int{3, 6}, lines); diff != "" {
 		t.Errorf("warning lines (-want +got):\n%s", diff)
 	}
+}
+
+// clone is a copy of tr that shares no memory with it: a slim read's
+// reader may not keep the trial it is given (its memory is reused).
+func clone(t *testing.T, tr *Trial) *Trial {
+	t.Helper()
+	var c Trial
+	if err := json.Unmarshal([]byte(asJSON(t, tr)), &c); err != nil {
+		t.Fatal(err)
+	}
+	return &c
 }
 
 func asJSON(t *testing.T, v any) string {
@@ -448,4 +459,46 @@ func FuzzDecodeSlim(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A read in one pass decodes lines into the memory of trials its reader
+// is done with: over thousands of lines of differing shapes (rounds,
+// executions, failures, scores come and go), what each line reads is
+// what the two passes of ReadLast, which reuse nothing, read of it.
+func TestReadLastSlimReusesNoStaleField(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	for i := range 3000 {
+		tr := sampleTrial()
+		tr.CaseID, tr.Repeat = fmt.Sprintf("c%d", i), 0
+		tr.Transcript.Rounds = tr.Transcript.Rounds[:i%3]
+		switch i % 4 {
+		case 0:
+			tr.Transcript.Failure = &Failure{Kind: FailureOllama, Message: "refused"}
+			tr.Score = Score{Outcome: OutcomeInfraError}
+		case 1:
+			tr.Transcript.Answer, tr.Tags = "", nil
+		case 2:
+			tr.Transcript = nil
+		}
+		if err := w.Write(tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var once, twice []*Trial
+	resets := 0
+	if _, err := ReadLastSlim(bytes.NewReader(buf.Bytes()), "trials.jsonl", func() { resets++ }, func(tr *Trial) { once = append(once, clone(t, tr)) }); err != nil || resets != 0 {
+		t.Fatalf("%v, %d resets", err, resets)
+	}
+	if _, err := ReadLastSlim(bytes.NewReader(buf.Bytes()), "trials.jsonl", nil, func(tr *Trial) { twice = append(twice, tr) }); err != nil {
+		t.Fatal(err)
+	}
+	if len(once) != 3000 || len(twice) != 3000 {
+		t.Fatalf("%d and %d trials, want 3000", len(once), len(twice))
+	}
+	for i := range once {
+		if !sameJSON(t, once[i], twice[i]) {
+			t.Fatalf("line %d in one pass\n%s\nin two\n%s", i+1, asJSON(t, once[i]), asJSON(t, twice[i]))
+		}
+	}
 }

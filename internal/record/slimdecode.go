@@ -13,9 +13,14 @@ import (
 // with escapes, a null where an object is walked, a member twice, a number
 // in a form it does not parse, a malformed line); the caller then takes
 // the slow path, whose result and error are the reference.
+//
+// line.Trial may hold an earlier line's trial, whose memory the reader
+// reuses (Reader.alloc): it is zeroed first, and its transcript and
+// rounds are decoded into again.
 func decodeSlim(b []byte, line *trialLine, syms *symbols) bool {
-	w := walk{b: b, syms: syms}
 	t := line.Trial
+	w := walk{b: b, syms: syms, spare: t.Transcript}
+	*t = Trial{}
 	seen := false
 	w.object(line, func(key []byte) {
 		switch string(key) {
@@ -144,7 +149,14 @@ func (w *walk) transcript() *Transcript {
 	if w.null() {
 		return nil
 	}
-	tr := &Transcript{}
+	tr := w.spare
+	if tr == nil {
+		tr = &Transcript{}
+	} else {
+		w.spareRounds = tr.Rounds[:0]
+		*tr = Transcript{}
+	}
+	w.spare = nil
 	seen := false
 	w.object(tr, func(key []byte) {
 		switch string(key) {
@@ -207,6 +219,15 @@ func (w *walk) round(r *Round) {
 func (w *walk) rounds() []Round {
 	if w.null() {
 		return nil
+	}
+	if spare := w.spareRounds; cap(spare) > 0 {
+		// An earlier trial's rounds: decoded into where they were.
+		w.spareRounds = nil
+		w.array(func() {
+			spare = append(spare, Round{})
+			w.round(&spare[len(spare)-1])
+		})
+		return spare
 	}
 	if w.syms == nil {
 		w.syms = &symbols{}
@@ -321,6 +342,11 @@ type walk struct {
 	// many lines (models, outcomes, tool names), which the next line then
 	// shares; nil keeps nothing.
 	syms *symbols
+	// spare is an earlier trial's transcript for this line's to be
+	// decoded into, and spareRounds its rounds, once transcript took it;
+	// nil: new ones.
+	spare       *Transcript
+	spareRounds []Round
 }
 
 // object calls member with each key of the object at w.i, the walk at the

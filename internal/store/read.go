@@ -77,7 +77,7 @@ func (r *Reader) Trials(fn func(*record.Trial)) ([]*record.SyntaxError, error) {
 //
 // With reset set the read may go in one pass, calling reset should it have
 // to start over (record.ReadLastSlim): fn's reader then forgets what it was
-// given.
+// given. fn may not keep a trial past the call (record.ReadLastSlim).
 func (r *Reader) SlimTrials(reset func(), fn func(*record.Trial)) ([]*record.SyntaxError, error) {
 	if r.joined != nil {
 		return r.Trials(fn)
