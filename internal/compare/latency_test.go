@@ -36,7 +36,7 @@ func TestLatencyTestCountsCases(t *testing.T) {
 		t.Errorf("current %+v: want 29 trials (the copy left out), none an hour long", l.Dist.Current)
 	}
 	// A case's median is its middle latency, or the mean of the middle two.
-	ga := newGroupAcc(groupKey{"m", ""}, nil)
+	ga := newGroupAcc(groupKey{"m", ""}, nil, 0, 0)
 	for i := range 3 {
 		ga.cases = append(ga.cases, &caseAcc{wallAt: [2]int{i * 2, 0}})
 	}

@@ -51,6 +51,8 @@ type slim struct {
 // costs less than a map from key to trial of 100,000 trials a side.
 type side struct {
 	trials []keyedSlim
+	// sortedN is len(trials) when sorted last sorted them; -1: never.
+	sortedN int
 	// rounds holds every kept trial's round wall times; a slim points into
 	// it, so a trial costs no slice of its own.
 	rounds []time.Duration
@@ -67,7 +69,7 @@ type keyedSlim struct {
 }
 
 func newSide() *side {
-	return &side{outcomes: map[string]string{}}
+	return &side{outcomes: map[string]string{}, sortedN: -1}
 }
 
 func (s *side) add(k pairKey, t *record.Trial, opts record.JudgeOptions) {
@@ -85,6 +87,10 @@ func (s *side) keep(k pairKey, sl *slim) {
 // is sorted only when it is not already: reading, not sorting, is then
 // what pairing costs.
 func (s *side) sorted() []keyedSlim {
+	if s.sortedN == len(s.trials) {
+		return s.trials // sorted already, and nothing kept since
+	}
+	defer func() { s.sortedN = len(s.trials) }()
 	// Which group each trial is in, and how many each has.
 	var groups []groupKey
 	var counts []int
@@ -471,9 +477,35 @@ type caseAcc struct {
 	wallAt, roundAt [2]int
 }
 
-func newGroupAcc(g groupKey, metrics []metric.Metric) *groupAcc {
-	return &groupAcc{key: g, g: Group{Model: g.model, Variant: g.variant}, metrics: metrics, rates: make([]rateAcc, len(metrics)),
-		unpaired: map[unpairedKey][]int{}}
+// newGroupAcc is an empty group of metrics; cases and trials are about how
+// many it will count (0: unknown), so that its tallies are made the size
+// they grow to at once.
+func newGroupAcc(g groupKey, metrics []metric.Metric, cases, trials int) *groupAcc {
+	ga := &groupAcc{key: g, g: Group{Model: g.model, Variant: g.variant}, metrics: metrics, rates: make([]rateAcc, len(metrics)),
+		unpaired: map[unpairedKey][]int{}, cases: make([]*caseAcc, 0, cases)}
+	for i := range ga.rates {
+		ra := &ga.rates[i]
+		ra.side = [2]stats.RateCases{make(stats.RateCases, 0, cases), make(stats.RateCases, 0, cases)}
+		ra.pairs = make(stats.PairedCases, 0, cases)
+	}
+	for i := range 2 {
+		ga.walls[i] = make([]float64, 0, trials)
+	}
+	return ga
+}
+
+// sizes is how many cases and trials each group of s has, s sorted.
+func (s *side) sizes() map[groupKey][2]int {
+	out := map[groupKey][2]int{}
+	for i, t := range s.trials {
+		n := out[t.k.g]
+		n[1]++
+		if i == 0 || s.trials[i-1].k.g != t.k.g || s.trials[i-1].k.caseID != t.k.caseID {
+			n[0]++
+		}
+		out[t.k.g] = n
+	}
+	return out
 }
 
 // build pairs the two sides and fills c's groups.
@@ -485,12 +517,15 @@ func (c *Comparison) build(sides [2]*side, changed map[string]bool, opts *Option
 		c.Margin = opts.Margin
 	}
 	metrics := metric.Select(metric.Rate, metric.Paired)
+	sides[0].sorted()
+	sizes := sides[0].sizes()
 	groups := map[groupKey]*groupAcc{}
 	var ga *groupAcc
 	eachPair(sides, func(k pairKey, pair [2]*slim) {
 		if ga == nil || ga.key != k.g {
 			if ga = groups[k.g]; ga == nil {
-				ga = newGroupAcc(k.g, metrics)
+				n := sizes[k.g]
+				ga = newGroupAcc(k.g, metrics, n[0], n[1])
 				groups[k.g] = ga
 			}
 		}

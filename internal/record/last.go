@@ -126,8 +126,15 @@ func ReadLastKept[T any](r io.Reader, file string, keep func(*Trial) T, fn func(
 		v  T
 		ok bool
 	}
-	var lines []kept
-	last := map[TrialKey]int{}
+	// A file's size says about how many lines it has (4 KiB a line is
+	// less than most transcripts take), so the tallies are made about
+	// their size at once, not grown step by step.
+	hint := 0
+	if s, ok := r.(interface{ Size() int64 }); ok {
+		hint = int(min(s.Size()/4096, 1<<20))
+	}
+	lines := make([]kept, 0, hint)
+	last := make(map[TrialKey]int, hint)
 	drop := func(k TrialKey) {
 		if i, ok := last[k]; ok {
 			lines[i] = kept{}

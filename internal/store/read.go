@@ -5,7 +5,6 @@
 package store
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -104,7 +103,7 @@ func SlimTrialsKept[T any](r *Reader, keep func(*record.Trial) T, fn func(T)) ([
 		return nil, err
 	}
 	defer f.Close()
-	return record.ReadLastKept(bufio.NewReaderSize(io.NewSectionReader(f, 0, size), 1<<20), path, keep, fn)
+	return record.ReadLastKept(io.NewSectionReader(f, 0, size), path, keep, fn)
 }
 
 // ReadTrials reads dir's trials file as Reader.Trials does.
