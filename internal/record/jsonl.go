@@ -138,9 +138,11 @@ func (r *Reader) Scan() bool {
 			r.cur = &Trial{Model: k.Model, CaseID: k.CaseID, Variant: k.Variant, Repeat: k.Repeat}
 			return true
 		}
-		t := &Trial{}
+		var t *Trial
 		if r.alloc != nil && r.slim {
 			t = r.alloc()
+		} else {
+			t = new(Trial)
 		}
 		line := trialLine{Trial: t}
 		if err := r.decode(b, &line); err != nil {
