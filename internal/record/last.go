@@ -90,7 +90,7 @@ func ReadLastSlim(r io.ReadSeeker, file string, reset func(), fn func(*Trial)) (
 // trial key comes a second time (a line that supersedes another, or a bad
 // line whose key was given before); done reports that none did.
 func readOnce(r io.Reader, file string, fn func(*Trial)) (warnings []*SyntaxError, done bool, err error) {
-	seen := map[TrialKey]bool{}
+	seen := make(map[TrialKey]bool, linesHint(r))
 	again := false
 	rd := NewReader(r, file)
 	rd.slim = true
@@ -126,13 +126,7 @@ func ReadLastKept[T any](r io.Reader, file string, keep func(*Trial) T, fn func(
 		v  T
 		ok bool
 	}
-	// A file's size says about how many lines it has (4 KiB a line is
-	// less than most transcripts take), so the tallies are made about
-	// their size at once, not grown step by step.
-	hint := 0
-	if s, ok := r.(interface{ Size() int64 }); ok {
-		hint = int(min(s.Size()/4096, 1<<20))
-	}
+	hint := linesHint(r)
 	lines := make([]kept, 0, hint)
 	last := make(map[TrialKey]int, hint)
 	drop := func(k TrialKey) {
@@ -163,6 +157,17 @@ func ReadLastKept[T any](r io.Reader, file string, keep func(*Trial) T, fn func(
 		}
 	}
 	return rd.Warnings, nil
+}
+
+// linesHint is about how many lines r holds, from its size when it says
+// it (a section of a file does), so that what a read keeps per line is
+// made about its size at once, not grown step by step: 4 KiB a line,
+// less than most trials take. 0 when r does not say.
+func linesHint(r io.Reader) int {
+	if s, ok := r.(interface{ Size() int64 }); ok {
+		return int(min(s.Size()/4096, 1<<20))
+	}
+	return 0
 }
 
 // trialKey is the part of a trial line the first pass of ReadLast decodes.
