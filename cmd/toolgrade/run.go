@@ -50,6 +50,7 @@ func runRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		Connect:  conn,
 		Reporter: &runReporter{RunFiles: report.RunFiles{Stdout: stdout, Stderr: stderr}, gates: &f.gates, on: gateOn},
 		Progress: progress.NewPrinter(stderr),
+		Gates:    f.gates.gates,
 	})
 }
 

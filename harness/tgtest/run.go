@@ -20,6 +20,7 @@ import (
 	"github.com/toolgrade/toolgrade/internal/serversfile"
 	"github.com/toolgrade/toolgrade/internal/store"
 	"github.com/toolgrade/toolgrade/internal/suite"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 	"github.com/toolgrade/toolgrade/internal/toolbox"
 )
 
@@ -178,7 +179,7 @@ func (r *run) execute(ctx context.Context, t TB, checked []record.Model) ([]*rec
 	_, runErr := r.rn.Run(ctx, cfg)
 	switch {
 	case runErr != nil && r.o.Timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded):
-		t.Errorf("tgtest: the run stopped: Options.Timeout (%s) ran out", r.o.Timeout)
+		t.Errorf("tgtest: the run stopped: Options.Timeout (%s) ran out", termtext.Duration(r.o.Timeout))
 	case runErr != nil:
 		t.Errorf("tgtest: the run stopped: %v", runErr)
 	}

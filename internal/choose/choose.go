@@ -39,7 +39,7 @@ func Choose(r *store.Reader, opts Options) (*Choice, []*record.SyntaxError, erro
 	margin := cmp.Or(opts.Margin, r.Run.Margin, DefaultMargin)
 	c := &Choice{Format: Format, Dir: r.Dir, Suite: r.Run.Suite.Name, Metric: metric.Pass, Margin: margin, Level: compare.NILevel}
 	kept := compare.NewModelTrials(r, &compare.Options{KeepTruncated: opts.KeepTruncated})
-	warnings, err := c.table(r, opts.KeepTruncated, kept)
+	warnings, err := c.table(r, kept)
 	if err != nil {
 		return nil, warnings, err
 	}
@@ -75,12 +75,12 @@ func Choose(r *store.Reader, opts Options) (*Choice, []*record.SyntaxError, erro
 	return c, warnings, nil
 }
 
-// table fills the rows: each model's rates (the summary's, judged as the
-// run recorded or keepTruncated) and cost, in run order, from the trials
-// of the base catalog; kept is given every trial, for versus.
-func (c *Choice) table(r *store.Reader, keepTruncated bool, kept *compare.ModelTrials) ([]*record.SyntaxError, error) {
-	judge := record.JudgeOptionsOf(r.Run)
-	judge.KeepTruncated = judge.KeepTruncated || keepTruncated
+// table fills the rows: each model's rates (the summary's, judged as kept
+// judges: as the run recorded, or keeping truncated trials) and cost, in
+// run order, from the trials of the base catalog; kept is given every
+// trial, for versus. Each trial is judged once, for both.
+func (c *Choice) table(r *store.Reader, kept *compare.ModelTrials) ([]*record.SyntaxError, error) {
+	judge := kept.Judge()
 	var sum *summary.Summarizer
 	var costs *cost.Run
 	var variants map[string]bool
@@ -92,12 +92,13 @@ func (c *Choice) table(r *store.Reader, keepTruncated bool, kept *compare.ModelT
 	}
 	reset()
 	warnings, err := r.SlimTrials(reset, func(t *record.Trial) {
-		kept.Add(t)
+		j := record.JudgeWith(t, judge)
+		kept.AddJudged(t, j)
 		variants[t.Variant] = true
 		if t.Variant != c.Variant {
 			return
 		}
-		sum.Add(t)
+		sum.AddJudged(t, j)
 		costs.Add(t)
 	})
 	if err != nil {

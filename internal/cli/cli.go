@@ -11,6 +11,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // Help is what a command's -h says besides its flags.
@@ -83,20 +85,9 @@ func durationDefaults(fs *flag.FlagSet, usage string) string {
 }
 
 // HumanDuration writes d as a person would: 5m for 5m0s, 1h for 1h0m0s,
-// 1m30s as it is, 0 for zero.
-func HumanDuration(d time.Duration) string {
-	if d == 0 {
-		return "0"
-	}
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}
+// 1m30s as it is, 0 for zero (termtext.Duration, which every message
+// uses).
+func HumanDuration(d time.Duration) string { return termtext.Duration(d) }
 
 // Parse parses the flags of fs in args, before, between or after the
 // positional arguments (`toolgrade run suite.yaml --repeat 3`), and returns

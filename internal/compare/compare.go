@@ -56,11 +56,15 @@ type Options struct {
 }
 
 // Sink takes a run's trials as a comparison reads them: Add gets each
-// trial key's last line, slim, in file order, and Reset is called when the
-// read starts over (record.ReadLastSlim), to forget what Add was given.
+// trial key's last line, slim, in file order, with the judgements the
+// comparison made of it (record.JudgeWith, with the options of the runs
+// compared and KeepTruncated), so that a trial is judged once; Reset is
+// called when the read starts over (record.ReadLastSlim), to forget what
+// Add was given. Add may not keep the trial past the call: the read
+// reuses its memory.
 type Sink interface {
 	Reset()
-	Add(*record.Trial)
+	Add(*record.Trial, record.Judgements)
 }
 
 // sink is Current, nil for nil options.
@@ -238,8 +242,15 @@ type RateRow struct {
 type LatencyRow struct {
 	// Name is "trial" (a conversation's wall time) or "round" (one
 	// /api/chat request's).
-	Name string         `json:"name"`
+	Name string `json:"name"`
+	// Dist is the trials' (or rounds') latencies on each side.
 	Dist SidePair[Dist] `json:"dist"`
+	// Cases is how many latencies the test compares on each side: one a
+	// case, its median over its repeats (copies left out), since a
+	// case's repeats are one cluster. P and Verdict are the Mann-Whitney
+	// U test over them (unpaired: a case's latency is compared with the
+	// other side's distribution of cases, not with its own pair).
+	Cases SidePair[int] `json:"cases"`
 	// Delta is the relative change of the median, Current/Base − 1.
 	Delta   float64 `json:"delta"`
 	P       float64 `json:"p"`

@@ -27,13 +27,20 @@ func NewModelTrials(r *store.Reader, opts *Options) *ModelTrials {
 func (m *ModelTrials) Reset() { clear(m.sides) }
 
 // Add keeps t, a trial key's last line, slim.
-func (m *ModelTrials) Add(t *record.Trial) {
+func (m *ModelTrials) Add(t *record.Trial) { m.AddJudged(t, record.JudgeWith(t, m.judge)) }
+
+// Judge is the options the trials are judged with.
+func (m *ModelTrials) Judge() record.JudgeOptions { return m.judge }
+
+// AddJudged is Add for a caller that judged t already, with Judge's
+// options: a trial read for a choice's table too is judged once.
+func (m *ModelTrials) AddJudged(t *record.Trial, j record.Judgements) {
 	s := m.sides[t.Model]
 	if s == nil {
 		s = newSide()
 		m.sides[t.Model] = s
 	}
-	s.add(modelPairKey(t), t, m.judge)
+	s.keep(modelPairKey(t), s.slimJudged(t, j))
 }
 
 // Models is Models(run, a, b, opts) from the trials kept, judged as

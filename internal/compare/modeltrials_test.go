@@ -8,18 +8,23 @@ import (
 	"github.com/toolgrade/toolgrade/internal/record"
 )
 
-// countingSink counts the trials a read gives it, by key, and its resets.
+// countingSink counts the trials a read gives it, by key, and its resets,
+// and how many came with judgements other than record.Judge's.
 type countingSink struct {
-	resets int
-	added  map[record.TrialKey]string
+	resets    int
+	added     map[record.TrialKey]string
+	misjudged int
 }
 
 func (s *countingSink) Reset() { s.resets++; clear(s.added) }
-func (s *countingSink) Add(t *record.Trial) {
+func (s *countingSink) Add(t *record.Trial, j record.Judgements) {
 	if s.added == nil {
 		s.added = map[record.TrialKey]string{}
 	}
 	s.added[t.Key()] = t.Score.Outcome
+	if !reflect.DeepEqual(j, record.Judge(t)) {
+		s.misjudged++
+	}
 }
 
 // One read of a resumed run (a key rerun, so the read starts over) kept by
@@ -36,7 +41,7 @@ func TestModelTrialsAsModels(t *testing.T) {
 	})
 	kept := NewModelTrials(r, nil)
 	sink := &countingSink{}
-	if _, err := r.SlimTrials(kept.Reset, func(tr *record.Trial) { kept.Add(tr); sink.Add(tr) }); err != nil {
+	if _, err := r.SlimTrials(kept.Reset, func(tr *record.Trial) { kept.Add(tr); sink.Add(tr, record.Judge(tr)) }); err != nil {
 		t.Fatal(err)
 	}
 	for _, pair := range [][2]string{{"m", "n"}, {"m", "o"}, {"n", "m"}} {
@@ -62,7 +67,7 @@ func TestModelTrialsAsModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := record.TrialKey{Model: "n", CaseID: "a"}
-	if len(got.added) != 5 || got.added[k] != record.OutcomeWrongTool || got.resets != 1 {
-		t.Errorf("sink: %d resets, %v; want 1 reset and the rerun of %v among 5 trials", got.resets, got.added, k)
+	if len(got.added) != 5 || got.added[k] != record.OutcomeWrongTool || got.resets != 1 || got.misjudged != 0 {
+		t.Errorf("sink: %d resets, %v, %d misjudged; want 1 reset and the rerun of %v among 5 trials, each judged as record.Judge does", got.resets, got.added, got.misjudged, k)
 	}
 }

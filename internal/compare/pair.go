@@ -46,9 +46,13 @@ type slim struct {
 	copied bool
 }
 
-// side is every trial one side of a comparison kept.
+// side is every trial one side of a comparison kept, in the order given:
+// pairing sorts them by key and walks both sides' lists at once, which
+// costs less than a map from key to trial of 100,000 trials a side.
 type side struct {
-	trials map[pairKey]*slim
+	trials []keyedSlim
+	// sortedN is len(trials) when sorted last sorted them; -1: never.
+	sortedN int
 	// rounds holds every kept trial's round wall times; a slim points into
 	// it, so a trial costs no slice of its own.
 	rounds []time.Duration
@@ -56,12 +60,108 @@ type side struct {
 	outcomes map[string]string
 }
 
+// keyedSlim is one trial a side kept: its key, its place in the order
+// given (of two with one key, the later counts), and its slim.
+type keyedSlim struct {
+	k   pairKey
+	seq int
+	sl  *slim
+}
+
 func newSide() *side {
-	return &side{trials: map[pairKey]*slim{}, outcomes: map[string]string{}}
+	return &side{outcomes: map[string]string{}, sortedN: -1}
 }
 
 func (s *side) add(k pairKey, t *record.Trial, opts record.JudgeOptions) {
-	s.trials[k] = s.slim(t, opts)
+	s.keep(k, s.slim(t, opts))
+}
+
+func (s *side) keep(k pairKey, sl *slim) {
+	s.trials = append(s.trials, keyedSlim{k, len(s.trials), sl})
+}
+
+// sorted sorts s's trials by key and drops those a later one of the same
+// key supersedes. Trials come mostly in order within their group (a run
+// writes a model's cases one after another, interleaved with other
+// models'), so they are parted by group, keeping their order, and a group
+// is sorted only when it is not already: reading, not sorting, is then
+// what pairing costs.
+func (s *side) sorted() []keyedSlim {
+	if s.sortedN == len(s.trials) {
+		return s.trials // sorted already, and nothing kept since
+	}
+	defer func() { s.sortedN = len(s.trials) }()
+	// Which group each trial is in, and how many each has.
+	var groups []groupKey
+	var counts []int
+	in := make([]int32, len(s.trials))
+	g := -1
+	for i, t := range s.trials {
+		if g < 0 || groups[g] != t.k.g {
+			if g = slices.Index(groups, t.k.g); g < 0 {
+				g = len(groups)
+				groups, counts = append(groups, t.k.g), append(counts, 0)
+			}
+		}
+		in[i] = int32(g)
+		counts[g]++
+	}
+	// Each group's place in the sorted whole, then its trials put there
+	// in the order given.
+	order := make([]int, len(groups))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return compareGroups(groups[a], groups[b]) })
+	start, at := make([]int, len(groups)+1), 0
+	for _, g := range order {
+		start[g] = at
+		at += counts[g]
+	}
+	next := slices.Clone(start)
+	all := make([]keyedSlim, len(s.trials))
+	for i, t := range s.trials {
+		all[next[in[i]]] = t
+		next[in[i]]++
+	}
+	byCase := func(a, b keyedSlim) int {
+		if c := strings.Compare(a.k.caseID, b.k.caseID); c != 0 {
+			return c
+		}
+		return cmp.Or(cmp.Compare(a.k.repeat, b.k.repeat), cmp.Compare(a.seq, b.seq))
+	}
+	out := all[:0]
+	for _, g := range order {
+		p := all[start[g] : start[g]+counts[g]]
+		if !slices.IsSortedFunc(p, byCase) {
+			slices.SortFunc(p, byCase)
+		}
+		for i, t := range p {
+			if i+1 < len(p) && p[i+1].k == t.k {
+				continue // superseded
+			}
+			out = append(out, t)
+		}
+	}
+	s.trials = out
+	return out
+}
+
+func compareGroups(a, b groupKey) int {
+	if c := strings.Compare(a.model, b.model); c != 0 {
+		return c
+	}
+	return strings.Compare(a.variant, b.variant)
+}
+
+func comparePairKeys(a, b pairKey) int {
+	if c := compareGroups(a.g, b.g); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.caseID, b.caseID); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.repeat, b.repeat)
 }
 
 // keyed is one trial as a one-pass read keeps it: its side, pair key and
@@ -84,9 +184,10 @@ func readSides(r *store.Reader, sides []*side, opts record.JudgeOptions, sink Si
 			}
 			sink.Reset()
 		}, func(t *record.Trial) {
-			sink.Add(t)
+			j := record.JudgeWith(t, opts)
+			sink.Add(t, j)
 			if i, k, ok := key(t); ok {
-				sides[i].add(k, t, opts)
+				sides[i].keep(k, sides[i].slimJudged(t, j))
 			}
 		})
 	}
@@ -98,19 +199,24 @@ func readSides(r *store.Reader, sides []*side, opts record.JudgeOptions, sink Si
 		return keyed{i, k, sides[i].slim(t, opts)}
 	}, func(kd keyed) {
 		if kd.sl != nil {
-			sides[kd.side].trials[kd.k] = kd.sl
+			sides[kd.side].keep(kd.k, kd.sl)
 		}
 	})
 }
 
 // slim is what s keeps of t.
 func (s *side) slim(t *record.Trial, opts record.JudgeOptions) *slim {
+	return s.slimJudged(t, record.JudgeWith(t, opts))
+}
+
+// slimJudged is what s keeps of t, judged j.
+func (s *side) slimJudged(t *record.Trial, j record.Judgements) *slim {
 	o, ok := s.outcomes[t.Score.Outcome]
 	if !ok {
 		o = strings.Clone(t.Score.Outcome)
 		s.outcomes[o] = o
 	}
-	sl := &slim{m: record.JudgeWith(t, opts), outcome: o}
+	sl := &slim{m: j, outcome: o}
 	if o != record.OutcomePass {
 		sl.detail = t.Score.Detail
 	}
@@ -317,15 +423,19 @@ func changedCases(a, b *record.Run) map[string]bool {
 
 // groupAcc accumulates one group.
 type groupAcc struct {
-	g Group
+	key groupKey
+	g   Group
 	// metrics are the rates compared (the table's Paired ones), rates
 	// their tallies in that order.
-	metrics  []metric.Metric
-	rates    []rateAcc
-	walls    [2][]float64
-	rounds   [2][]float64
-	cost     [2]costAcc
-	cases    map[string]*caseAcc
+	metrics []metric.Metric
+	rates   []rateAcc
+	walls   [2][]float64
+	rounds  [2][]float64
+	cost    [2]costAcc
+	// cases are the cases paired, in the order first paired: pairs come
+	// in key order, so a case's come one after the other, and the cases
+	// in id order.
+	cases    []*caseAcc
 	unpaired map[unpairedKey][]int
 }
 
@@ -355,16 +465,47 @@ type costAcc struct {
 }
 
 type caseAcc struct {
+	id string
 	// idx numbers the case in its group, for the rates' per-case tallies.
 	idx           int
 	k, n          [2]int
 	worse, better int
 	reg, fix      *CaseChange
+	// wallAt and roundAt are where the case's latencies start in its
+	// group's walls and rounds: a case's pairs come one after another, so
+	// its latencies do too, and end where the next case's start.
+	wallAt, roundAt [2]int
 }
 
-func newGroupAcc(g groupKey, metrics []metric.Metric) *groupAcc {
-	return &groupAcc{g: Group{Model: g.model, Variant: g.variant}, metrics: metrics, rates: make([]rateAcc, len(metrics)),
-		cases: map[string]*caseAcc{}, unpaired: map[unpairedKey][]int{}}
+// newGroupAcc is an empty group of metrics; cases and trials are about how
+// many it will count (0: unknown), so that its tallies are made the size
+// they grow to at once.
+func newGroupAcc(g groupKey, metrics []metric.Metric, cases, trials int) *groupAcc {
+	ga := &groupAcc{key: g, g: Group{Model: g.model, Variant: g.variant}, metrics: metrics, rates: make([]rateAcc, len(metrics)),
+		unpaired: map[unpairedKey][]int{}, cases: make([]*caseAcc, 0, cases)}
+	for i := range ga.rates {
+		ra := &ga.rates[i]
+		ra.side = [2]stats.RateCases{make(stats.RateCases, 0, cases), make(stats.RateCases, 0, cases)}
+		ra.pairs = make(stats.PairedCases, 0, cases)
+	}
+	for i := range 2 {
+		ga.walls[i] = make([]float64, 0, trials)
+	}
+	return ga
+}
+
+// sizes is how many cases and trials each group of s has, s sorted.
+func (s *side) sizes() map[groupKey][2]int {
+	out := map[groupKey][2]int{}
+	for i, t := range s.trials {
+		n := out[t.k.g]
+		n[1]++
+		if i == 0 || s.trials[i-1].k.g != t.k.g || s.trials[i-1].k.caseID != t.k.caseID {
+			n[0]++
+		}
+		out[t.k.g] = n
+	}
+	return out
 }
 
 // build pairs the two sides and fills c's groups.
@@ -376,15 +517,20 @@ func (c *Comparison) build(sides [2]*side, changed map[string]bool, opts *Option
 		c.Margin = opts.Margin
 	}
 	metrics := metric.Select(metric.Rate, metric.Paired)
+	sides[0].sorted()
+	sizes := sides[0].sizes()
 	groups := map[groupKey]*groupAcc{}
-	for _, k := range pairKeys(sides) {
-		ga := groups[k.g]
-		if ga == nil {
-			ga = newGroupAcc(k.g, metrics)
-			groups[k.g] = ga
+	var ga *groupAcc
+	eachPair(sides, func(k pairKey, pair [2]*slim) {
+		if ga == nil || ga.key != k.g {
+			if ga = groups[k.g]; ga == nil {
+				n := sizes[k.g]
+				ga = newGroupAcc(k.g, metrics, n[0], n[1])
+				groups[k.g] = ga
+			}
 		}
-		ga.add(k, [2]*slim{sides[0].trials[k], sides[1].trials[k]}, changed[k.caseID], sides)
-	}
+		ga.add(k, pair, changed[k.caseID], sides)
+	})
 	for _, g := range slices.SortedFunc(maps.Keys(groups), func(a, b groupKey) int {
 		return cmp.Or(cmp.Compare(a.model, b.model), cmp.Compare(a.variant, b.variant))
 	}) {
@@ -406,24 +552,34 @@ func (c *Comparison) build(sides [2]*side, changed map[string]bool, opts *Option
 	}
 }
 
-// pairKeys are the keys of both sides' trials, once each, in key order:
-// pairs are visited so, and every list and "first pair" is the same
-// whatever order the trials were written in.
-func pairKeys(sides [2]*side) []pairKey {
-	var keys []pairKey
-	for i, s := range sides {
-		for k := range s.trials {
-			if i == 1 && sides[0].trials[k] != nil {
-				continue
-			}
-			keys = append(keys, k)
+// eachPair calls fn with the key of each trial of either side, once, in
+// key order, and the trials of both sides with that key (nil where a side
+// has none): pairs are visited so, and every list and "first pair" is the
+// same whatever order the trials were written in.
+func eachPair(sides [2]*side, fn func(pairKey, [2]*slim)) {
+	a, b := sides[0].sorted(), sides[1].sorted()
+	for len(a) > 0 || len(b) > 0 {
+		c := 0
+		switch {
+		case len(a) == 0:
+			c = 1
+		case len(b) == 0:
+			c = -1
+		default:
+			c = comparePairKeys(a[0].k, b[0].k)
+		}
+		switch {
+		case c < 0:
+			fn(a[0].k, [2]*slim{a[0].sl, nil})
+			a = a[1:]
+		case c > 0:
+			fn(b[0].k, [2]*slim{nil, b[0].sl})
+			b = b[1:]
+		default:
+			fn(a[0].k, [2]*slim{a[0].sl, b[0].sl})
+			a, b = a[1:], b[1:]
 		}
 	}
-	slices.SortFunc(keys, func(a, b pairKey) int {
-		return cmp.Or(cmp.Compare(a.g.model, b.g.model), cmp.Compare(a.g.variant, b.g.variant),
-			cmp.Compare(a.caseID, b.caseID), cmp.Compare(a.repeat, b.repeat))
-	})
-	return keys
 }
 
 // add counts the trials of key k, one side's or both (a nil one is absent),
@@ -496,10 +652,13 @@ func GroupLabel(g *Group, mode string) string {
 }
 
 func (ga *groupAcc) addPair(k pairKey, pair [2]*slim, sides [2]*side) {
-	cc := ga.cases[k.caseID]
-	if cc == nil {
-		cc = &caseAcc{idx: len(ga.cases)}
-		ga.cases[k.caseID] = cc
+	var cc *caseAcc
+	if n := len(ga.cases); n > 0 && ga.cases[n-1].id == k.caseID {
+		cc = ga.cases[n-1]
+	} else {
+		cc = &caseAcc{id: k.caseID, idx: n,
+			wallAt: [2]int{len(ga.walls[0]), len(ga.walls[1])}, roundAt: [2]int{len(ga.rounds[0]), len(ga.rounds[1])}}
+		ga.cases = append(ga.cases, cc)
 	}
 	for mi := range ga.metrics {
 		m, ra := &ga.metrics[mi], &ga.rates[mi]
@@ -618,7 +777,10 @@ func (ga *groupAcc) finish(alpha, margin float64, info func(int) *ModelInfo) {
 		}
 		g.Rates = append(g.Rates, row)
 	}
-	g.Latency = []LatencyRow{latencyRow("trial", ga.walls, alpha), latencyRow("round", ga.rounds, alpha)}
+	g.Latency = []LatencyRow{
+		latencyRow("trial", ga.walls, ga.caseMedians(ga.walls, func(c *caseAcc) [2]int { return c.wallAt }), alpha),
+		latencyRow("round", ga.rounds, ga.caseMedians(ga.rounds, func(c *caseAcc) [2]int { return c.roundAt }), alpha),
+	}
 	for i := range 2 {
 		ca := ga.cost[i]
 		c := Cost{PromptTokens: ca.prompt, EvalTokens: ca.eval, LoadSeconds: ca.load.Seconds(), Model: info(i)}
@@ -630,8 +792,7 @@ func (ga *groupAcc) finish(alpha, margin float64, info func(int) *ModelInfo) {
 		}
 		*g.Cost.at(i) = c
 	}
-	for _, id := range slices.Sorted(maps.Keys(ga.cases)) {
-		cc := ga.cases[id]
+	for _, cc := range ga.cases {
 		var ch *CaseChange
 		switch {
 		case cc.worse > cc.better:
@@ -686,8 +847,46 @@ func verdict(p, alpha float64, improved bool) string {
 	return Worse
 }
 
-func latencyRow(name string, v [2][]float64, alpha float64) LatencyRow {
-	row := LatencyRow{Name: name}
+// caseMedians is one latency per case and side: the median of the case's
+// latencies in v (its repeats', copies left out), which start at at(case).
+// A case's repeats are one cluster: the latency test counts cases, as
+// every rate and paired test does, not the repeats that would make a
+// model's steady latency look like many observations.
+func (ga *groupAcc) caseMedians(v [2][]float64, at func(*caseAcc) [2]int) [2][]float64 {
+	var out [2][]float64
+	var buf []float64
+	for i := range 2 {
+		out[i] = make([]float64, 0, len(ga.cases))
+		for ci, cc := range ga.cases {
+			end := len(v[i])
+			if ci+1 < len(ga.cases) {
+				end = at(ga.cases[ci+1])[i]
+			}
+			if from := at(cc)[i]; from < end {
+				buf = append(buf[:0], v[i][from:end]...)
+				out[i] = append(out[i], median(buf))
+			}
+		}
+	}
+	return out
+}
+
+// median is the median of v (the mean of the middle two of an even
+// count), which it sorts.
+func median(v []float64) float64 {
+	slices.Sort(v)
+	n := len(v)
+	if n%2 == 0 {
+		return (v[n/2-1] + v[n/2]) / 2
+	}
+	return v[n/2]
+}
+
+// latencyRow is one latency's row: the distributions of trials (or
+// rounds) v, and the Mann-Whitney U test over cases, one latency a case
+// and side (caseMedians).
+func latencyRow(name string, v, cases [2][]float64, alpha float64) LatencyRow {
+	row := LatencyRow{Name: name, Cases: SidePair[int]{len(cases[0]), len(cases[1])}}
 	for i := range 2 {
 		slices.Sort(v[i])
 		*row.Dist.at(i) = Dist{N: len(v[i]), P50: quantile(v[i], 0.5), P95: quantile(v[i], 0.95)}
@@ -695,11 +894,11 @@ func latencyRow(name string, v [2][]float64, alpha float64) LatencyRow {
 	if b := row.Dist.Base.P50; b > 0 {
 		row.Delta = row.Dist.Current.P50/b - 1
 	}
-	u := stats.MannWhitney(v[0], v[1])
+	u := stats.MannWhitney(cases[0], cases[1])
 	row.P = u.P
 	// The smallest p the sizes allow: every base value below every current
 	// one, no ties. Past the exact limit it is far below any alpha.
-	n1, n2 := len(v[0]), len(v[1])
+	n1, n2 := len(cases[0]), len(cases[1])
 	row.TooFew = n1 == 0 || n2 == 0 ||
 		(n1+n2 <= stats.MannWhitneyExactLimit && stats.MannWhitney(seqFloat(0, n1), seqFloat(n1, n2)).P >= alpha)
 	// U counts base values above current ones: a large U means Current is

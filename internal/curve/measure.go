@@ -56,6 +56,8 @@ type acc struct {
 	// case's repeats are one cluster.
 	sel, pass  stats.RateCases
 	caseIdx    map[string]int
+	lastID     string // the id index numbered last, and its number:
+	lastIdx    int    // a trial asks for its case's number for each rate
 	wall       stats.Histogram
 	prompt, pn int
 }
@@ -70,7 +72,14 @@ func (s *Stats) Add(t *record.Trial) { s.AddJudged(t, record.JudgeWith(t, s.Judg
 
 // AddJudged counts one trial whose judgements the caller has made already
 // (the summary judges each trial once for all its figures).
-func (s *Stats) AddJudged(t *record.Trial, j record.Judgements) {
+func (s *Stats) AddJudged(t *record.Trial, j record.Judgements) { s.AddJudgedAt(t, j, -1) }
+
+// AddJudgedAt is AddJudged for a caller that numbers the cases of each
+// row (model and variant) itself, ci being t's case's number, from 0 and
+// the same for every trial of the case in the row (the summary numbers
+// them so): the case is then not looked up again. A negative ci has it
+// looked up. A Stats is given its trials one way or the other, not both.
+func (s *Stats) AddJudgedAt(t *record.Trial, j record.Judgements, ci int) {
 	k := rowKey{t.Model, t.Variant}
 	a := s.rows[k]
 	if a == nil {
@@ -79,6 +88,9 @@ func (s *Stats) AddJudged(t *record.Trial, j record.Judgements) {
 		if !s.hasModel(t.Model) {
 			s.models = append(s.models, t.Model)
 		}
+	}
+	if ci < 0 {
+		ci = a.index(t.CaseID)
 	}
 	a.m.Trials++
 	if j.Infra {
@@ -89,13 +101,13 @@ func (s *Stats) AddJudged(t *record.Trial, j record.Judgements) {
 		a.m.Truncated++
 		// Pass counts over the trials that are no infrastructure error
 		// (Measure): an excluded trial is one that did not pass.
-		a.pass.AddCounts(a.index(t.CaseID), 0, 1)
+		a.pass.AddCounts(ci, 0, 1)
 		return
 	}
 	passK, _ := s.pass.Count(&j)
-	a.pass.AddCounts(a.index(t.CaseID), passK, 1)
+	a.pass.AddCounts(ci, passK, 1)
 	if selK, selN := s.selection.Count(&j); selN > 0 {
-		a.sel.AddCounts(a.index(t.CaseID), selK, selN)
+		a.sel.AddCounts(ci, selK, selN)
 	}
 	if tr := t.Transcript; tr != nil && !t.IsCopy() { // a copy took no model time
 		a.wall.Add(tr.Wall.Seconds())
@@ -108,11 +120,15 @@ func (s *Stats) AddJudged(t *record.Trial, j record.Judgements) {
 
 // index is case id's number in the row, for the per-case tallies.
 func (a *acc) index(id string) int {
+	if id == a.lastID && len(a.caseIdx) > 0 {
+		return a.lastIdx
+	}
 	i, ok := a.caseIdx[id]
 	if !ok {
 		i = len(a.caseIdx)
 		a.caseIdx[id] = i
 	}
+	a.lastID, a.lastIdx = id, i
 	return i
 }
 

@@ -25,12 +25,23 @@ func Unknown(s *summary.Summary, gates []expr.Gate) error {
 		if !slices.Contains(models, m.Model) {
 			models = append(models, m.Model)
 		}
-		v := m.Variant
-		if v == "" {
-			v = "base"
+		if !slices.Contains(variants, m.Variant) {
+			variants = append(variants, m.Variant)
 		}
-		if !slices.Contains(variants, v) {
-			variants = append(variants, v)
+	}
+	return UnknownIn(models, variants, gates)
+}
+
+// UnknownIn is Unknown for a run that has not run yet: the first gate
+// that names a model or variant not among those it will run ("" or
+// "base" for the servers' own catalog), as an error with did-you-mean;
+// run checks its gates so before the first trial, where a typo would
+// otherwise cost the whole run.
+func UnknownIn(models, variants []string, gates []expr.Gate) error {
+	variants = slices.Clone(variants)
+	for i, v := range variants {
+		if v == "" {
+			variants[i] = "base"
 		}
 	}
 	for _, g := range gates {

@@ -43,6 +43,13 @@ type Judge struct {
 	Cache Cache
 }
 
+// GraderModel is the judge model, its digest and the options it is asked
+// with: the model takes memory on the run's Ollama beside the models
+// judged (runner.ModelGrader).
+func (j *Judge) GraderModel() (name, digest string, options map[string]any) {
+	return j.Model, j.Digest, j.Options
+}
+
 // Grade judges t's answer against c's rubric and records the verdicts on t
 // (t.Judged); a case without a rubric, or a trial without an answer (see
 // Answered), is left as it is. It fails only when ctx ends: the trial was

@@ -11,6 +11,7 @@ import (
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/bridge"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // Ollama is one Ollama server, with the model checks and warm-up the runner
@@ -38,7 +39,7 @@ type TimeoutError struct {
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("Ollama at %s did not answer %s within %s (is it hung? restart it, or raise --ollama-timeout)", e.URL, e.What, e.After)
+	return fmt.Sprintf("Ollama at %s did not answer %s within %s (is it hung? restart it, or raise --ollama-timeout)", e.URL, e.What, termtext.Duration(e.After))
 }
 
 // check runs one start-up check under o.Timeout, turning its deadline into

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/redact"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 	"github.com/toolgrade/toolgrade/internal/toolschema"
 )
 
@@ -111,7 +112,7 @@ func (c *Catalog) callError(ctx, cctx context.Context, t *toolschema.Tool, sc *s
 	var werr *jsonrpc.Error
 	switch {
 	case ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded):
-		return record.ExecTimeout, fmt.Sprintf("error: tool %s timed out after %v", t.Exposed, c.opts.CallTimeout)
+		return record.ExecTimeout, fmt.Sprintf("error: tool %s timed out after %s", t.Exposed, termtext.Duration(c.opts.CallTimeout))
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return record.ExecTimeout, fmt.Sprintf("error: tool %s timed out: %v", t.Exposed, ctx.Err())
 	case ctx.Err() != nil:

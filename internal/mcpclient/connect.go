@@ -226,7 +226,7 @@ func Connect(ctx context.Context, cfg *serversfile.Config, opts *Options) (*Cata
 			// Checked now, not after every server is done: a server that
 			// failed on its own before the deadline did not time out.
 			if errs[i] != nil && cctx.Err() != nil && ctx.Err() == nil {
-				errs[i] = fmt.Errorf("not connected within %v: %w", o.ConnectTimeout, errs[i])
+				errs[i] = fmt.Errorf("not connected within %s: %w", termtext.Duration(o.ConnectTimeout), errs[i])
 			}
 			// The SDK's errors quote the URL, and with it any key in its
 			// query: every message and file must show it masked.

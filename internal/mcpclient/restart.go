@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgrade/toolgrade/internal/serversfile"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // Defaults for the zero restart Options fields.
@@ -212,7 +213,7 @@ func (s *server) start(caller context.Context, wait time.Duration) (*serverConn,
 	defer cancel()
 	sc, err := connectOne(ctx, s.cfg, s.dir, s.stderr, s.opts.MaxFrameBytes)
 	if err != nil && ctx.Err() != nil && life.Err() == nil {
-		err = fmt.Errorf("not connected within %v: %w", s.opts.ConnectTimeout, err)
+		err = fmt.Errorf("not connected within %s: %w", termtext.Duration(s.opts.ConnectTimeout), err)
 	}
 	return sc, err
 }

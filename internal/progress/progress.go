@@ -73,7 +73,7 @@ func (p *Printer) Update(pr runner.Progress) {
 	eta := "–"
 	if pr.RunThisTime > 0 && pr.Done < pr.Total {
 		per := pr.Elapsed / time.Duration(pr.RunThisTime)
-		eta = (per * time.Duration(pr.Total-pr.Done)).Round(time.Second).String()
+		eta = termtext.Duration((per * time.Duration(pr.Total-pr.Done)).Round(time.Second))
 	}
 	done := fmt.Sprintf("%d/%d trials", pr.Done, pr.Total)
 	if before > 0 {

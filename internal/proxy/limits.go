@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/dustin/go-humanize"
+
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // The limits' defaults. Ollama sets no body limit and no timeouts; its
@@ -109,7 +111,7 @@ func (l Limits) readBody(w http.ResponseWriter, r *http.Request, b *budget) (bod
 	case errors.Is(err, errBodiesFull):
 		return fail(http.StatusServiceUnavailable, errBusy.Error())
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		return fail(http.StatusRequestTimeout, fmt.Sprintf("request body not received within %s", l.BodyTimeout))
+		return fail(http.StatusRequestTimeout, fmt.Sprintf("request body not received within %s", termtext.Duration(l.BodyTimeout)))
 	default:
 		return fail(http.StatusBadRequest, err.Error())
 	}

@@ -108,7 +108,8 @@ var errLongLine = fmt.Errorf("a line longer than %s, more than toolgrade reads: 
 type lineReader struct {
 	br   *bufio.Reader
 	max  int
-	buf  []byte
+	buf  []byte // a line longer than br's buffer, gathered
+	line []byte // the line: in br's buffer, or buf
 	long bool
 	err  error
 }
@@ -116,13 +117,21 @@ type lineReader struct {
 // Scan reads the next line; false at the end or on a read error.
 func (l *lineReader) Scan() bool {
 	l.buf, l.long = l.buf[:0], false
-	for {
+	for first := true; ; first = false {
 		chunk, err := l.br.ReadSlice('\n')
+		if first && err == nil && len(chunk) <= l.max {
+			// The whole line is in the buffer: read there, not copied
+			// (it stays until the next Scan).
+			l.line = chunk
+			return true
+		}
+		l.line = l.buf
 		if !l.long && len(l.buf)+len(chunk) > l.max {
 			l.long, l.buf = true, l.buf[:0]
 		}
 		if !l.long {
 			l.buf = append(l.buf, chunk...)
+			l.line = l.buf
 		}
 		switch err {
 		case nil:
@@ -138,8 +147,8 @@ func (l *lineReader) Scan() bool {
 	}
 }
 
-// Bytes is the line Scan read, with its newline.
-func (l *lineReader) Bytes() []byte { return l.buf }
+// Bytes is the line Scan read, with its newline, until the next Scan.
+func (l *lineReader) Bytes() []byte { return l.line }
 
 // Err is the read error that stopped Scan; nil at the end of the input.
 func (l *lineReader) Err() error { return l.err }

@@ -88,6 +88,10 @@ type Reader struct {
 	// want, when set, skips the lines it rejects without decoding them
 	// (the second pass of ReadLast); it sees line numbers in increasing order.
 	want func(line int) bool
+	// alloc, when set on a slim reader, gives the Trial the next line is
+	// decoded into: an earlier line's, whose reader is done with it
+	// (readAhead), so a read of many lines reuses their memory.
+	alloc func() *Trial
 }
 
 // NewReader reads trials from r; file names it in warnings.
@@ -134,8 +138,13 @@ func (r *Reader) Scan() bool {
 			r.cur = &Trial{Model: k.Model, CaseID: k.CaseID, Variant: k.Variant, Repeat: k.Repeat}
 			return true
 		}
-		var t Trial
-		line := trialLine{Trial: &t}
+		var t *Trial
+		if r.alloc != nil && r.slim {
+			t = r.alloc()
+		} else {
+			t = new(Trial)
+		}
+		line := trialLine{Trial: t}
 		if err := r.decode(b, &line); err != nil {
 			// A line whose key and format can still be read is judged by
 			// its format first, as the key pass of ReadLast judges it: a
@@ -163,7 +172,7 @@ func (r *Reader) Scan() bool {
 			r.Warnings = append(r.Warnings, &SyntaxError{File: r.file, Line: r.line, Err: fmt.Errorf("not a trial: no model or case")})
 			continue
 		}
-		r.cur = &t
+		r.cur = t
 		return true
 	}
 	r.err = r.sc.Err()

@@ -61,7 +61,10 @@ func readLast(r io.ReadSeeker, file string, slim bool, fn func(*Trial)) ([]*Synt
 // kept are decoded slim, without the transcript's bulk (the messages, the
 // requests, the responses' text and calls, the tools' arguments and
 // results; see slimTrial), which is most of what a read costs. Its
-// guarantees are ReadLast's.
+// guarantees are ReadLast's, but for one: fn may not keep the trial it is
+// given (nor its transcript) past the call, since a read in one pass
+// decodes later lines into the memory of those fn is done with; it keeps
+// what it needs of it (the strings are its own to keep).
 //
 // With reset set, the read goes in one pass, fn getting each line as it is
 // read, for as long as no trial key comes twice (a run that was never
@@ -87,20 +90,23 @@ func ReadLastSlim(r io.ReadSeeker, file string, reset func(), fn func(*Trial)) (
 // trial key comes a second time (a line that supersedes another, or a bad
 // line whose key was given before); done reports that none did.
 func readOnce(r io.Reader, file string, fn func(*Trial)) (warnings []*SyntaxError, done bool, err error) {
-	seen := map[TrialKey]bool{}
+	seen := make(map[TrialKey]bool, linesHint(r))
 	again := false
 	rd := NewReader(r, file)
 	rd.slim = true
-	rd.lost = func(k TrialKey) { again = again || seen[k] }
-	for !again && rd.Scan() {
-		k := rd.Trial().Key()
-		if seen[k] {
-			again = true
-			break
+	readAhead(rd, func(s aheadLine) bool {
+		if s.lost {
+			again = seen[s.key]
+			return !again
+		}
+		k := s.t.Key()
+		if again = seen[k]; again {
+			return false
 		}
 		seen[k] = true
-		fn(rd.Trial())
-	}
+		fn(s.t)
+		return true
+	})
 	if err := rd.Err(); err != nil {
 		return rd.Warnings, false, err
 	}
@@ -111,7 +117,8 @@ func readOnce(r io.Reader, file string, fn func(*Trial)) (warnings []*SyntaxErro
 // each trial: keep makes of each line's slim trial what the reader keeps
 // (a comparison's verdicts and numbers), and only that is held until the
 // end, when fn gets each trial key's last kept value, in the order those
-// lines appear. keep sees superseded lines too; fn never does. The
+// lines appear. keep sees superseded lines too; fn never does. keep may
+// not hold the trial itself past the call (see ReadLastSlim). The
 // guarantees are ReadLast's: a line that cannot be read is a warning, and
 // if its key can be read it still supersedes that key's earlier lines.
 func ReadLastKept[T any](r io.Reader, file string, keep func(*Trial) T, fn func(T)) ([]*SyntaxError, error) {
@@ -119,8 +126,9 @@ func ReadLastKept[T any](r io.Reader, file string, keep func(*Trial) T, fn func(
 		v  T
 		ok bool
 	}
-	var lines []kept
-	last := map[TrialKey]int{}
+	hint := linesHint(r)
+	lines := make([]kept, 0, hint)
+	last := make(map[TrialKey]int, hint)
 	drop := func(k TrialKey) {
 		if i, ok := last[k]; ok {
 			lines[i] = kept{}
@@ -128,14 +136,18 @@ func ReadLastKept[T any](r io.Reader, file string, keep func(*Trial) T, fn func(
 		}
 	}
 	rd := NewReader(r, file)
-	rd.slim, rd.lost = true, drop
-	for rd.Scan() {
-		t := rd.Trial()
-		k := t.Key()
+	rd.slim = true
+	readAhead(rd, func(s aheadLine) bool {
+		if s.lost {
+			drop(s.key)
+			return true
+		}
+		k := s.t.Key()
 		drop(k)
 		last[k] = len(lines)
-		lines = append(lines, kept{keep(t), true})
-	}
+		lines = append(lines, kept{keep(s.t), true})
+		return true
+	})
 	if err := rd.Err(); err != nil {
 		return rd.Warnings, err
 	}
@@ -145,6 +157,17 @@ func ReadLastKept[T any](r io.Reader, file string, keep func(*Trial) T, fn func(
 		}
 	}
 	return rd.Warnings, nil
+}
+
+// linesHint is about how many lines r holds, from its size when it says
+// it (a section of a file does), so that what a read keeps per line is
+// made about its size at once, not grown step by step: 4 KiB a line,
+// less than most trials take. 0 when r does not say.
+func linesHint(r io.Reader) int {
+	if s, ok := r.(interface{ Size() int64 }); ok {
+		return int(min(s.Size()/4096, 1<<20))
+	}
+	return 0
 }
 
 // trialKey is the part of a trial line the first pass of ReadLast decodes.

@@ -17,10 +17,11 @@ type prune struct {
 // Slim trials keep what verdicts and numbers are made of, and leave out the
 // transcript's bulk: the messages, what each round sent, the text, thinking
 // and calls of each response, and the arguments and result of each
-// execution. Kept: the key, tags, score, judged verdicts, the answer, each
-// round's wall time, metrics and done reason, each execution's name, tool
-// and error (kind and detail), and the transcript's wall time, failure and
-// round limit.
+// execution, and the call id that ties an execution to its call (the
+// calls are left out). Kept: the key, tags, score, judged verdicts, the
+// answer, each round's wall time, metrics and done reason, each
+// execution's name, tool and error (kind and detail), and the
+// transcript's wall time, failure and round limit.
 var (
 	slimTrial = &prune{into: map[string]*prune{"transcript": {
 		drop: []string{"messages"},
@@ -28,7 +29,7 @@ var (
 			drop: []string{"request"},
 			into: map[string]*prune{
 				"response":   {drop: []string{"content", "thinking", "tool_calls"}},
-				"executions": {drop: []string{"arguments", "result"}},
+				"executions": {drop: []string{"call_id", "arguments", "result"}},
 			},
 		}},
 	}}}
@@ -171,6 +172,10 @@ func skipString(b []byte, i int) (int, error) {
 		return i, fmt.Errorf("invalid character %q looking for beginning of string", b[i])
 	}
 	j := i + 1
+	// Keys and most values are short: a loop finds their end sooner than
+	// a call does.
+	for end := min(j+16, len(b)); j < end && b[j] != '"'; j++ {
+	}
 	for {
 		k := bytes.IndexByte(b[j:], '"')
 		if k < 0 {

@@ -69,7 +69,7 @@ func TestReadLastSlim(t *testing.T) {
 		r.Request = Request{}
 		r.Response.Content, r.Response.Thinking, r.Response.ToolCalls = "", "", nil
 		for j := range r.Executions {
-			r.Executions[j].Arguments, r.Executions[j].Result = nil, ""
+			r.Executions[j].CallID, r.Executions[j].Arguments, r.Executions[j].Result = "", nil, ""
 			r.Executions[j].IsError, r.Executions[j].ErrorKind, r.Executions[j].Error = true, ExecToolError, "Access denied"
 		}
 	}
@@ -117,13 +117,13 @@ func FuzzReadLastSlim(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var whole, slim, kept []*Trial
 		_, err := ReadLast(bytes.NewReader(data), "trials.jsonl", func(tr *Trial) { whole = append(whole, tr) })
-		_, serr := ReadLastSlim(bytes.NewReader(data), "trials.jsonl", nil, func(tr *Trial) { slim = append(slim, tr) })
+		_, serr := ReadLastSlim(bytes.NewReader(data), "trials.jsonl", nil, func(tr *Trial) { slim = append(slim, clone(t, tr)) })
 		var once []*Trial
-		_, oerr := ReadLastSlim(bytes.NewReader(data), "trials.jsonl", func() { once = nil }, func(tr *Trial) { once = append(once, tr) })
+		_, oerr := ReadLastSlim(bytes.NewReader(data), "trials.jsonl", func() { once = nil }, func(tr *Trial) { once = append(once, clone(t, tr)) })
 		if (oerr == nil) != (serr == nil) || serr == nil && !sameJSON(t, once, slim) {
 			t.Fatalf("in one pass: %v\n%s\nin two: %v\n%s", oerr, asJSON(t, once), serr, asJSON(t, slim))
 		}
-		_, kerr := ReadLastKept(bytes.NewReader(data), "trials.jsonl", func(tr *Trial) *Trial { return tr }, func(tr *Trial) { kept = append(kept, tr) })
+		_, kerr := ReadLastKept(bytes.NewReader(data), "trials.jsonl", func(tr *Trial) *Trial { return clone(t, tr) }, func(tr *Trial) { kept = append(kept, tr) })
 		if (err == nil) != (serr == nil) || (err == nil) != (kerr == nil) {
 			t.Fatalf("ReadLast: %v; ReadLastSlim: %v; ReadLastKept: %v", err, serr, kerr)
 		}
@@ -282,6 +282,17 @@ func TestReadLastKept(t *testing.T) {
 	}
 }
 
+// clone is a copy of tr that shares no memory with it: a slim read's
+// reader may not keep the trial it is given (its memory is reused).
+func clone(t *testing.T, tr *Trial) *Trial {
+	t.Helper()
+	var c Trial
+	if err := json.Unmarshal([]byte(asJSON(t, tr)), &c); err != nil {
+		t.Fatal(err)
+	}
+	return &c
+}
+
 func asJSON(t *testing.T, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
@@ -381,6 +392,113 @@ func TestReadLastSlimInOnePass(t *testing.T) {
 		_, err := ReadLastSlim(bytes.NewReader(c.data), "trials.jsonl", func() { resets++; got = nil }, func(tr *Trial) { got = append(got, tr.CaseID) })
 		if err != nil || resets != c.resets || strings.Join(got, " ") != c.want {
 			t.Errorf("%s: %v, %d resets, got %v; want %d, %s", c.name, err, resets, got, c.resets, c.want)
+		}
+	}
+}
+
+// BenchmarkDecodeSlim is the fast path on one line of a typical trial
+// (two rounds, a tool result of 512 bytes): most of what a comparison of
+// two large runs costs.
+func BenchmarkDecodeSlim(b *testing.B) {
+	tr := sampleTrial()
+	tr.Transcript.Rounds[0].Executions[0].Result = strings.Repeat("The terrace welcomes dogs on a leash. ", 14)[:512]
+	l, err := json.Marshal(trialLine{Format: Format, Trial: tr})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var syms symbols
+	b.SetBytes(int64(len(l)))
+	b.ReportAllocs()
+	for range b.N {
+		var t Trial
+		if !decodeSlim(l, &trialLine{Trial: &t}, &syms) {
+			b.Fatal("the fast path gave up")
+		}
+	}
+}
+
+// FuzzDecodeSlim is the fast path against the reference line by line: on
+// every line it reads, decodeSlim must read what pruning the line and
+// decoding it with encoding/json reads, and its key pass what the key
+// pass of the reference reads; where it is unsure it gives up, and the
+// reference decides. Lines go through one symbols, as a reader's do, so
+// that a string shared from the line before is checked too.
+func FuzzDecodeSlim(f *testing.F) {
+	addTrialSeeds(f)
+	tr := sampleTrial()
+	tr.Transcript.Rounds[0].Executions[0].Error = "Access \"denied\"\n"
+	if b, err := json.Marshal(trialLine{Format: Format, Trial: tr}); err == nil {
+		f.Add(append(append(b, '\n'), b...))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		syms, keySyms := &symbols{}, &symbols{}
+		for _, l := range bytes.Split(data, []byte("\n")) {
+			var fast Trial
+			fastLine := trialLine{Trial: &fast}
+			if decodeSlim(l, &fastLine, syms) {
+				var slow Trial
+				slowLine := trialLine{Trial: &slow}
+				pruned, err := pruneLine(nil, l, slimTrial)
+				if err == nil {
+					err = json.Unmarshal(pruned, &slowLine)
+				}
+				if err != nil || !sameJSON(t, fastLine, slowLine) {
+					t.Fatalf("%q: the fast path read\n%s\nthe reference (%v)\n%s", l, asJSON(t, fastLine), err, asJSON(t, slowLine))
+				}
+			}
+			var fastKey trialKey
+			if decodeKey(l, &fastKey, keySyms) {
+				var slowKey trialKey
+				pruned, err := pruneLine(nil, l, keyOnly)
+				if err == nil {
+					err = json.Unmarshal(pruned, &slowKey)
+				}
+				if err != nil || fastKey != slowKey {
+					t.Fatalf("%q: the fast key pass read %+v, the reference %+v (%v)", l, fastKey, slowKey, err)
+				}
+			}
+		}
+	})
+}
+
+// A read in one pass decodes lines into the memory of trials its reader
+// is done with: over thousands of lines of differing shapes (rounds,
+// executions, failures, scores come and go), what each line reads is
+// what the two passes of ReadLast, which reuse nothing, read of it.
+func TestReadLastSlimReusesNoStaleField(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	for i := range 3000 {
+		tr := sampleTrial()
+		tr.CaseID, tr.Repeat = fmt.Sprintf("c%d", i), 0
+		tr.Transcript.Rounds = tr.Transcript.Rounds[:i%3]
+		switch i % 4 {
+		case 0:
+			tr.Transcript.Failure = &Failure{Kind: FailureOllama, Message: "refused"}
+			tr.Score = Score{Outcome: OutcomeInfraError}
+		case 1:
+			tr.Transcript.Answer, tr.Tags = "", nil
+		case 2:
+			tr.Transcript = nil
+		}
+		if err := w.Write(tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var once, twice []*Trial
+	resets := 0
+	if _, err := ReadLastSlim(bytes.NewReader(buf.Bytes()), "trials.jsonl", func() { resets++ }, func(tr *Trial) { once = append(once, clone(t, tr)) }); err != nil || resets != 0 {
+		t.Fatalf("%v, %d resets", err, resets)
+	}
+	if _, err := ReadLastSlim(bytes.NewReader(buf.Bytes()), "trials.jsonl", nil, func(tr *Trial) { twice = append(twice, tr) }); err != nil {
+		t.Fatal(err)
+	}
+	if len(once) != 3000 || len(twice) != 3000 {
+		t.Fatalf("%d and %d trials, want 3000", len(once), len(twice))
+	}
+	for i := range once {
+		if !sameJSON(t, once[i], twice[i]) {
+			t.Fatalf("line %d in one pass\n%s\nin two\n%s", i+1, asJSON(t, once[i]), asJSON(t, twice[i]))
 		}
 	}
 }

@@ -2,7 +2,7 @@ package record
 
 import (
 	"encoding/json"
-	"strconv"
+	"math"
 	"time"
 )
 
@@ -13,9 +13,14 @@ import (
 // with escapes, a null where an object is walked, a member twice, a number
 // in a form it does not parse, a malformed line); the caller then takes
 // the slow path, whose result and error are the reference.
+//
+// line.Trial may hold an earlier line's trial, whose memory the reader
+// reuses (Reader.alloc): it is zeroed first, and its transcript and
+// rounds are decoded into again.
 func decodeSlim(b []byte, line *trialLine, syms *symbols) bool {
-	w := walk{b: b, syms: syms}
 	t := line.Trial
+	w := walk{b: b, syms: syms, spare: t.Transcript}
+	*t = Trial{}
 	seen := false
 	w.object(line, func(key []byte) {
 		switch string(key) {
@@ -38,7 +43,7 @@ func decodeSlim(b []byte, line *trialLine, syms *symbols) bool {
 		case "seed":
 			w.int64(&t.Seed)
 		case "start":
-			w.json(&t.Start)
+			w.time(&t.Start)
 		case "tags":
 			w.json(&t.Tags)
 		case "score":
@@ -121,11 +126,26 @@ func decodeKey(b []byte, k *trialKey, syms *symbols) bool {
 		case "repeat":
 			w.int(&k.Repeat)
 		default:
-			w.unknown(key)
+			w.kept(key, keyOnly)
 		}
 	})
 	w.i = skipSpace(b, w.i)
 	return !w.bad && w.i == len(b)
+}
+
+// kept is unknown for a walk with no target: a member the reference keeps
+// (one that keyOnly does not drop) is checked whole, as encoding/json
+// would check it, though it is not read.
+func (w *walk) kept(key []byte, p *prune) {
+	if p.drops(key) {
+		w.unknown(key)
+		return
+	}
+	start := w.i
+	w.unknown(key)
+	if !w.bad && !json.Valid(w.b[start:w.i]) {
+		w.bad = true
+	}
 }
 
 // transcript reads a transcript without its bulk.
@@ -133,7 +153,14 @@ func (w *walk) transcript() *Transcript {
 	if w.null() {
 		return nil
 	}
-	tr := &Transcript{}
+	tr := w.spare
+	if tr == nil {
+		tr = &Transcript{}
+	} else {
+		w.spareRounds = tr.Rounds[:0]
+		*tr = Transcript{}
+	}
+	w.spare = nil
 	seen := false
 	w.object(tr, func(key []byte) {
 		switch string(key) {
@@ -156,10 +183,7 @@ func (w *walk) transcript() *Transcript {
 		case "rounds":
 			w.bad = w.bad || seen
 			seen = true
-			w.array(func() {
-				tr.Rounds = append(tr.Rounds, Round{})
-				w.round(&tr.Rounds[len(tr.Rounds)-1])
-			})
+			tr.Rounds = w.rounds()
 		default:
 			w.unknown(key)
 		}
@@ -186,14 +210,60 @@ func (w *walk) round(r *Round) {
 		case "executions":
 			w.bad = w.bad || seen
 			seen = true
-			w.array(func() {
-				r.Executions = append(r.Executions, Execution{})
-				w.execution(&r.Executions[len(r.Executions)-1])
-			})
+			r.Executions = w.executions()
 		default:
 			w.unknown(key)
 		}
 	})
+}
+
+// rounds reads an array of rounds into the walk's scratch and returns a
+// copy of its exact length: one allocation a transcript, where appending
+// makes one for each time the slice grows. null is a nil slice.
+func (w *walk) rounds() []Round {
+	if w.null() {
+		return nil
+	}
+	if spare := w.spareRounds; cap(spare) > 0 {
+		// An earlier trial's rounds: decoded into where they were.
+		w.spareRounds = nil
+		w.array(func() {
+			spare = append(spare, Round{})
+			w.round(&spare[len(spare)-1])
+		})
+		return spare
+	}
+	if w.syms == nil {
+		w.syms = &symbols{}
+	}
+	scr := w.syms.rounds[:0]
+	w.array(func() {
+		scr = append(scr, Round{})
+		w.round(&scr[len(scr)-1])
+	})
+	out := append([]Round{}, scr...)
+	clear(scr) // the scratch holds no executions alive
+	w.syms.rounds = scr[:0]
+	return out
+}
+
+// executions is rounds for a round's executions.
+func (w *walk) executions() []Execution {
+	if w.null() {
+		return nil
+	}
+	if w.syms == nil {
+		w.syms = &symbols{}
+	}
+	scr := w.syms.execs[:0]
+	w.array(func() {
+		scr = append(scr, Execution{})
+		w.execution(&scr[len(scr)-1])
+	})
+	out := append([]Execution{}, scr...)
+	clear(scr)
+	w.syms.execs = scr[:0]
+	return out
 }
 
 func (w *walk) metrics(m *Metrics) {
@@ -238,10 +308,8 @@ func (w *walk) response(r *Response) {
 func (w *walk) execution(e *Execution) {
 	w.object(e, func(key []byte) {
 		switch string(key) {
-		case "arguments", "result":
+		case "call_id", "arguments", "result":
 			w.skip()
-		case "call_id":
-			w.str(&e.CallID)
 		case "name":
 			w.sym(&e.Name, symTool)
 		case "server":
@@ -278,6 +346,11 @@ type walk struct {
 	// many lines (models, outcomes, tool names), which the next line then
 	// shares; nil keeps nothing.
 	syms *symbols
+	// spare is an earlier trial's transcript for this line's to be
+	// decoded into, and spareRounds its rounds, once transcript took it;
+	// nil: new ones.
+	spare       *Transcript
+	spareRounds []Round
 }
 
 // object calls member with each key of the object at w.i, the walk at the
@@ -295,14 +368,17 @@ func (w *walk) object(target any, member func(key []byte)) {
 	}
 	outer, outerGather := w.rest, w.gather
 	w.rest, w.gather = nil, target != nil
-	defer func() {
-		rest := w.rest
-		w.rest, w.gather = outer, outerGather
-		if len(rest) > 0 && target != nil && !w.bad {
-			rest[0] = '{'
-			w.bad = json.Unmarshal(append(rest, '}'), target) != nil
-		}
-	}()
+	w.members(member)
+	rest := w.rest
+	w.rest, w.gather = outer, outerGather
+	if len(rest) > 0 && target != nil && !w.bad {
+		rest[0] = '{'
+		w.bad = json.Unmarshal(append(rest, '}'), target) != nil
+	}
+}
+
+// members is object's loop over the members, from the opening brace.
+func (w *walk) members(member func(key []byte)) {
 	w.i = skipSpace(w.b, w.i+1)
 	for n := 0; !w.bad; n++ {
 		if w.i < len(w.b) && w.b[w.i] == '}' {
@@ -385,11 +461,11 @@ func (w *walk) null() bool {
 
 // unknown gathers a member the walk does not read into w.rest, for object
 // to decode into its target; encoding/json would match a key in other case
-// (or with escapes, or beyond ASCII, which it folds) to a field, so such a
-// key makes the walk give up.
+// (or with escapes, or beyond ASCII, which it folds) to a field, and
+// refuses a control character, so such a key makes the walk give up.
 func (w *walk) unknown(key []byte) {
 	for _, c := range key {
-		if c >= 'A' && c <= 'Z' || c == '\\' || c >= 0x80 {
+		if c >= 'A' && c <= 'Z' || c == '\\' || c >= 0x80 || c < 0x20 {
 			w.bad = true
 			return
 		}
@@ -431,8 +507,13 @@ const (
 
 // symbols is the last string read for each field of few values: a line
 // with the same value as the line before shares its string, with neither
-// an allocation nor a hash.
-type symbols [nSymbols]string
+// an allocation nor a hash. It holds the scratch slices a walk reads
+// arrays into, too, which the lines of one reader share.
+type symbols struct {
+	last   [nSymbols]string
+	rounds []Round
+	execs  []Execution
+}
 
 // sym reads a string as str does, shared with the last one read into slot
 // when equal.
@@ -446,7 +527,7 @@ func (w *walk) sym(dst *string, slot int) {
 	if w.bad {
 		return
 	}
-	last := &w.syms[slot]
+	last := &w.syms.last[slot]
 	if len(v) >= 2 && v[0] == '"' && string(v[1:len(v)-1]) == *last && *last != "" {
 		*dst = *last
 		return
@@ -489,15 +570,24 @@ func (w *walk) digits() (int64, bool) {
 		w.bad = true
 		return 0, false
 	}
+	// The value of the digits, as a negative number (whose range holds
+	// math.MinInt64), giving up past int64 as strconv.ParseInt would fail.
+	var n int64
 	for _, c := range d {
-		if c < '0' || c > '9' {
+		if c < '0' || c > '9' || n < (math.MinInt64+int64(c-'0'))/10 {
 			w.bad = true
 			return 0, false
 		}
+		n = n*10 - int64(c-'0')
 	}
-	n, err := strconv.ParseInt(string(v), 10, 64)
-	w.bad = err != nil
-	return n, err == nil
+	if v[0] != '-' {
+		if n == math.MinInt64 {
+			w.bad = true
+			return 0, false
+		}
+		n = -n
+	}
+	return n, true
 }
 
 func (w *walk) int(dst *int) {
@@ -539,6 +629,16 @@ func (w *walk) optBool(dst **bool) {
 	w.bool(&v)
 	if !w.bad {
 		*dst = &v
+	}
+}
+
+// time reads a time as encoding/json does, through time.Time's own
+// UnmarshalJSON (which encoding/json calls with the value as written, null
+// included), without encoding/json's reflection: every line has one.
+func (w *walk) time(dst *time.Time) {
+	v := w.value()
+	if !w.bad {
+		w.bad = dst.UnmarshalJSON(v) != nil
 	}
 }
 

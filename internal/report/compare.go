@@ -52,12 +52,12 @@ func WriteCompareTerminal(w io.Writer, c *compare.Comparison) error {
 		}
 		writeCases(w, g)
 	}
-	fmt.Fprintf(w, "\nRates over the scored pairs, with 95%% Wilson intervals; verdicts from McNemar's test on the discordant pairs (rates) and a Mann-Whitney U test (latency), at alpha %.3g; ~ means no detectable difference. A case is the unit of evidence: the rates and McNemar's test count a case's repeats as one cluster (exact with one repeat a case; otherwise on the pairs divided by their design effect).\n", c.Alpha)
+	fmt.Fprintf(w, "\nRates over the scored pairs, with 95%% Wilson intervals; verdicts from McNemar's test on the discordant pairs (rates) and a Mann-Whitney U test (latency), at alpha %.3g; ~ means no detectable difference. A case is the unit of evidence: the rates and McNemar's test count a case's repeats as one cluster (exact with one repeat a case; otherwise on the pairs divided by their design effect), and the latency test compares one latency a case, its median over its repeats.\n", c.Alpha)
 	if notes.rates {
 		fmt.Fprintf(w, "¹ too few discordant pairs for any verdict at alpha %.3g (even all of them one way would not reach it)\n", c.Alpha)
 	}
 	if notes.latency {
-		fmt.Fprintf(w, "² too few trials for any latency verdict at alpha %.3g\n", c.Alpha)
+		fmt.Fprintf(w, "² too few cases for any latency verdict at alpha %.3g\n", c.Alpha)
 	}
 	writeMarginNote(w, c)
 	for _, warn := range c.Warnings {

@@ -111,24 +111,64 @@ func (o *order) together(ctx context.Context, lanes []*lane) (bool, string, erro
 			return false, "", err
 		}
 	}
+	judge, err := o.loadJudge(ctx, lanes)
+	if err != nil {
+		return false, "", err
+	}
 	lr, ok := o.r.Models.(LoadedReporter)
 	if !ok {
 		return false, "this Ollama cannot say which models it keeps loaded", nil
 	}
-	var gone []string
+	var all []held
 	for _, l := range lanes {
-		got, err := lr.Loaded(ctx, l.info.Name, l.info.Digest)
+		all = append(all, held{l.info.Name, l.info.Digest, l.info.Name})
+	}
+	if judge != nil {
+		all = append(all, *judge)
+	}
+	var gone []string
+	for _, h := range all {
+		got, err := lr.Loaded(ctx, h.name, h.digest)
 		if err != nil {
 			return false, fmt.Sprintf("asking which models stay loaded failed: %v", err), nil
 		}
 		if got == nil {
-			gone = append(gone, l.info.Name)
+			gone = append(gone, h.label)
 		}
 	}
 	if len(gone) > 0 {
-		return false, fmt.Sprintf("Ollama unloaded %s to load the others (it holds fewer at once: OLLAMA_MAX_LOADED_MODELS, or memory)", strings.Join(gone, ", ")), nil
+		why := fmt.Sprintf("Ollama unloaded %s to load the others (it holds fewer at once: OLLAMA_MAX_LOADED_MODELS, or memory)", strings.Join(gone, ", "))
+		if judge != nil {
+			why += fmt.Sprintf("; the judge model %s answers on the same Ollama and counts among them", judge.name)
+		}
+		return false, why, nil
 	}
 	return true, "", nil
+}
+
+// held is a model the check of together must find loaded: its name and
+// digest, and how the reason names it.
+type held struct{ name, digest, label string }
+
+// loadJudge loads the grader's model (the judge model) beside the lanes'
+// when the run has one that is none of them: it answers on the same
+// Ollama while they run, so it must fit there with them. Nil when there
+// is no such model.
+func (o *order) loadJudge(ctx context.Context, lanes []*lane) (*held, error) {
+	mg, ok := o.r.Grader.(ModelGrader)
+	if !ok {
+		return nil, nil
+	}
+	name, digest, options := mg.GraderModel()
+	for _, l := range lanes {
+		if name == "" || l.info.Name == name {
+			return nil, nil // one of the models run: loaded already
+		}
+	}
+	if _, err := o.r.Models.Warmup(ctx, name, o.ka, options); err != nil {
+		return nil, fmt.Errorf("loading the judge model %s: %w", name, err)
+	}
+	return &held{name, digest, name + " (the judge model)"}, nil
 }
 
 // blocks runs each lane over cases, one after another.

@@ -3,12 +3,14 @@ package runner_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ollama/ollama/api"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/internal/record"
 	"github.com/toolgrade/toolgrade/internal/runner"
+	"github.com/toolgrade/toolgrade/internal/suite"
 )
 
 // demoWith is the demo script with max_loaded set and, when twin is set, a
@@ -122,5 +124,49 @@ cases:
 	}
 	if got := record.SameWeights(ran); len(got) != 1 {
 		t.Errorf("same weights %q", got)
+	}
+}
+
+// judgeGrader is a grader with a model, as the judge of answers is, that
+// grades nothing.
+type judgeGrader struct{ model string }
+
+func (g judgeGrader) Grade(context.Context, *suite.Case, *record.Trial) error { return nil }
+func (g judgeGrader) GraderModel() (string, string, map[string]any) {
+	return g.model, "", nil
+}
+
+// TestTheJudgeModelCountsInWhatTheHostHolds: a judge model served by the
+// same Ollama takes memory beside the models judged. An Ollama that holds
+// two models keeps two interleaved alone, but not with a judge beside
+// them: they run ABBA, and the reason names the judge model.
+func TestTheJudgeModelCountsInWhatTheHostHolds(t *testing.T) {
+	g, w := "scripted-good", "scripted-weak"
+	script := func() *fakeollama.Script {
+		s := demoWith(t, 2, "")
+		s.Models = append(s.Models, fakeollama.Model{Name: "judge", ParameterSize: "4B", Family: "qwen3"})
+		return s
+	}
+	if _, schedule, why := runOrder(t, script(), g, w, runner.Config{}); schedule != record.ScheduleInterleaved {
+		t.Fatalf("without a judge: schedule %q (%s), want interleaved", schedule, why)
+	}
+	r := newRig(t, script(), nil, nil, "docs")
+	s := loadSuite(t, "../../cases/docs.yaml", r.cat)
+	s.Cases = s.Cases[:4]
+	var schedule, why string
+	r.runner.OnSchedule = func(s, w string) { schedule, why = s, w }
+	r.runner.Grader = judgeGrader{"judge"}
+	if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: models(t, r, g, w)}); err != nil {
+		t.Fatal(err)
+	}
+	if schedule != record.ScheduleABBA || !strings.Contains(why, "the judge model judge answers on the same Ollama") {
+		t.Errorf("with a judge: schedule %q (%s), want abba, the judge named", schedule, why)
+	}
+	// A judge that is one of the models run takes no more memory.
+	r = newRig(t, script(), nil, nil, "docs")
+	r.runner.OnSchedule = func(s, w string) { schedule, why = s, w }
+	r.runner.Grader = judgeGrader{g}
+	if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: models(t, r, g, w)}); err != nil || schedule != record.ScheduleInterleaved {
+		t.Errorf("judged by %s: schedule %q (%s), %v; want interleaved", g, schedule, why, err)
 	}
 }

@@ -301,6 +301,17 @@ type Grader interface {
 	Grade(ctx context.Context, c *suite.Case, t *record.Trial) error
 }
 
+// ModelGrader is a Grader that asks a model of the run's one Ollama
+// (*judge.Judge: the judge model). That model takes memory on the host
+// beside the models run, so whether they stay loaded together is asked
+// with it loaded too.
+type ModelGrader interface {
+	Grader
+	// GraderModel is the model graded with, its digest ("" when unknown)
+	// and the options it is asked with.
+	GraderModel() (name, digest string, options map[string]any)
+}
+
 // job is one trial to run.
 type job struct {
 	lane    *lane

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/toolgrade/toolgrade/internal/backoff"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 )
 
 // DefaultWaitOllama is how long a run waits for an unreachable Ollama when
@@ -29,7 +30,7 @@ type OllamaDownError struct {
 }
 
 func (e *OllamaDownError) Error() string {
-	return fmt.Sprintf("Ollama stayed unreachable for %s (--wait-ollama): %v", e.Waited, e.Err)
+	return fmt.Sprintf("Ollama stayed unreachable for %s (--wait-ollama): %v", termtext.Duration(e.Waited), e.Err)
 }
 
 func (e *OllamaDownError) Unwrap() error { return e.Err }

@@ -184,3 +184,12 @@ func TestTheWarmupIsRetriedAndWaitsForOllama(t *testing.T) {
 		t.Errorf("%d warm-ups, %d pings, ran %+v, %d trials", o.warmups, o.pings, ran, len(r.trials(t)))
 	}
 }
+
+// The wait a stopped run reports reads as people write a duration, not as
+// Go's time.Duration prints one (2m0s).
+func TestOllamaDownErrorSaysItsWaitPlainly(t *testing.T) {
+	err := &runner.OllamaDownError{Waited: 2 * time.Minute, Err: errors.New("connection refused")}
+	if got, want := err.Error(), "Ollama stayed unreachable for 2m (--wait-ollama): connection refused"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}

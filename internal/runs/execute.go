@@ -162,7 +162,7 @@ func (r *session) execute(ctx context.Context, cfg runner.Config) *Ending {
 	}
 	run.OnSchedule = func(schedule, why string) { r.scheduled(schedule, why) }
 	run.OnWait = func(left time.Duration) {
-		fmt.Fprintf(r.stderr, "toolgrade: Ollama at %s unreachable; waiting (%s left)...\n", r.ol.first.Base, left.Round(time.Second))
+		fmt.Fprintf(r.stderr, "toolgrade: Ollama at %s unreachable; waiting (%s left)...\n", r.ol.first.Base, termtext.Duration(left.Round(time.Second)))
 	}
 	run.OnModel = func(m record.Model) {
 		if err := r.w.AddModels(m); err != nil {

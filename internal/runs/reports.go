@@ -41,7 +41,8 @@ func Summarize(run *store.Reader, stderr io.Writer) (*summary.Summary, error) {
 	// The summary is verdicts and numbers: the trials are read slim, as
 	// compare's are, so a gate on a large run does not decode every
 	// transcript.
-	if err := run.EachSlimTrial(stderr, s.Reset, s.Add); err != nil {
+	add := func(t *record.Trial) { s.Add(t, record.JudgeWith(t, s.judge)) }
+	if err := run.EachSlimTrial(stderr, s.Reset, add); err != nil {
 		return nil, err
 	}
 	return s.Summary(), nil
@@ -69,8 +70,9 @@ func (s *Summarizing) Reset() {
 	s.sum.Judge = s.judge
 }
 
-// Add counts t, a trial key's last line, slim.
-func (s *Summarizing) Add(t *record.Trial) { s.sum.Add(t) }
+// Add counts t, a trial key's last line, slim, judged j (as
+// record.JudgeWith judges it with the options s was made with).
+func (s *Summarizing) Add(t *record.Trial, j record.Judgements) { s.sum.AddJudged(t, j) }
 
 // Summary is the summary of the trials given.
 func (s *Summarizing) Summary() *summary.Summary { return s.sum.Summary().WithRun(s.run.Run) }

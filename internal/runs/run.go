@@ -7,11 +7,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/toolgrade/toolgrade/internal/bridge"
 	"github.com/toolgrade/toolgrade/internal/cli"
+	"github.com/toolgrade/toolgrade/internal/gate"
+	"github.com/toolgrade/toolgrade/internal/gate/expr"
 	"github.com/toolgrade/toolgrade/internal/judge"
 	"github.com/toolgrade/toolgrade/internal/llm"
 	"github.com/toolgrade/toolgrade/internal/mcpclient"
@@ -45,6 +48,11 @@ type Options struct {
 	Reporter Reporter
 	// Progress shows the progress of the trials; nil: none is shown.
 	Progress Progress
+	// Gates are the command line's gates (--gate), which Reporter judges
+	// with the suite's: a gate of either that names a model or variant
+	// the run does not have is a usage error before the first trial, not
+	// a failed gate after the last. Nil: the suite's alone.
+	Gates []expr.Gate
 }
 
 // session is one run of Run, from its directory to its finish: what each
@@ -92,6 +100,9 @@ func Run(ctx context.Context, spec *Spec, o *Options) error {
 	if err := r.open(); err != nil {
 		return err
 	}
+	if err := r.checkGates(); err != nil {
+		return err
+	}
 	if err := r.connect(ctx); err != nil {
 		return err
 	}
@@ -105,6 +116,21 @@ func Run(ctx context.Context, spec *Spec, o *Options) error {
 	}
 	ending := r.execute(ctx, cfg)
 	return Finish(ctx, r.w, ending, &FinishOptions{Reporter: o.Reporter, JUnit: r.w.Run().JUnit, Suite: r.s, Stderr: r.stderr})
+}
+
+// checkGates refuses, before anything runs, a gate of the suite or of
+// Options.Gates that names a model or variant the run will not run: a
+// typo would otherwise be found once every trial had run.
+func (r *session) checkGates() error {
+	variants, err := toolbox.VariantNames(r.s, r.spec.Variants, r.old)
+	if err != nil {
+		return nil // --variants is wrong: opening the toolbox says how
+	}
+	gates := append(slices.Clone(r.s.Gates), r.o.Gates...)
+	if err := gate.UnknownIn(r.models, variants, gates); err != nil {
+		return cli.AsUsage(fmt.Errorf("run: %w", err))
+	}
+	return nil
 }
 
 // close ends what the session connected, and releases the run directory.

@@ -5,7 +5,6 @@
 package store
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -77,7 +76,7 @@ func (r *Reader) Trials(fn func(*record.Trial)) ([]*record.SyntaxError, error) {
 //
 // With reset set the read may go in one pass, calling reset should it have
 // to start over (record.ReadLastSlim): fn's reader then forgets what it was
-// given.
+// given. fn may not keep a trial past the call (record.ReadLastSlim).
 func (r *Reader) SlimTrials(reset func(), fn func(*record.Trial)) ([]*record.SyntaxError, error) {
 	if r.joined != nil {
 		return r.Trials(fn)
@@ -104,7 +103,7 @@ func SlimTrialsKept[T any](r *Reader, keep func(*record.Trial) T, fn func(T)) ([
 		return nil, err
 	}
 	defer f.Close()
-	return record.ReadLastKept(bufio.NewReaderSize(io.NewSectionReader(f, 0, size), 1<<20), path, keep, fn)
+	return record.ReadLastKept(io.NewSectionReader(f, 0, size), path, keep, fn)
 }
 
 // ReadTrials reads dir's trials file as Reader.Trials does.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/toolgrade/toolgrade/internal/curve"
@@ -106,17 +107,21 @@ type modelAcc struct {
 	// rates are the Summarizer's rates' tallies case by case, in its
 	// order: a case's repeats are one cluster of every rate. caseIdx
 	// numbers the row's cases for them, once for every rate.
-	rates              []stats.RateCases
-	caseIdx            map[string]int
+	rates   []stats.RateCases
+	caseIdx map[string]int
+	// ids, byCase and cases are per case, by its number: its id, its
+	// outcomes, and its scored trials' passes (cases[i].N 0 when it had
+	// none), so a trial looks its case up once.
+	ids                []string
+	byCase             []outcomeAcc
+	cases              []stats.CaseCount
 	rounds             stats.Counts
 	trialLat, roundLat stats.Histogram
 	evalDur            time.Duration
-	cases              map[string]*stats.CaseCount
 	examples           map[string][]Example
 	judgeFails         []Example // answers the judge failed, as examples
 	failedPasses       []Example // passes with a failed call, as examples
 	failedPassN        int
-	byCase             map[string]*outcomeAcc
 	byTag              map[string]*outcomeAcc
 	tagCases           map[string]map[string]bool
 	bfcl               map[string]*bfclAcc // by BFCL category; nil until one is seen
@@ -148,9 +153,7 @@ func (s *Summarizer) row(model, variant string) *modelAcc {
 		s:        ModelSummary{Model: model, Variant: variant, Outcomes: map[string]int{}},
 		rates:    make([]stats.RateCases, len(s.rates)),
 		caseIdx:  map[string]int{},
-		cases:    map[string]*stats.CaseCount{},
 		examples: map[string][]Example{},
-		byCase:   map[string]*outcomeAcc{},
 		byTag:    map[string]*outcomeAcc{},
 		tagCases: map[string]map[string]bool{},
 	}
@@ -166,12 +169,19 @@ func (s *Summarizer) row(model, variant string) *modelAcc {
 func (s *Summarizer) Add(t *record.Trial) {
 	// The judgements are the record's, made once, so this report, compare
 	// and the gates cannot count differently.
-	j := record.JudgeWith(t, s.Judge)
-	s.curves.AddJudged(t, j)
+	s.AddJudged(t, record.JudgeWith(t, s.Judge))
+}
+
+// AddJudged is Add for a reader that judged t already, with s.Judge: a
+// comparison whose gates summarize the run it reads judges each trial
+// once for both.
+func (s *Summarizer) AddJudged(t *record.Trial, j record.Judgements) {
 	m := s.row(t.Model, t.Variant)
+	ci := m.index(t.CaseID)
+	s.curves.AddJudgedAt(t, j, ci)
 	sc := t.Score
 	m.s.Trials++
-	m.addGroups(t, &j)
+	m.addGroups(t, ci, &j)
 	if sc.Truncated && !j.Infra {
 		m.s.Truncated++
 	}
@@ -193,12 +203,12 @@ func (s *Summarizer) Add(t *record.Trial) {
 	if sc.Outcome != record.OutcomePass {
 		m.addExample(t)
 	}
-	m.addCase(t)
+	m.addCase(t, ci)
 	m.addBFCL(t, &j)
 	for i := range s.rates {
 		k, n := s.rates[i].Count(&j)
 		if n > 0 {
-			m.rates[i].AddCounts(m.index(t.CaseID), k, n)
+			m.rates[i].AddCounts(ci, k, n)
 		}
 	}
 	m.s.RepeatedCalls += j.RepeatedCalls
@@ -219,8 +229,21 @@ func (m *modelAcc) index(id string) int {
 	if !ok {
 		i = len(m.caseIdx)
 		m.caseIdx[id] = i
+		m.ids = append(m.ids, id)
+		m.byCase = append(m.byCase, outcomeAcc{})
+		m.cases = append(m.cases, stats.CaseCount{})
 	}
 	return i
+}
+
+// byID is the row's case numbers in the order of their ids.
+func (m *modelAcc) byID() []int {
+	out := make([]int, len(m.ids))
+	for i := range out {
+		out[i] = i
+	}
+	slices.SortFunc(out, func(a, b int) int { return strings.Compare(m.ids[a], m.ids[b]) })
+	return out
 }
 
 // addJudged counts what the judge model did with a scored trial's answer
@@ -250,12 +273,8 @@ func (m *modelAcc) addJudged(t *record.Trial, j *record.Judgements) {
 }
 
 // addCase counts a scored trial in its case's repeats, for pass@k.
-func (m *modelAcc) addCase(t *record.Trial) {
-	cc := m.cases[t.CaseID]
-	if cc == nil {
-		cc = &stats.CaseCount{}
-		m.cases[t.CaseID] = cc
-	}
+func (m *modelAcc) addCase(t *record.Trial, ci int) {
+	cc := &m.cases[ci]
 	cc.N++
 	if t.Score.Outcome == record.OutcomePass {
 		cc.C++
@@ -278,13 +297,8 @@ func (m *modelAcc) addCosts(tr *record.Transcript) {
 }
 
 // addGroups counts the trial in its case and in each of its tags.
-func (m *modelAcc) addGroups(t *record.Trial, j *record.Judgements) {
-	c := m.byCase[t.CaseID]
-	if c == nil {
-		c = &outcomeAcc{}
-		m.byCase[t.CaseID] = c
-	}
-	c.add(m.index(t.CaseID), t.Score.Outcome, j)
+func (m *modelAcc) addGroups(t *record.Trial, ci int, j *record.Judgements) {
+	m.byCase[ci].add(ci, t.Score.Outcome, j)
 	for _, tag := range t.Tags {
 		g := m.byTag[tag]
 		if g == nil {
@@ -292,7 +306,7 @@ func (m *modelAcc) addGroups(t *record.Trial, j *record.Judgements) {
 			m.byTag[tag] = g
 			m.tagCases[tag] = map[string]bool{}
 		}
-		g.add(m.index(t.CaseID), t.Score.Outcome, j)
+		g.add(ci, t.Score.Outcome, j)
 		m.tagCases[tag][t.CaseID] = true
 	}
 }
@@ -374,8 +388,8 @@ func (s *Summarizer) summarize(m *modelAcc) ModelSummary {
 		ms.FailedCallPasses = &FailureGroup{Outcome: FailedCallPass, Count: m.failedPassN, Examples: m.failedPasses}
 	}
 	ms.Cases = []CaseResult{}
-	for _, id := range slices.Sorted(maps.Keys(m.byCase)) {
-		c := m.byCase[id]
+	for _, ci := range m.byID() {
+		c, id := &m.byCase[ci], m.ids[ci]
 		ms.Cases = append(ms.Cases, CaseResult{ID: id, Pass: newRate(c.pass, c.scored), Infra: c.infra, Truncated: c.truncated, Outcomes: c.outcomes, Judged: c.judgedRate()})
 	}
 	for _, tag := range slices.Sorted(maps.Keys(m.byTag)) {
@@ -389,21 +403,16 @@ func (s *Summarizer) summarize(m *modelAcc) ModelSummary {
 // repeats fills pass@k, pass^k and the stable/flaky labels. k is the smallest
 // number of scored repeats any case has, so every case counts alike.
 func (s *Summarizer) repeats(m *modelAcc, ms *ModelSummary) {
-	if len(m.cases) == 0 {
-		return
-	}
-	ids := make([]string, 0, len(m.cases))
 	k := -1
-	for id, cc := range m.cases {
-		ids = append(ids, id)
+	var counts []stats.CaseCount
+	for _, ci := range m.byID() {
+		cc, id := &m.cases[ci], m.ids[ci]
+		if cc.N == 0 {
+			continue // no scored trial
+		}
 		if k < 0 || cc.N < k {
 			k = cc.N
 		}
-	}
-	slices.Sort(ids)
-	counts := make([]stats.CaseCount, 0, len(ids))
-	for _, id := range ids {
-		cc := m.cases[id]
 		counts = append(counts, *cc)
 		ms.Evidence.Cases++
 		ms.Evidence.Trials += cc.N

@@ -3,6 +3,7 @@ package termtext
 import (
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -62,6 +63,31 @@ func TestExcerpt(t *testing.T) {
 	} {
 		if got := Excerpt(tc.in, tc.n); got != tc.want || !utf8.ValidString(got) {
 			t.Errorf("Excerpt(%d bytes, %d) = %q", len(tc.in), tc.n, got)
+		}
+	}
+}
+
+// A duration reads as people write one: no zero units, measured ones
+// rounded to what a reader can use.
+func TestDuration(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0"},
+		{5 * time.Minute, "5m"},
+		{time.Hour, "1h"},
+		{time.Hour + 5*time.Minute, "1h5m"},
+		{90 * time.Second, "1m30s"},
+		{2*time.Minute + 400*time.Millisecond, "2m"},
+		{1234567891 * time.Nanosecond, "1.2s"},
+		{30 * time.Second, "30s"},
+		{1500 * time.Microsecond, "2ms"},
+		{250 * time.Millisecond, "250ms"},
+		{80 * time.Microsecond, "80µs"},
+	} {
+		if got := Duration(c.d); got != c.want {
+			t.Errorf("Duration(%v) = %q, want %q", c.d, got, c.want)
 		}
 	}
 }

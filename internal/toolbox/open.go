@@ -68,7 +68,7 @@ func (s *Set) Close() {
 // the cases that list the same tools. On resume it refuses a variant whose
 // catalog changed. The caller closes what it returns.
 func Open(ctx context.Context, spec Spec) (*Set, error) {
-	names, err := variantNames(spec.Suite, spec.Variants, spec.Recorded)
+	names, err := VariantNames(spec.Suite, spec.Variants, spec.Recorded)
 	if err != nil {
 		return nil, err
 	}
@@ -88,10 +88,10 @@ func Open(ctx context.Context, spec Spec) (*Set, error) {
 	return o.set, nil
 }
 
-// variantNames is the variants a run runs, by name ("" for the base): those
-// a resumed run recorded, else those named (the base only when they name
-// base), else the base and every variant of the suite.
-func variantNames(s *suite.Suite, named []string, meta *record.Run) ([]string, error) {
+// VariantNames is the variants a run runs, by name ("" for the base):
+// those a resumed run recorded (meta), else those named (the base only
+// when they name base), else the base and every variant of the suite.
+func VariantNames(s *suite.Suite, named []string, meta *record.Run) ([]string, error) {
 	if meta != nil {
 		if named != nil {
 			return nil, cli.Usagef("run: --variants cannot change a resumed run")
