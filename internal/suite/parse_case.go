@@ -106,6 +106,19 @@ func (p *parser) kase(n *yaml.Node, path string, d *Defaults) (c Case, idNode *y
 	}
 	c.Setup = append(append([]StateCall(nil), d.Setup...), c.Setup...)
 	c.Checks = append(c.Checks, d.Checks...)
+	p.caseExpect(n, path, &c, &sc, expect, maxRounds)
+	if c.MaxRounds == 0 {
+		c.MaxRounds = d.MaxRounds
+	}
+	p.caseExecution(n, path, &c, execTrue)
+	return c, idNode, len(p.errs) == before
+}
+
+// caseExpect reads the case's expect (its node expect, nil when not
+// written) into c: a scenario judged by its turns' expects or its checks
+// needs none; max_rounds may be set in the case (maxRounds) or its expect,
+// not both.
+func (p *parser) caseExpect(n *yaml.Node, path string, c *Case, sc *scenarioKeys, expect, maxRounds *yaml.Node) {
 	switch {
 	case expect == nil && (c.IsScenario() && (sc.turnExpects || len(c.Checks) > 0)):
 		c.ExpectNone = true
@@ -124,9 +137,12 @@ func (p *parser) kase(n *yaml.Node, path string, d *Defaults) (c Case, idNode *y
 			}
 		}
 	}
-	if c.MaxRounds == 0 {
-		c.MaxRounds = d.MaxRounds
-	}
+}
+
+// caseExecution checks how case c runs its tools: a scenario runs them,
+// and a case with an inline tool cannot (execTrue is its execute: true,
+// nil when not written).
+func (p *parser) caseExecution(n *yaml.Node, path string, c *Case, execTrue *yaml.Node) {
 	if c.IsScenario() && c.HasInline() {
 		p.errorf(n, join(path, "tools"), "a scenario runs its tools (its turns and checks rest on them), and an inline tool has nothing behind it; name tools of the servers instead")
 	} else if c.IsScenario() && c.NoExecute {
@@ -140,7 +156,6 @@ func (p *parser) kase(n *yaml.Node, path string, d *Defaults) (c Case, idNode *y
 		}
 		c.NoExecute = true
 	}
-	return c, idNode, len(p.errs) == before
 }
 
 // ask reads a question or a conversation.
