@@ -24,7 +24,7 @@ func toolgradeOnPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := t.TempDir()
-	script := fmt.Sprintf("#!/bin/sh\n%s=1 exec '%s' \"$@\"\n", mainEnv, strings.ReplaceAll(self, "'", `'\''`))
+	script := fmt.Sprintf("#!/bin/sh\n%s=1 GORACE='%s' exec '%s' \"$@\"\n", mainEnv, raceQuickExit(), strings.ReplaceAll(self, "'", `'\''`))
 	if err := os.WriteFile(filepath.Join(bin, "toolgrade"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -69,10 +69,10 @@ func TestRunKeepsURLSecretsOutOfEveryOutput(t *testing.T) {
 	}
 	servers := filepath.Join(dir, "servers.json")
 	src := fmt.Sprintf(`{"mcpServers": {
-  "docs": {"command": %q, "args": ["fake-mcp", "docs"], "env": {%q: "1"}},
+  "docs": {"command": %q, "args": ["fake-mcp", "docs"], "env": {%q: "1", "GORACE": %q}},
   "remote": {"url": "http://%s/mcp?api_key=SECRET-QUERY"},
   "auth": {"url": "http://me:SECRET-USERINFO@%s/mcp"}
-}}`, self, mainEnv, closed, closed)
+}}`, self, mainEnv, raceQuickExit(), closed, closed)
 	if err := os.WriteFile(servers, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func hostileServersFile(t *testing.T) string {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
-		"hostile": map[string]any{"command": self, "env": map[string]string{hostileEnv: "1"}},
+		"hostile": map[string]any{"command": self, "env": selfEnv(hostileEnv)},
 	}})
 	p := filepath.Join(t.TempDir(), "servers.json")
 	if err := os.WriteFile(p, b, 0o644); err != nil {

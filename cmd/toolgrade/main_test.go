@@ -38,6 +38,21 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// raceQuickExit is GORACE's option for a re-run of this test binary (a
+// server started by a servers file, a child command): a binary built with
+// -race sleeps a second before it exits (atexit_sleep_ms, so that other
+// goroutines' race reports get out), and every server a test closes waits
+// for its exit. Races a child finds are still reported as they happen.
+func raceQuickExit() string {
+	return strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
+}
+
+// selfEnv is the "env" of a servers file entry that runs this test binary
+// with the variable name set to 1 (mainEnv: as toolgrade).
+func selfEnv(name string) map[string]string {
+	return map[string]string{name: "1", "GORACE": raceQuickExit()}
+}
+
 // result is what one in-process run of the CLI did.
 type result struct {
 	stdout, stderr string
@@ -73,7 +88,7 @@ func serversFile(t *testing.T, names ...string) string {
 	for _, n := range names {
 		switch n {
 		case "docs", "faulty":
-			entries[n] = map[string]any{"command": self, "args": []string{"fake-mcp", n}, "env": map[string]string{mainEnv: "1"}}
+			entries[n] = map[string]any{"command": self, "args": []string{"fake-mcp", n}, "env": selfEnv(mainEnv)}
 		case "fs":
 			files := filepath.Join(dir, "files")
 			os.MkdirAll(files, 0o755)

@@ -139,7 +139,7 @@ func child(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffe
 		t.Fatal(err)
 	}
 	cmd := exec.Command(self, args...)
-	cmd.Env = append(os.Environ(), mainEnv+"=1", "GORACE=atexit_sleep_ms=0")
+	cmd.Env = append(os.Environ(), mainEnv+"=1", "GORACE="+raceQuickExit())
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Start(); err != nil {

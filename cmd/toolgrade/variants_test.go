@@ -31,7 +31,7 @@ func variantsSuite(t *testing.T) (suitePath, branchServers string) {
 		t.Fatal(err)
 	}
 	branch, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
-		"branch": map[string]any{"command": self, "args": []string{"fake-mcp", "docs"}, "env": map[string]string{mainEnv: "1"}},
+		"branch": map[string]any{"command": self, "args": []string{"fake-mcp", "docs"}, "env": selfEnv(mainEnv)},
 	}})
 	branchServers = filepath.Join(dir, "branch.json")
 	if err := os.WriteFile(branchServers, branch, 0o644); err != nil {
@@ -263,7 +263,7 @@ func TestVariantLoadErrors(t *testing.T) {
 	tool := write("tool.yaml", head+"variants:\n  - name: v\n    tools:\n      get_documnet: {description: x}\n"+cases)
 	param := write("param.yaml", head+"variants:\n  - name: v\n    tools:\n      search: {params: {qurey: x}}\n"+cases)
 	missing := write("missing.yaml", head+"variants:\n  - name: v\n    servers: empty.json\n"+cases)
-	write("empty.json", `{"mcpServers": {"d": {"command": "`+os.Args[0]+`", "args": ["fake-mcp", "docs"], "env": {"`+mainEnv+`": "1"}, "toolFilter": {"mode": "exclude", "tools": ["list_documents"]}}}}`)
+	write("empty.json", `{"mcpServers": {"d": {"command": "`+os.Args[0]+`", "args": ["fake-mcp", "docs"], "env": {"`+mainEnv+`": "1", "GORACE": "`+raceQuickExit()+`"}, "toolFilter": {"mode": "exclude", "tools": ["list_documents"]}}}}`)
 	for _, tc := range []struct {
 		file, want string
 	}{
