@@ -33,7 +33,7 @@ func TestStdioServerSeesOnlySafeEnv(t *testing.T) {
 		got[k] = v
 	}
 	want := map[string]string{
-		childEnv: "1", "FAKE_K": "from-config", "HOME": "/home/someone",
+		childEnv: "1", "FAKE_K": "from-config", "GORACE": raceQuickExit(), "HOME": "/home/someone",
 		"TOOLGRADE_PASS_ONE": "one", "TOOLGRADE_PASS_TWO": "two", "TOOLGRADE_NAMED": "named",
 	}
 	for k, v := range want {

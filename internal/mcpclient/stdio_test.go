@@ -41,6 +41,15 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
+// raceQuickExit is GORACE's option for a child run of this test binary: a
+// binary built with -race sleeps a second before it exits (atexit_sleep_ms,
+// so that other goroutines' race reports get out), and every close of a
+// stdio server waits for its exit. Races a child finds are still reported
+// as they happen.
+func raceQuickExit() string {
+	return strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
+}
+
 // childServer runs this test binary as a stdio MCP server (see runChild).
 func childServer(t *testing.T, name string) serversfile.Server {
 	exe, err := os.Executable()
@@ -50,7 +59,7 @@ func childServer(t *testing.T, name string) serversfile.Server {
 	return serversfile.Server{
 		Name:      name,
 		Command:   exe,
-		Env:       map[string]string{childEnv: "1", "FAKE_K": "from-config"},
+		Env:       map[string]string{childEnv: "1", "FAKE_K": "from-config", "GORACE": raceQuickExit()},
 		Cwd:       t.TempDir(),
 		Transport: serversfile.TransportStdio,
 	}
@@ -104,7 +113,7 @@ func TestStdioChildCrash(t *testing.T) {
 func TestStdioFailures(t *testing.T) {
 	missing := serversfile.Server{Name: "missing", Command: "toolgrade-no-such-command", Transport: serversfile.TransportStdio}
 	exits := childServer(t, "exits")
-	exits.Env = nil // not a server: the test binary runs no tests and exits
+	exits.Env = map[string]string{"GORACE": raceQuickExit()} // not a server: the test binary runs no tests and exits
 	exits.Args = []string{"-test.run=^$"}
 	c := mustConnect(t, &Options{ConnectTimeout: 10 * time.Second}, missing, exits)
 	f := c.Failed()
