@@ -31,6 +31,7 @@ func compareJSON(t *testing.T, args ...string) *compare.Comparison {
 }
 
 func TestCompareThreeModes(t *testing.T) {
+	t.Parallel()
 	base, cur := compareRuns+"base", compareRuns+"current"
 	c := compareJSON(t, base, cur)
 	if c.Mode != compare.ModeRuns || len(c.Groups) != 4 || len(c.Drift) != 4 || len(c.ChangedCases) != 1 {
@@ -57,6 +58,7 @@ func TestCompareThreeModes(t *testing.T) {
 }
 
 func TestCompareUsageErrors(t *testing.T) {
+	t.Parallel()
 	base := compareRuns + "base"
 	for _, args := range [][]string{
 		{"compare"},
@@ -80,6 +82,7 @@ func TestCompareUsageErrors(t *testing.T) {
 
 // A model or variant the run lacks is a usage error naming the nearest.
 func TestCompareSaysWhichModelOrVariantWasMeant(t *testing.T) {
+	t.Parallel()
 	base := compareRuns + "base"
 	for _, tt := range []struct {
 		args []string
@@ -98,6 +101,7 @@ func TestCompareSaysWhichModelOrVariantWasMeant(t *testing.T) {
 
 // A torn line of a trials file is a warning on stderr; the comparison goes on.
 func TestCompareWarnsOfBadLines(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, f := range []string{"run.json", "trials.jsonl"} {
 		b, err := os.ReadFile(filepath.Join(compareRuns+"base", f))

@@ -56,6 +56,7 @@ func TestClaudeDesktopConfigWorks(t *testing.T) {
 // with a key in its query string and a password in its userinfo, and an
 // Ollama URL with a password: no message and no file of the run holds them.
 func TestRunKeepsURLSecretsOutOfEveryOutput(t *testing.T) {
+	t.Parallel()
 	_, base := fakeOllama(t, nil)
 	u, _ := url.Parse(base)
 	u.User = url.UserPassword("me", "SECRET-OLLAMA")
@@ -109,6 +110,7 @@ func TestRunKeepsURLSecretsOutOfEveryOutput(t *testing.T) {
 }
 
 func TestEveryServerDisabledSaysSo(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "servers.json")
 	os.WriteFile(p, []byte(`{"mcpServers": {"fs": {"command": "npx", "disabled": true}}}`), 0o644)
 	r := runCLI(t, context.Background(), "tools", "--servers", p)

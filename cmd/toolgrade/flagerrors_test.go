@@ -12,6 +12,7 @@ import (
 // naming the flag, the one it is likely a misspelling of, and where the
 // flags are listed; not the flag package's message and every flag.
 func TestAMisspelledFlagIsOneLine(t *testing.T) {
+	t.Parallel()
 	r := runCLI(t, context.Background(), "run", "suite.yaml", "--repat", "3")
 	want := "run: unknown flag --repat: did you mean --repeat? (toolgrade run -h lists every flag)"
 	if r.code != exitUsage || r.err == nil || r.err.Error() != want {
@@ -35,6 +36,7 @@ func TestAMisspelledFlagIsOneLine(t *testing.T) {
 // TestEveryCommandSaysWhereItsFlagsAre: the same line for every command,
 // and a guess only when one is near.
 func TestEveryCommandSaysWhereItsFlagsAre(t *testing.T) {
+	t.Parallel()
 	for _, c := range commands() {
 		args := []string{c.name, "--zzzzzz"}
 		name := c.name
@@ -56,6 +58,7 @@ func TestEveryCommandSaysWhereItsFlagsAre(t *testing.T) {
 // takes, and a gate that does not parse says what a gate is, with an
 // example.
 func TestFlagValueMistakes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want []string
@@ -85,6 +88,7 @@ func TestFlagValueMistakes(t *testing.T) {
 // section or a [flags] it has not, and fake-mcp's says what each fake
 // server serves, its tools one line a server.
 func TestHelpOfACommandWithoutFlags(t *testing.T) {
+	t.Parallel()
 	for _, c := range commands() {
 		r := runCLI(t, context.Background(), c.name, "-h")
 		if r.code != exitOK || strings.Contains(r.stderr, "Flags:\n\n") || strings.HasSuffix(r.stderr, "Flags:\n") || strings.Contains(r.stderr, " \n") {
@@ -107,6 +111,7 @@ func TestHelpOfACommandWithoutFlags(t *testing.T) {
 }
 
 func TestFakeMCPNames(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -124,6 +129,7 @@ func TestFakeMCPNames(t *testing.T) {
 // whole (it was cut at 120 bytes, "w..."), and the values in it as JSON:
 // the string "3" as "3", not 3.
 func TestAskShowsAToolErrorWholeWithJSONValues(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, &fakeollama.Script{
 		Models: []fakeollama.Model{{Name: "m"}},
 		Rules: []fakeollama.Rule{

@@ -45,6 +45,7 @@ func lastLines(s string, n int) string {
 // scripted-weak model fails one gate of each metric that scripted-good
 // holds; the run exits 4 and its last lines on stderr are the failures.
 func TestRunGatesEveryMetricFailsWithExit4(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	dir := filepath.Join(t.TempDir(), "run")
 	args := []string{"run", docsSuite(t), "--out", dir, "--ollama", url}
@@ -104,6 +105,7 @@ func TestRunGatesEveryMetricFailsWithExit4(t *testing.T) {
 // exits 0, listing them; a recorded run judged offline with --gate-on lower
 // fails a gate the point estimate passes.
 func TestRunGatesHoldExit0(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	dir := filepath.Join(t.TempDir(), "run")
 	r := runCLI(t, context.Background(), "run", docsSuite(t), "--out", dir, "--ollama", url, "--models", "scripted-good",
@@ -126,6 +128,7 @@ func TestRunGatesHoldExit0(t *testing.T) {
 // TestReportGatesARecordedRunOffline: report --gate judges a finished run
 // from its files alone; the point estimate and the pessimistic end differ.
 func TestReportGatesARecordedRunOffline(t *testing.T) {
+	t.Parallel()
 	dir := recordedRun(t)
 	for _, tt := range []struct {
 		args []string
@@ -170,6 +173,7 @@ func TestReportGatesARecordedRunOffline(t *testing.T) {
 // TestGatesJudgeCompleteRunsOnly: a run that did not complete keeps its
 // own exit code, whatever gates it was given.
 func TestGatesJudgeCompleteRunsOnly(t *testing.T) {
+	t.Parallel()
 	dir := recordedRun(t)
 	b, _ := os.ReadFile(filepath.Join(dir, record.RunFile))
 	os.WriteFile(filepath.Join(dir, record.RunFile), bytes.Replace(b, []byte(`"status": "complete"`), []byte(`"status": "interrupted"`), 1), 0o644)
@@ -200,6 +204,7 @@ func TestGatesJudgeCompleteRunsOnly(t *testing.T) {
 // added to them; a bad one is a usage error at its file:line:col before
 // any model runs.
 func TestSuiteGates(t *testing.T) {
+	t.Parallel()
 	fake, url := fakeOllama(t, nil)
 	suitePath := docsSuite(t)
 	b, _ := os.ReadFile(suitePath)
@@ -242,6 +247,7 @@ func TestSuiteGates(t *testing.T) {
 // (exit 2) that say what is wrong, before any suite, Ollama or server is
 // touched.
 func TestGateFlagsAreCheckedBeforeAnything(t *testing.T) {
+	t.Parallel()
 	base := recordedRun(t)
 	missing := filepath.Join(t.TempDir(), "none")
 	for _, tt := range []struct {
@@ -286,6 +292,7 @@ func (f *fakeCounter) count(_ context.Context, baseline, current string, alpha f
 // reach judgeRun, which asks the regressionCounter for the counts and fails
 // with exit 4 when a model regressed on more than N cases.
 func TestRegressionGateThroughTheSeam(t *testing.T) {
+	t.Parallel()
 	current, baseline := recordedRun(t), recordedRun(t)
 	meta, err := record.ReadRun(current)
 	if err != nil {
@@ -358,6 +365,7 @@ func TestRegressionGateThroughTheSeam(t *testing.T) {
 // run regresses 14 of its 25 cases against it, pass 100% → 44%: McNemar
 // calls that worse, so --significant-only counts them too.
 func TestRunBaselineCountsRegressionsEndToEnd(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	tmp := t.TempDir()
 	good := filepath.Join(tmp, "good")

@@ -28,6 +28,7 @@ rules:
 // note, so the trial line fits what every reader reads: report, show and a
 // resume read the run, and run.json says complete.
 func TestAHugeResultLeavesARunEveryCommandReads(t *testing.T) {
+	t.Parallel()
 	script, err := fakeollama.ParseScript([]byte(hugeScript), "huge.yaml")
 	if err != nil {
 		t.Fatal(err)

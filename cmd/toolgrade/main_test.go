@@ -115,6 +115,7 @@ func filesystemServer(t *testing.T) string {
 }
 
 func TestAskOneCallThenTheAnswer(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	r := runCLI(t, context.Background(), "ask", "--servers", serversFile(t, "docs"), "--model", "scripted-good", "--ollama", url, "Can I bring my dog?")
 	if r.err != nil {
@@ -127,6 +128,7 @@ func TestAskOneCallThenTheAnswer(t *testing.T) {
 }
 
 func TestAskReadsServiceConfThroughTheRealFilesystemServer(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	r := runCLI(t, context.Background(), "ask", "--servers", serversFile(t, "fs"), "--model", "scripted-good", "--ollama", url, "--json",
 		"Read service.conf in the allowed directory and report the database port.")
@@ -164,6 +166,7 @@ func TestAskHonoursOLLAMA_HOST(t *testing.T) {
 }
 
 func TestAskSkipsAServerThatFailed(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	cfg := serversFile(t, "docs", "broken")
 	r := runCLI(t, context.Background(), "ask", "--servers", cfg, "--model", "scripted-good", "--ollama", url, "Can I bring my dog?")
@@ -180,6 +183,7 @@ func TestAskSkipsAServerThatFailed(t *testing.T) {
 }
 
 func TestAskErrorsBeforeAnyWork(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	docs := serversFile(t, "docs")
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
@@ -292,6 +296,7 @@ func children(t *testing.T) []int {
 }
 
 func TestToolsListsTheCatalog(t *testing.T) {
+	t.Parallel()
 	cfg := serversFile(t, "docs", "fs")
 	r := runCLI(t, context.Background(), "tools", "--servers", cfg)
 	if r.err != nil {
@@ -313,6 +318,7 @@ func TestToolsListsTheCatalog(t *testing.T) {
 }
 
 func TestUsage(t *testing.T) {
+	t.Parallel()
 	if r := runCLI(t, context.Background(), "frobnicate"); r.code != exitUsage || !strings.Contains(r.err.Error(), `unknown command "frobnicate" (known commands: ask, tools, run,`) {
 		t.Errorf("unknown command: code %d, %v", r.code, r.err)
 	}

@@ -30,6 +30,7 @@ func twoDocsServers(t *testing.T) string {
 }
 
 func TestClashesAreLoud(t *testing.T) {
+	t.Parallel()
 	cfg := twoDocsServers(t)
 	r := runCLI(t, context.Background(), "tools", "--servers", cfg)
 	if r.err != nil {

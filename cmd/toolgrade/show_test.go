@@ -48,6 +48,7 @@ func fixtureTrials(t *testing.T) []*record.Trial {
 // TestShowFilters: each filter alone and together selects exactly the
 // trials it names, in the file's order.
 func TestShowFilters(t *testing.T) {
+	t.Parallel()
 	dir := recordedRun(t)
 	all := fixtureTrials(t)
 	judgedFail := func(tr *record.Trial) bool { j := record.Judge(tr); return j.Pass.Defined && !j.Pass.OK }
@@ -135,6 +136,7 @@ func TestShowMatchesThePrinter(t *testing.T) {
 // TestShowLastLineWins: a key written twice (a resumed infra_error) is
 // shown once, from its last line.
 func TestShowLastLineWins(t *testing.T) {
+	t.Parallel()
 	dir := recordedRun(t)
 	first := fixtureTrials(t)[0]
 	again := *first
@@ -156,6 +158,7 @@ func TestShowLastLineWins(t *testing.T) {
 // TestShowHostileAnswer: escape sequences in a recorded answer, tool result
 // or name reach the terminal escaped, even with colour on.
 func TestShowHostileAnswer(t *testing.T) {
+	t.Parallel()
 	dir := recordedRun(t)
 	tr := fixtureTrials(t)[0]
 	tr.CaseID = "evil\x1b]0;title\a"
@@ -190,6 +193,7 @@ func TestShowHostileAnswer(t *testing.T) {
 // (exit 2) saying what the run holds, with did-you-mean; filters that each
 // match but not together exit 1, saying what the others leave.
 func TestShowNoMatch(t *testing.T) {
+	t.Parallel()
 	dir := recordedRun(t)
 	for _, c := range []struct {
 		args []string
@@ -232,6 +236,7 @@ func TestShowNoMatch(t *testing.T) {
 // terminal, never a buffer or a plain file, and never under NO_COLOR or
 // TERM=dumb.
 func TestColorOn(t *testing.T) {
+	t.Parallel()
 	file, err := os.Create(filepath.Join(t.TempDir(), "out"))
 	if err != nil {
 		t.Fatal(err)
@@ -288,6 +293,7 @@ func TestColorOn(t *testing.T) {
 // TestShowVariant: --variant picks a variant's trials by name, base the
 // servers' own, and the header names the variant.
 func TestShowVariant(t *testing.T) {
+	t.Parallel()
 	dir := recordedRun(t)
 	f, err := os.OpenFile(filepath.Join(dir, record.TrialsFile), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
@@ -321,6 +327,7 @@ func TestShowVariant(t *testing.T) {
 // rate of a run that excludes such trials, so it is no failure there, and
 // it is one in a run recorded with keep_truncated.
 func TestShowFailJudgesAsTheRunRecorded(t *testing.T) {
+	t.Parallel()
 	dir := recordedRun(t)
 	var cut *record.Trial
 	for _, tr := range fixtureTrials(t) {

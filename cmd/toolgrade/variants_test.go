@@ -60,6 +60,7 @@ func readTrialsAll(t *testing.T, dir string) []*record.Trial {
 }
 
 func TestRunWithVariantsIsPairedAndResumesExactly(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	suitePath, _ := variantsSuite(t)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -169,6 +170,7 @@ func TestRunWithVariantsIsPairedAndResumesExactly(t *testing.T) {
 }
 
 func TestRunVariantsSubset(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	suitePath, _ := variantsSuite(t)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -229,6 +231,7 @@ func TestRunVariantsSubset(t *testing.T) {
 
 // A resume refuses a run whose variant's catalog changed, naming it.
 func TestResumeRefusesAChangedVariantCatalog(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	suitePath, branchServers := variantsSuite(t)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -250,6 +253,7 @@ func TestResumeRefusesAChangedVariantCatalog(t *testing.T) {
 }
 
 func TestVariantLoadErrors(t *testing.T) {
+	t.Parallel()
 	fake, url := fakeOllama(t, nil)
 	dir := t.TempDir()
 	servers := serversFile(t, "docs")
@@ -291,6 +295,7 @@ func TestVariantLoadErrors(t *testing.T) {
 }
 
 func TestToolsShowsAVariantsCatalog(t *testing.T) {
+	t.Parallel()
 	suitePath, _ := variantsSuite(t)
 	base := runCLI(t, context.Background(), "tools", "--suite", suitePath)
 	v := runCLI(t, context.Background(), "tools", "--suite", suitePath, "--variant", "explicit-get")
