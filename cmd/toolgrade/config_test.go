@@ -13,29 +13,13 @@ import (
 	"github.com/toolgrade/toolgrade/internal/record"
 )
 
-// toolgradeOnPath puts this test binary on PATH as `toolgrade`, so a servers
-// file written as a user writes it (`"command": "toolgrade"`) starts the fake.
-// It is a script that sets mainEnv itself: a stdio server inherits only the
-// safe list of variables, never the test's own.
-func toolgradeOnPath(t *testing.T) {
-	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := t.TempDir()
-	script := fmt.Sprintf("#!/bin/sh\n%s=1 GORACE='%s' exec '%s' \"$@\"\n", mainEnv, raceQuickExit(), strings.ReplaceAll(self, "'", `'\''`))
-	if err := os.WriteFile(filepath.Join(bin, "toolgrade"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-}
-
 // TestClaudeDesktopConfigWorks: a real claude_desktop_config.json, with
 // Claude Desktop's own settings and a disabled server, is read with one
 // warning; the disabled server is not started and is not called a failure.
+// Its servers start `toolgrade fake-mcp docs`: this test binary, which
+// TestMain puts on PATH under that name.
 func TestClaudeDesktopConfigWorks(t *testing.T) {
-	toolgradeOnPath(t)
+	t.Parallel()
 	r := runCLI(t, context.Background(), "tools", "--servers", "../../internal/serversfile/testdata/claude_desktop_config.json")
 	if r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.stderr)
