@@ -30,12 +30,16 @@ func recordedRun(t *testing.T) string {
 }
 
 // copyRecordedRun copies reports/testdata's run into dir, made if missing.
-func copyRecordedRun(dir string) error {
+func copyRecordedRun(dir string) error { return copyRun("../../reports/testdata", dir) }
+
+// copyRun copies the run.json and trials.jsonl of the run in from into
+// dir, made if missing.
+func copyRun(from, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	for _, f := range []string{record.RunFile, record.TrialsFile} {
-		b, err := os.ReadFile(filepath.Join("../../reports/testdata", f))
+		b, err := os.ReadFile(filepath.Join(from, f))
 		if err != nil {
 			return err
 		}

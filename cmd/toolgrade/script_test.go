@@ -33,6 +33,7 @@ var update = flag.Bool("update", false, "rewrite the expected files of testdata/
 //	CASES        the repository's cases/ (cases/docs.yaml, cases/servers/docs.json)
 //	CLOSED       a loopback address nothing listens on
 //	recorded/    a recorded run: the demo's two scripted models over the docs suite
+//	base/, current/  the recorded pair of runs internal/compare's tests use
 //
 // and has, beside testscript's own commands:
 //
@@ -70,7 +71,15 @@ func setupScript(env *testscript.Env) error {
 	}
 	env.Setenv("CLOSED", ln.Addr().String())
 	ln.Close()
-	return copyRecordedRun(filepath.Join(env.WorkDir, "recorded"))
+	if err := copyRecordedRun(filepath.Join(env.WorkDir, "recorded")); err != nil {
+		return err
+	}
+	for _, run := range []string{"base", "current"} {
+		if err := copyRun(filepath.Join(compareRuns, run), filepath.Join(env.WorkDir, run)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // serveOllama serves s on a loopback port until the script ends, and
