@@ -5,7 +5,7 @@ BIN := bin/toolgrade
 SERVERS := cases/servers
 DEMO_DIR := $(CURDIR)/demo-out
 
-.PHONY: all build deps nodedeps sysdeps demo test fmt-check vet actionlint bench fuzz bfcl-agree clean
+.PHONY: all build deps nodedeps sysdeps demo test test-short fmt-check vet actionlint bench fuzz bfcl-agree clean
 
 all: build
 
@@ -98,6 +98,12 @@ demo: build deps
 
 test: sysdeps deps fmt-check vet
 	$(GO) test -race -count=1 ./...
+
+# The quick loop while editing: no race detector, and the slow tests skip,
+# each saying why (browsers, the npm reference servers, huge results, the
+# full statistics grid). make test runs them all.
+test-short:
+	$(GO) test -short ./...
 
 fmt-check:
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path '*/node_modules/*')); \
