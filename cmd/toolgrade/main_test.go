@@ -51,9 +51,15 @@ func raceQuickExit() string {
 }
 
 // selfEnv is the "env" of a servers file entry that runs this test binary
-// with the variable name set to 1 (mainEnv: as toolgrade).
+// with the variable name set to 1 (mainEnv: as toolgrade), and under go test
+// -cover the GOCOVERDIR its counters go to (a stdio server inherits only
+// the safe list of variables).
 func selfEnv(name string) map[string]string {
-	return map[string]string{name: "1", "GORACE": raceQuickExit()}
+	env := map[string]string{name: "1", "GORACE": raceQuickExit()}
+	if d := os.Getenv("GOCOVERDIR"); d != "" {
+		env["GOCOVERDIR"] = d
+	}
+	return env
 }
 
 // result is what one in-process run of the CLI did.
