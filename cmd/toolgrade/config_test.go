@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,13 +14,23 @@ import (
 	"github.com/toolgrade/toolgrade/internal/record"
 )
 
+// toolgradeOnPath checks that `toolgrade` is on PATH: this test binary,
+// which TestMain (testscript.Main) puts there, so a servers file written as
+// a user writes it (`"command": "toolgrade"`) starts the fakes. It sets
+// nothing, so a test that calls it may run in parallel.
+func toolgradeOnPath(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("toolgrade"); err != nil {
+		t.Fatalf("toolgrade is not on PATH, where TestMain puts this test binary: %v", err)
+	}
+}
+
 // TestClaudeDesktopConfigWorks: a real claude_desktop_config.json, with
 // Claude Desktop's own settings and a disabled server, is read with one
 // warning; the disabled server is not started and is not called a failure.
-// Its servers start `toolgrade fake-mcp docs`: this test binary, which
-// TestMain puts on PATH under that name.
 func TestClaudeDesktopConfigWorks(t *testing.T) {
 	t.Parallel()
+	toolgradeOnPath(t)
 	r := runCLI(t, context.Background(), "tools", "--servers", "../../internal/serversfile/testdata/claude_desktop_config.json")
 	if r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.stderr)

@@ -147,8 +147,8 @@ func TestReadmeFirstSuiteRuns(t *testing.T) {
 		}
 	}
 	// The servers file starts `toolgrade fake-mcp docs`: this test binary
-	// plays toolgrade, found on PATH as the reader's build is (TestMain
-	// puts it there).
+	// plays toolgrade, found on PATH as the reader's build is.
+	toolgradeOnPath(t)
 	t.Chdir(dir)
 
 	var ran []string
