@@ -5,7 +5,7 @@ BIN := bin/toolgrade
 SERVERS := cases/servers
 DEMO_DIR := $(CURDIR)/demo-out
 
-.PHONY: all build deps nodedeps sysdeps demo test fmt-check vet actionlint bench fuzz bfcl-agree clean
+.PHONY: all build deps nodedeps sysdeps demo test test-short fmt-check vet actionlint bench fuzz bfcl-agree clean
 
 all: build
 
@@ -100,8 +100,17 @@ demo: build deps
 	echo; echo '$$ toolgrade show demo-out/scenarios --case packing-list --model scripted-weak'; \
 	toolgrade show $(DEMO_DIR)/scenarios --case packing-list --model scripted-weak
 
+# -parallel 4: cmd/toolgrade's tests wait on the servers, commands and
+# browsers they start, so four at once keep two cores busy (its tests took
+# 70 s where two at once took 96 s, on two cores).
 test: sysdeps deps fmt-check vet
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -parallel 4 ./...
+
+# The quick loop while editing: no race detector, and the slow tests skip,
+# each saying why (browsers, the npm reference servers, huge results, the
+# full statistics grid). make test runs them all.
+test-short:
+	$(GO) test -short ./...
 
 fmt-check:
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path '*/node_modules/*')); \

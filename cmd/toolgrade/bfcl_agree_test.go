@@ -52,6 +52,7 @@ var bfclAgreeCategories = []string{"simple_python", "multiple", "parallel", "par
 // `toolgrade run` plays and judges it through the bridge loop. `make
 // bfcl-agree BFCL=PATH` runs it; docs/bfcl.md says how to read it.
 func TestBFCLAgreement(t *testing.T) {
+	t.Parallel()
 	src := os.Getenv(bfclSrcEnv)
 	if src == "" {
 		t.Skipf("%s is not set: it names a checkout of BFCL's berkeley-function-call-leaderboard, whose data and checker this test reads (BFCL's source stays out of the repository)", bfclSrcEnv)

@@ -23,6 +23,7 @@ import (
 // toolgrade's pass rate and outcomes, then the leaderboard's summary columns
 // (N/A where summary.json has none); the page requests nothing but itself.
 func TestHTMLBFCLInChromium(t *testing.T) {
+	t.Parallel()
 	ctx := browsertest.New(t)
 	_, dir, _, _ := bfclRun(t)
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))

@@ -62,6 +62,7 @@ func bfclRun(t *testing.T) (suitePath, out string, srv *fakeollama.Server, r res
 // category; one that breaks one rule per case fails every case, BFCL-
 // invalid; nothing is executed; the report prints BFCL's figures.
 func TestImportedBFCLSuiteRuns(t *testing.T) {
+	t.Parallel()
 	suitePath, out, srv, r := bfclRun(t)
 	trials := readTrialsAll(t, out)
 	st, err := suite.Load(suitePath, 0)

@@ -79,6 +79,7 @@ func chat(model string, turns ...string) string {
 // against the same fake, every trial passing; then a draft from that run's
 // own trials, which names the cases as the run did.
 func TestCasesFromRecordedTrafficRunsAndPasses(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	cfg := serversFile(t, "docs")
 	rec := recordTraffic(t, url, cfg, []string{
@@ -187,6 +188,7 @@ func TestCasesFromRecordedTrafficRunsAndPasses(t *testing.T) {
 }
 
 func TestCasesFromToStdout(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tr := &record.Transcript{Model: "m", Messages: []record.Message{{Role: "user", Content: "Hello!"}},
 		Rounds: []record.Round{{Index: 1, Request: record.Request{ToolsSent: true}, Response: record.Response{Content: "Hi."}}}}
@@ -208,6 +210,7 @@ func TestCasesFromToStdout(t *testing.T) {
 }
 
 func TestCasesFromUsage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	empty := filepath.Join(dir, "empty")
 	os.Mkdir(empty, 0o755)

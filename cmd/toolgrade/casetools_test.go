@@ -59,6 +59,7 @@ func writeCaseToolsSuite(t *testing.T, text string) string {
 // where it has the tool), run.json holds each distinct catalog once, and
 // `tools --case` shows the bytes sent.
 func TestRunCaseTools(t *testing.T) {
+	t.Parallel()
 	srv, url := fakeOllama(t, nil)
 	suitePath := writeCaseToolsSuite(t, caseToolsYAML)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -192,6 +193,7 @@ func TestRunCaseTools(t *testing.T) {
 // A suite without servers whose cases all bring inline tools runs, and no
 // server starts.
 func TestRunCaseToolsWithoutServers(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	p := filepath.Join(t.TempDir(), "inline.yaml")
 	os.WriteFile(p, []byte(`models: [scripted-good]
@@ -218,6 +220,7 @@ cases:
 // Errors in a case's tools that only the servers can tell are reported at
 // their positions before any model runs.
 func TestRunCaseToolsCheckErrors(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	p := writeCaseToolsSuite(t, `servers: SERVERS
 models: [scripted-good]
@@ -248,6 +251,7 @@ cases:
 // A run whose cases brought their own tools rescores offline against their
 // recorded catalogs; a case that no longer brings tools is copied.
 func TestRescoreCaseTools(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	suitePath := writeCaseToolsSuite(t, caseToolsYAML)
 	dir := filepath.Join(t.TempDir(), "run")

@@ -137,6 +137,7 @@ func commandFlags(t *testing.T, name string) []realFlag {
 // command is in its flags table with that command, and the table lists no
 // flag a command does not have.
 func TestDocsDocumentEveryFlag(t *testing.T) {
+	t.Parallel()
 	rows, cmdTable := docFlags(t)
 	names := map[string]bool{}
 	missing := map[string][]string{} // undocumented flag → the commands that have it
@@ -185,6 +186,7 @@ func TestDocsDocumentEveryFlag(t *testing.T) {
 }
 
 func TestSplitRow(t *testing.T) {
+	t.Parallel()
 	got := fmt.Sprint(splitRow("| `--think true\\|false` | ask, run | Ollama's `think` |"))
 	if want := "[`--think true|false` ask, run Ollama's `think`]"; got != want {
 		t.Errorf("%s, want %s", got, want)

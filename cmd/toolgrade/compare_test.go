@@ -31,6 +31,7 @@ func compareJSON(t *testing.T, args ...string) *compare.Comparison {
 }
 
 func TestCompareThreeModes(t *testing.T) {
+	t.Parallel()
 	base, cur := compareRuns+"base", compareRuns+"current"
 	c := compareJSON(t, base, cur)
 	if c.Mode != compare.ModeRuns || len(c.Groups) != 4 || len(c.Drift) != 4 || len(c.ChangedCases) != 1 {
@@ -56,48 +57,9 @@ func TestCompareThreeModes(t *testing.T) {
 	}
 }
 
-func TestCompareUsageErrors(t *testing.T) {
-	base := compareRuns + "base"
-	for _, args := range [][]string{
-		{"compare"},
-		{"compare", base},
-		{"compare", base, base, base},
-		{"compare", base, "--models", "m"},
-		{"compare", base, "--models", "m,m"},
-		{"compare", base, "--models", "m,n", "--variants", "base,terse"},
-		{"compare", base, "--models", "m,zz"},
-		{"compare", base, "--variants", "base,nope"},
-		{"compare", base, compareRuns + "missing"},
-		{"compare", base, base, "--alpha", "0"},
-		{"compare", base, base, "--alpha", "1.5"},
-	} {
-		r := runCLI(t, context.Background(), args...)
-		if r.code != exitUsage {
-			t.Errorf("%v: code %d, want %d (%v)", args, r.code, exitUsage, r.err)
-		}
-	}
-}
-
-// A model or variant the run lacks is a usage error naming the nearest.
-func TestCompareSaysWhichModelOrVariantWasMeant(t *testing.T) {
-	base := compareRuns + "base"
-	for _, tt := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"--models", "m,nn"}, `compare: ` + base + `: model "nn" has no trials (did you mean "n"? models of the run: m, n)`},
-		{[]string{"--variants", "base,trse"}, `compare: ` + base + `: variant "trse" has no trials (did you mean "terse"? variants of the run: base, terse)`},
-		{[]string{"--models", "m,n", "--gate", "mm:pass>=0.5"}, `gate mm:pass>=0.5: the run has no model "mm" (did you mean "m"? models: m, n)`},
-	} {
-		r := runCLI(t, context.Background(), append([]string{"compare", base}, tt.args...)...)
-		if r.code != exitUsage || r.err == nil || r.err.Error() != tt.want {
-			t.Errorf("%v: exit %d: %v\nwant %d: %s", tt.args, r.code, r.err, exitUsage, tt.want)
-		}
-	}
-}
-
 // A torn line of a trials file is a warning on stderr; the comparison goes on.
 func TestCompareWarnsOfBadLines(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, f := range []string{"run.json", "trials.jsonl"} {
 		b, err := os.ReadFile(filepath.Join(compareRuns+"base", f))

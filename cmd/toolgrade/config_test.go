@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,28 +14,22 @@ import (
 	"github.com/toolgrade/toolgrade/internal/record"
 )
 
-// toolgradeOnPath puts this test binary on PATH as `toolgrade`, so a servers
-// file written as a user writes it (`"command": "toolgrade"`) starts the fake.
-// It is a script that sets mainEnv itself: a stdio server inherits only the
-// safe list of variables, never the test's own.
+// toolgradeOnPath checks that `toolgrade` is on PATH: this test binary,
+// which TestMain (testscript.Main) puts there, so a servers file written as
+// a user writes it (`"command": "toolgrade"`) starts the fakes. It sets
+// nothing, so a test that calls it may run in parallel.
 func toolgradeOnPath(t *testing.T) {
 	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
+	if _, err := exec.LookPath("toolgrade"); err != nil {
+		t.Fatalf("toolgrade is not on PATH, where TestMain puts this test binary: %v", err)
 	}
-	bin := t.TempDir()
-	script := fmt.Sprintf("#!/bin/sh\n%s=1 exec '%s' \"$@\"\n", mainEnv, strings.ReplaceAll(self, "'", `'\''`))
-	if err := os.WriteFile(filepath.Join(bin, "toolgrade"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 }
 
 // TestClaudeDesktopConfigWorks: a real claude_desktop_config.json, with
 // Claude Desktop's own settings and a disabled server, is read with one
 // warning; the disabled server is not started and is not called a failure.
 func TestClaudeDesktopConfigWorks(t *testing.T) {
+	t.Parallel()
 	toolgradeOnPath(t)
 	r := runCLI(t, context.Background(), "tools", "--servers", "../../internal/serversfile/testdata/claude_desktop_config.json")
 	if r.err != nil {
@@ -56,6 +51,7 @@ func TestClaudeDesktopConfigWorks(t *testing.T) {
 // with a key in its query string and a password in its userinfo, and an
 // Ollama URL with a password: no message and no file of the run holds them.
 func TestRunKeepsURLSecretsOutOfEveryOutput(t *testing.T) {
+	t.Parallel()
 	_, base := fakeOllama(t, nil)
 	u, _ := url.Parse(base)
 	u.User = url.UserPassword("me", "SECRET-OLLAMA")
@@ -69,10 +65,10 @@ func TestRunKeepsURLSecretsOutOfEveryOutput(t *testing.T) {
 	}
 	servers := filepath.Join(dir, "servers.json")
 	src := fmt.Sprintf(`{"mcpServers": {
-  "docs": {"command": %q, "args": ["fake-mcp", "docs"], "env": {%q: "1"}},
+  "docs": {"command": %q, "args": ["fake-mcp", "docs"], "env": {%q: "1", "GORACE": %q}},
   "remote": {"url": "http://%s/mcp?api_key=SECRET-QUERY"},
   "auth": {"url": "http://me:SECRET-USERINFO@%s/mcp"}
-}}`, self, mainEnv, closed, closed)
+}}`, self, mainEnv, raceQuickExit(), closed, closed)
 	if err := os.WriteFile(servers, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -109,6 +105,7 @@ func TestRunKeepsURLSecretsOutOfEveryOutput(t *testing.T) {
 }
 
 func TestEveryServerDisabledSaysSo(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "servers.json")
 	os.WriteFile(p, []byte(`{"mcpServers": {"fs": {"command": "npx", "disabled": true}}}`), 0o644)
 	r := runCLI(t, context.Background(), "tools", "--servers", p)

@@ -27,6 +27,7 @@ func toolsSent(t *testing.T, stdout string) string {
 // its JSON: the filesystem server's aliases at the default threshold, none
 // of the docs fake's; --confusable lowers the bar.
 func TestToolsListsConfusablePairs(t *testing.T) {
+	t.Parallel()
 	cfg := serversFile(t, "docs", "fs")
 	r := runCLI(t, context.Background(), "tools", "--servers", cfg)
 	if r.err != nil {

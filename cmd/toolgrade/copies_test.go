@@ -16,6 +16,7 @@ import (
 // both loaded: interleaved); `show` says which repeat a copy copies;
 // `--all-repeats` sends every repeat, and run.json records it.
 func TestRunSkipsRepeatsThatCopyAndSaysSo(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	suite := smallSuite(t)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -56,6 +57,7 @@ func TestRunSkipsRepeatsThatCopyAndSaysSo(t *testing.T) {
 // TestRunSaysWhyEveryRepeatRuns: a suite that sets no temperature runs
 // every repeat and says why, once.
 func TestRunSaysWhyEveryRepeatRuns(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	dir := filepath.Join(t.TempDir(), "run")
 	r := runCLI(t, context.Background(), "run", smallSuite(t), "--out", dir, "--ollama", url, "--repeat", "3", "-o", "temperature=0.7")

@@ -17,6 +17,7 @@ import (
 // said. At num_ctx 500 the dog case's second prompt (547 tokens) is cut and
 // the greeting's (465) is not: half the trials were truncated.
 func TestRunRecordsEachModelsCost(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	dir := filepath.Join(t.TempDir(), "run")
 	r := runCLI(t, context.Background(), "run", smallSuite(t), "--out", dir, "--ollama", url, "--repeat", "2", "-o", "num_ctx=500")
@@ -77,6 +78,7 @@ func modelCost(t *testing.T, dir string) *record.Cost {
 // says the same; a margin, a format or a reference it cannot take is a
 // usage error, exit 2.
 func TestChooseAfterARun(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	dir := filepath.Join(t.TempDir(), "run")
 	if r := runCLI(t, context.Background(), "run", docsSuite(t), "--out", dir, "--ollama", url, "--repeat", "2"); r.err != nil {

@@ -16,6 +16,7 @@ import (
 // A run whose writer was killed before it could say so is shown as
 // interrupted, never as running.
 func TestReportShowsARunWhoseWriterDiedAsInterrupted(t *testing.T) {
+	t.Parallel()
 	dir := recordedRun(t)
 	b, _ := os.ReadFile(filepath.Join(dir, record.RunFile))
 	os.WriteFile(filepath.Join(dir, record.RunFile), bytes.Replace(b, []byte(`"status": "complete"`), []byte(`"status": "running"`), 1), 0o644)
@@ -28,6 +29,7 @@ func TestReportShowsARunWhoseWriterDiedAsInterrupted(t *testing.T) {
 
 // run --baseline says which cases it could not pair and why.
 func TestBaselineSaysWhatItCouldNotPair(t *testing.T) {
+	t.Parallel()
 	var stderr bytes.Buffer
 	base, cur := compareRuns+"base", compareRuns+"current"
 	counts, err := runs.CountRegressions(&stderr)(context.Background(), base, cur, regressionAlpha)

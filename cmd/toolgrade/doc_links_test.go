@@ -96,6 +96,7 @@ var (
 // heading of the page it names, so moving a section cannot leave a link
 // behind.
 func TestDocLinksResolve(t *testing.T) {
+	t.Parallel()
 	anchors := map[string]map[string]bool{} // page → its heading anchors
 	read := func(page string) (string, error) {
 		b, err := os.ReadFile(filepath.Join("../..", page))
@@ -151,6 +152,7 @@ func isDir(p string) bool {
 }
 
 func TestSlug(t *testing.T) {
+	t.Parallel()
 	for h, want := range map[string]string{
 		"Testing an MCP server with `go test`":   "testing-an-mcp-server-with-go-test",
 		"Tool-count sweeps and option variants":  "tool-count-sweeps-and-option-variants",

@@ -42,7 +42,7 @@ func hostileServersFile(t *testing.T) string {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
-		"hostile": map[string]any{"command": self, "env": map[string]string{hostileEnv: "1"}},
+		"hostile": map[string]any{"command": self, "env": selfEnv(hostileEnv)},
 	}})
 	p := filepath.Join(t.TempDir(), "servers.json")
 	if err := os.WriteFile(p, b, 0o644); err != nil {
@@ -60,6 +60,7 @@ func noRawControls(t *testing.T, what, out string) {
 }
 
 func TestAskEscapesTheModelsAnswerAndCalls(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, &fakeollama.Script{
 		Models: []fakeollama.Model{{Name: "m", KeepUnknownCalls: true}},
 		Rules: []fakeollama.Rule{
@@ -83,6 +84,7 @@ func TestAskEscapesTheModelsAnswerAndCalls(t *testing.T) {
 }
 
 func TestToolsEscapesServersDescriptions(t *testing.T) {
+	t.Parallel()
 	r := runCLI(t, context.Background(), "tools", "--servers", hostileServersFile(t))
 	if r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.stderr)

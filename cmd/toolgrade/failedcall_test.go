@@ -73,6 +73,7 @@ cases:
 // An answer that matches cannot pass on a read the server denied: it rests
 // on no result of the tool.
 func TestADeniedExpectedCallDoesNotPass(t *testing.T) {
+	t.Parallel()
 	tr, r := runDenied(t, "")
 	ex := tr.Transcript.Executions()
 	if len(ex) != 1 || ex[0].ErrorKind != record.ExecToolError || !strings.Contains(ex[0].Error, "Access denied - path outside allowed directories") {
@@ -90,6 +91,7 @@ func TestADeniedExpectedCallDoesNotPass(t *testing.T) {
 // A case about error handling allows it: the trial passes, and the report
 // lists it as a pass with a failed call, beside the failed-call rate.
 func TestACaseMayAllowItsCallToFail(t *testing.T) {
+	t.Parallel()
 	tr, r := runDenied(t, "\n      call_may_fail: true")
 	if tr.Score.Outcome != record.OutcomePass || tr.Score.FailedCalls != 1 {
 		t.Fatalf("outcome %s (%s), failed calls %d", tr.Score.Outcome, tr.Score.Detail, tr.Score.FailedCalls)

@@ -99,6 +99,7 @@ func (r *restartable) stop() {
 }
 
 func TestOllamaRestartedMidRunLosesNoTrial(t *testing.T) {
+	t.Parallel()
 	ol := newRestartable(t, slowDemo(t))
 	url := "http://" + ol.addr
 	dir := filepath.Join(t.TempDir(), "run")
@@ -137,6 +138,7 @@ func TestOllamaRestartedMidRunLosesNoTrial(t *testing.T) {
 }
 
 func TestAnOllamaThatStaysDownInterruptsTheRunWithExit3(t *testing.T) {
+	t.Parallel()
 	ol := newRestartable(t, slowDemo(t))
 	url := "http://" + ol.addr
 	dir := filepath.Join(t.TempDir(), "run")
@@ -199,6 +201,7 @@ func silentOllama(t *testing.T) string {
 }
 
 func TestAHungOllamaTimesOutAtStartUp(t *testing.T) {
+	t.Parallel()
 	url := silentOllama(t)
 	for _, args := range [][]string{
 		{"run", docsSuite(t), "--out", filepath.Join(t.TempDir(), "run"), "--ollama", url, "--ollama-timeout", "200ms"},
@@ -212,6 +215,7 @@ func TestAHungOllamaTimesOutAtStartUp(t *testing.T) {
 }
 
 func TestAStalledStreamIsAnInfraError(t *testing.T) {
+	t.Parallel()
 	s, err := fakeollama.DemoScript()
 	if err != nil {
 		t.Fatal(err)
@@ -239,6 +243,7 @@ func TestAStalledStreamIsAnInfraError(t *testing.T) {
 }
 
 func TestASecondWriterIsRefusedNamingThePID(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, slowDemo(t))
 	suite := docsSuite(t)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -267,6 +272,7 @@ func TestASecondWriterIsRefusedNamingThePID(t *testing.T) {
 }
 
 func TestAFreshRunIntoANonEmptyDirectoryIsRefused(t *testing.T) {
+	t.Parallel()
 	srv, url := fakeOllama(t, nil)
 	dir := t.TempDir()
 	old := []byte(`{"model":"old","case":"x","repeat":0}` + "\n")
@@ -284,6 +290,7 @@ func TestAFreshRunIntoANonEmptyDirectoryIsRefused(t *testing.T) {
 }
 
 func TestResumeRerunsAnInfraErrorTrialAndTheReportCountsItOnce(t *testing.T) {
+	t.Parallel()
 	s, err := fakeollama.DemoScript()
 	if err != nil {
 		t.Fatal(err)
@@ -329,6 +336,7 @@ func TestResumeRerunsAnInfraErrorTrialAndTheReportCountsItOnce(t *testing.T) {
 }
 
 func TestADiskFullRunSaysSoAndEndsFailed(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	dir := filepath.Join(t.TempDir(), "run")
 	if r := runCLI(t, context.Background(), "run", docsSuite(t), "--out", dir, "--ollama", url, "--models", "scripted-good"); r.err != nil {
@@ -365,6 +373,7 @@ func TestADiskFullRunSaysSoAndEndsFailed(t *testing.T) {
 }
 
 func TestPrintErrorSkipsTheCancellationOfCtrlC(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	printError(&b, context.Canceled, true)
 	printError(&b, fmt.Errorf("x: %w", context.Canceled), true)

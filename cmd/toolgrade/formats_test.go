@@ -13,6 +13,7 @@ import (
 )
 
 func TestReportFormats(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := recordedRun(t)
 	terminal := runCLI(t, ctx, "report", dir)

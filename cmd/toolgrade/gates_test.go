@@ -23,16 +23,31 @@ import (
 func recordedRun(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, f := range []string{record.RunFile, record.TrialsFile} {
-		b, err := os.ReadFile(filepath.Join("../../internal/report/testdata", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := copyRecordedRun(dir); err != nil {
+		t.Fatal(err)
 	}
 	return dir
+}
+
+// copyRecordedRun copies internal/report/testdata's run into dir, made if missing.
+func copyRecordedRun(dir string) error { return copyRun("../../internal/report/testdata", dir) }
+
+// copyRun copies the run.json and trials.jsonl of the run in from into
+// dir, made if missing.
+func copyRun(from, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, f := range []string{record.RunFile, record.TrialsFile} {
+		b, err := os.ReadFile(filepath.Join(from, f))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // lastLines returns the last n lines of s.
@@ -45,6 +60,7 @@ func lastLines(s string, n int) string {
 // scripted-weak model fails one gate of each metric that scripted-good
 // holds; the run exits 4 and its last lines on stderr are the failures.
 func TestRunGatesEveryMetricFailsWithExit4(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	dir := filepath.Join(t.TempDir(), "run")
 	args := []string{"run", docsSuite(t), "--out", dir, "--ollama", url}
@@ -104,6 +120,7 @@ func TestRunGatesEveryMetricFailsWithExit4(t *testing.T) {
 // exits 0, listing them; a recorded run judged offline with --gate-on lower
 // fails a gate the point estimate passes.
 func TestRunGatesHoldExit0(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	dir := filepath.Join(t.TempDir(), "run")
 	r := runCLI(t, context.Background(), "run", docsSuite(t), "--out", dir, "--ollama", url, "--models", "scripted-good",
@@ -123,53 +140,10 @@ func TestRunGatesHoldExit0(t *testing.T) {
 	}
 }
 
-// TestReportGatesARecordedRunOffline: report --gate judges a finished run
-// from its files alone; the point estimate and the pessimistic end differ.
-func TestReportGatesARecordedRunOffline(t *testing.T) {
-	dir := recordedRun(t)
-	for _, tt := range []struct {
-		args []string
-		code int
-		tail string
-	}{
-		{[]string{"--gate", "scripted-good:pass>=0.95"}, exitOK, "gate held: scripted-good pass 100% [86–100] >= 95%\n"},
-		{[]string{"--gate", "scripted-good:pass>=0.95", "--gate-on", "lower"}, exitGate,
-			"gate failed: scripted-good pass 100% [86–100]: lower bound 86.7% < 95%\n"},
-		// round_limit's pessimistic end is its upper bound.
-		{[]string{"--gate", "scripted-weak:round_limit<=0.05"}, exitOK, "gate held: scripted-weak round_limit 4% [0–20] <= 5%\n"},
-		{[]string{"--gate", "scripted-weak:round_limit<=0.05", "--gate-on", "lower"}, exitGate,
-			"gate failed: scripted-weak round_limit 4% [0–20]: upper bound 19.5% > 5%\n"},
-		{[]string{"--gate", "p95<=5ms", "--json"}, exitGate,
-			"gate failed: scripted-good p95 11.4ms > 5ms\ngate failed: scripted-weak p95 9.41ms > 5ms\n"},
-		{[]string{"--gate", "p50<=5ms"}, exitOK, "gate held: scripted-good p50 3.21ms <= 5ms\ngate held: scripted-weak p50 4.29ms <= 5ms\n"},
-	} {
-		r := runCLI(t, context.Background(), append([]string{"report", dir}, tt.args...)...)
-		if r.code != tt.code || !strings.HasSuffix(r.stderr, tt.tail) {
-			t.Errorf("report %v: exit %d (%v), want %d\nstderr:\n%s\nwant it to end\n%s", tt.args, r.code, r.err, tt.code, r.stderr, tt.tail)
-		}
-	}
-	// A gate naming a model or variant the run lacks is a mistake in the
-	// command, not a failing model: a usage error, with did-you-mean.
-	for _, tt := range []struct{ gate, want string }{
-		{"qwen3:8b:pass>=0.5", `gate qwen3:8b:pass>=0.5: the run has no model "qwen3:8b" (models: scripted-good, scripted-weak)`},
-		{"scripted-god:pass>=0.5", `gate scripted-god:pass>=0.5: the run has no model "scripted-god" (did you mean "scripted-good"? models: scripted-good, scripted-weak)`},
-		{"scripted-good@terse:pass>=0.5", `gate scripted-good@terse:pass>=0.5: the run has no variant "terse" (variants: base)`},
-	} {
-		r := runCLI(t, context.Background(), "report", dir, "--gate", tt.gate)
-		if r.code != exitUsage || r.err == nil || r.err.Error() != tt.want || strings.Contains(r.stderr, "gate failed") {
-			t.Errorf("report --gate %s: exit %d: %v\nwant %d: %s", tt.gate, r.code, r.err, exitUsage, tt.want)
-		}
-	}
-	// Without gates report says nothing of them: the suite's gates: are
-	// run's to judge, so rebuilding a report never fails a build.
-	if r := runCLI(t, context.Background(), "report", dir); r.code != exitOK || strings.Contains(r.stderr, "gate") {
-		t.Errorf("plain report: exit %d\n%s", r.code, r.stderr)
-	}
-}
-
 // TestGatesJudgeCompleteRunsOnly: a run that did not complete keeps its
 // own exit code, whatever gates it was given.
 func TestGatesJudgeCompleteRunsOnly(t *testing.T) {
+	t.Parallel()
 	dir := recordedRun(t)
 	b, _ := os.ReadFile(filepath.Join(dir, record.RunFile))
 	os.WriteFile(filepath.Join(dir, record.RunFile), bytes.Replace(b, []byte(`"status": "complete"`), []byte(`"status": "interrupted"`), 1), 0o644)
@@ -200,6 +174,7 @@ func TestGatesJudgeCompleteRunsOnly(t *testing.T) {
 // added to them; a bad one is a usage error at its file:line:col before
 // any model runs.
 func TestSuiteGates(t *testing.T) {
+	t.Parallel()
 	fake, url := fakeOllama(t, nil)
 	suitePath := docsSuite(t)
 	b, _ := os.ReadFile(suitePath)
@@ -242,6 +217,7 @@ func TestSuiteGates(t *testing.T) {
 // (exit 2) that say what is wrong, before any suite, Ollama or server is
 // touched.
 func TestGateFlagsAreCheckedBeforeAnything(t *testing.T) {
+	t.Parallel()
 	base := recordedRun(t)
 	missing := filepath.Join(t.TempDir(), "none")
 	for _, tt := range []struct {
@@ -286,6 +262,7 @@ func (f *fakeCounter) count(_ context.Context, baseline, current string, alpha f
 // reach judgeRun, which asks the regressionCounter for the counts and fails
 // with exit 4 when a model regressed on more than N cases.
 func TestRegressionGateThroughTheSeam(t *testing.T) {
+	t.Parallel()
 	current, baseline := recordedRun(t), recordedRun(t)
 	meta, err := record.ReadRun(current)
 	if err != nil {
@@ -358,6 +335,7 @@ func TestRegressionGateThroughTheSeam(t *testing.T) {
 // run regresses 14 of its 25 cases against it, pass 100% → 44%: McNemar
 // calls that worse, so --significant-only counts them too.
 func TestRunBaselineCountsRegressionsEndToEnd(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	tmp := t.TempDir()
 	good := filepath.Join(tmp, "good")

@@ -50,6 +50,7 @@ func genLog(t *testing.T, path string) []author.Entry {
 // duplicate is merged, the two bad drafts dropped with their reasons in the
 // log, the reply that is not JSON reported; the draft runs unchanged.
 func TestCasesGenerateDraftsTheDocsCatalog(t *testing.T) {
+	t.Parallel()
 	srv, url := authorOllama(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "drafted.yaml")
@@ -149,6 +150,7 @@ func checkGenLog(t *testing.T, log []author.Entry) {
 // An author that fails over HTTP is retried, then an infrastructure error
 // (exit 3): the log keeps each failed attempt, no draft is written.
 func TestCasesGenerateAuthorDown(t *testing.T) {
+	t.Parallel()
 	_, url := authorOllama(t)
 	out := filepath.Join(t.TempDir(), "d.yaml")
 	r := runCLI(t, context.Background(), "cases", "generate", "--servers", serversFile(t, "docs"), "--model", "scripted-author-down", "--ollama", url, "-o", out)
@@ -164,6 +166,7 @@ func TestCasesGenerateAuthorDown(t *testing.T) {
 }
 
 func TestCasesGenerateUsage(t *testing.T) {
+	t.Parallel()
 	cfg := serversFile(t, "docs")
 	for _, c := range []struct {
 		args []string

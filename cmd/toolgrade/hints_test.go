@@ -15,6 +15,7 @@ import (
 // variant: the variant's recorded catalog carries the hints, the base's
 // does not, and `tools --variant` shows them.
 func TestSchemaHintsVariant(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	suitePath, _ := variantsSuite(t)
 	b, _ := os.ReadFile(suitePath)

@@ -18,6 +18,7 @@ import (
 // of its trials, every trial records its host, and run.json each model's
 // hosts with their versions.
 func TestRunSpreadsOverSeveralOllamas(t *testing.T) {
+	t.Parallel()
 	script, err := fakeollama.DemoScript()
 	if err != nil {
 		t.Fatal(err)
@@ -67,6 +68,7 @@ func TestRunSpreadsOverSeveralOllamas(t *testing.T) {
 // trials (and only they) run, spread over both hosts, and the stopping rule
 // saves trials as it does on one host.
 func TestShardAndStopEarlyOverSeveralOllamas(t *testing.T) {
+	t.Parallel()
 	_, u1 := fakeOllama(t, nil)
 	_, u2 := fakeOllama(t, nil)
 	// The trials each host ran; copies of an earlier repeat ran on none.

@@ -28,6 +28,7 @@ const hostileAnswer = "<script>alert(1)</script> <img src=x onerror=alert(1)> </
 // its numbers must be summary.json's, a failing cell must open its trial,
 // the hostile answer must stay text, and the page must request nothing.
 func TestHTMLReportInChromium(t *testing.T) {
+	t.Parallel()
 	ctx := browsertest.New(t)
 	script, err := fakeollama.DemoScript()
 	if err != nil {
@@ -200,6 +201,7 @@ func TestHTMLReportInChromium(t *testing.T) {
 // variant is paired with the base, regressions before fixes, and a fix's
 // link opens the variant's trial.
 func TestHTMLReportPairsVariants(t *testing.T) {
+	t.Parallel()
 	ctx := browsertest.New(t)
 	_, url := fakeOllama(t, nil)
 	suitePath, _ := variantsSuite(t)

@@ -28,6 +28,7 @@ func overviewStatus(t *testing.T, page string) string {
 }
 
 func TestInterruptedRunWritesAPartialHTMLReport(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, slowDemo(t))
 	dir := filepath.Join(t.TempDir(), "run")
 	cmd, _, stderr := child(t, "run", docsSuite(t), "--out", dir, "--ollama", url)
@@ -44,6 +45,7 @@ func TestInterruptedRunWritesAPartialHTMLReport(t *testing.T) {
 }
 
 func TestReportWritesHTML(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	dir := filepath.Join(t.TempDir(), "run")
 	if r := runCLI(t, context.Background(), "run", docsSuite(t), "--out", dir, "--ollama", url); r.err != nil {
@@ -80,6 +82,7 @@ func TestReportWritesHTML(t *testing.T) {
 // TestCompareWritesHTML: `compare --format html -o FILE` writes one
 // self-contained page of the paired comparison, and nothing to stdout.
 func TestCompareWritesHTML(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	dir := filepath.Join(t.TempDir(), "run")
 	if r := runCLI(t, context.Background(), "run", docsSuite(t), "--out", dir, "--ollama", url); r.code != exitOK {

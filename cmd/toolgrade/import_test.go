@@ -11,6 +11,7 @@ import (
 // TestImportBFCL: the command writes the suite internal/bfcl's golden file
 // holds, from the same fixtures given in the same order.
 func TestImportBFCL(t *testing.T) {
+	t.Parallel()
 	td := "../../internal/bfcl/testdata"
 	qs, _ := filepath.Glob(filepath.Join(td, "BFCL_v3_*.json"))
 	as, _ := filepath.Glob(filepath.Join(td, "possible_answer", "BFCL_v3_*.json"))
@@ -44,6 +45,7 @@ func afterHeader(s string) string {
 }
 
 func TestImportBFCLErrors(t *testing.T) {
+	t.Parallel()
 	td := "../../internal/bfcl/testdata"
 	simple := filepath.Join(td, "BFCL_v3_simple.json")
 	for _, tt := range []struct {

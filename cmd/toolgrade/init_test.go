@@ -20,6 +20,7 @@ import (
 // until a question is written, saying so at its file:line:col; once a case
 // is uncommented and asked, it loads and runs.
 func TestInitWritesAStarterSuiteThatWaitsForQuestions(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "eval")
 	r := runCLI(t, context.Background(), "init", "--servers", serversFile(t, "docs"), "-o", dir)
 	if r.err != nil {
@@ -145,6 +146,7 @@ func TestInitFromClaudeDesktop(t *testing.T) {
 // author's cases are checked against its schemas, write_file is marked as a
 // tool that may change things, and the drafts run as written.
 func TestInitAndGenerateOnTheFilesystemServer(t *testing.T) {
+	t.Parallel()
 	_, url := authorOllama(t)
 	cfg := serversFile(t, "fs")
 	dir := t.TempDir()

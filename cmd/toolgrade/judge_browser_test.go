@@ -18,6 +18,7 @@ import (
 // its judge errors; a run without rubrics has none (TestHTMLReportInChromium's
 // docs run).
 func TestHTMLReportShowsTheJudgedRate(t *testing.T) {
+	t.Parallel()
 	ctx := browsertest.New(t)
 	_, url := judgesOllama(t)
 	dir, r, _ := judgeRun(t, url, judgedSuite(t, "judge-fence"), "--repeat", "2", "--judge-repeat", "3")

@@ -18,6 +18,7 @@ import (
 // --judge-model supplies one, recorded so a resume judges alike; a judge
 // model that is not pulled is named with the flag.
 func TestJudgeModelRequired(t *testing.T) {
+	t.Parallel()
 	fake, url := judgesOllama(t)
 	suite := judgedSuite(t, "")
 	_, r, _ := judgeRun(t, url, suite)
@@ -62,6 +63,7 @@ func TestJudgeModelRequired(t *testing.T) {
 // request once; the judge's self-agreement is reported and gated, and the
 // judged rate is gated like any rate.
 func TestJudgeRepeatAgreementAndGates(t *testing.T) {
+	t.Parallel()
 	fake, url := judgesOllama(t)
 	dir, r, trials := judgeRun(t, url, judgedSuite(t, "judge-fail"), "--judge-repeat", "3", "--repeat", "2",
 		"--gate", "judge_agreement>=0.9", "--gate", "judged>=0.5")
@@ -121,6 +123,7 @@ func TestJudgeRepeatAgreementAndGates(t *testing.T) {
 // unchanged. Its 8 lost pairs are 2 judged cases whose 4 repeats agree: 2
 // observations, too few for any verdict (a case is the unit of evidence).
 func TestCompareJudges(t *testing.T) {
+	t.Parallel()
 	_, url := judgesOllama(t)
 	base, r, _ := judgeRun(t, url, judgedSuite(t, "judge-pass"), "--repeat", "4")
 	if r.err != nil {
@@ -156,6 +159,7 @@ func TestCompareJudges(t *testing.T) {
 // on stderr and in the report); --rejudge judges them again with the judge
 // model; a rubric removed drops them.
 func TestRescoreJudged(t *testing.T) {
+	t.Parallel()
 	fake, url := judgesOllama(t)
 	suite := judgedSuite(t, "judge-pass")
 	dir, r, before := judgeRun(t, url, suite)
@@ -253,6 +257,7 @@ func errText(r result) string {
 // with itself on no answer, its majority fails them, and a gate on its
 // self-agreement fails the run.
 func TestJudgeDisagreesWithItself(t *testing.T) {
+	t.Parallel()
 	_, url := judgesOllama(t)
 	_, r, trials := judgeRun(t, url, judgedSuite(t, "judge-flaky"), "--judge-repeat", "3", "--gate", "judge_agreement>=0.9")
 	if r.code != exitGate {

@@ -98,6 +98,7 @@ func runSummary(t *testing.T, dir string) *summary.ModelSummary {
 // rate counts the verdicts and leaves judge errors out; summary.json and
 // the terminal report carry both.
 func TestRunJudges(t *testing.T) {
+	t.Parallel()
 	fake, url := judgesOllama(t)
 	for _, tc := range []struct {
 		judge       string

@@ -14,6 +14,7 @@ import (
 // fake Ollama writes the JUnit report of the run, and `report DIR --format junit`
 // writes the same bytes from the run directory alone.
 func TestRunWritesJUnitAndReportRebuildsIt(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	tmp := t.TempDir()
 	dir, fromRun, fromReport := filepath.Join(tmp, "run"), filepath.Join(tmp, "run.xml"), filepath.Join(tmp, "report.xml")
@@ -66,6 +67,7 @@ func TestRunWritesJUnitAndReportRebuildsIt(t *testing.T) {
 // stopped the run; the file says the run is partial. A resume, with no
 // --junit of its own, rewrites the same file once the run is whole.
 func TestAnInterruptedRunStillWritesJUnit(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, slowDemo(t))
 	tmp := t.TempDir()
 	dir, path := filepath.Join(tmp, "run"), filepath.Join(tmp, "junit.xml")

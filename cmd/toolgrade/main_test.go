@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rogpeppe/go-internal/testscript"
 	fakeollama "github.com/toolgrade/toolgrade/fakes/ollama"
 	"github.com/toolgrade/toolgrade/fakes/rig"
 	"github.com/toolgrade/toolgrade/internal/mcpclient/refservers"
@@ -35,7 +35,31 @@ func TestMain(m *testing.M) {
 	// Tests run in CI too: no run of theirs may append to the job's own
 	// step summary. The tests of it set their own with t.Setenv.
 	os.Unsetenv("GITHUB_STEP_SUMMARY")
-	os.Exit(m.Run())
+	// testscript.Main puts a copy of this binary on PATH as `toolgrade`
+	// (asToolgrade when it runs), for TestScripts and for every servers
+	// file that starts `toolgrade fake-mcp NAME` as a user's does.
+	testscript.Main(m, map[string]func(){"toolgrade": asToolgrade})
+}
+
+// raceQuickExit is GORACE's option for a re-run of this test binary (a
+// server started by a servers file, a child command): a binary built with
+// -race sleeps a second before it exits (atexit_sleep_ms, so that other
+// goroutines' race reports get out), and every server a test closes waits
+// for its exit. Races a child finds are still reported as they happen.
+func raceQuickExit() string {
+	return strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
+}
+
+// selfEnv is the "env" of a servers file entry that runs this test binary
+// with the variable name set to 1 (mainEnv: as toolgrade), and under go test
+// -cover the GOCOVERDIR its counters go to (a stdio server inherits only
+// the safe list of variables).
+func selfEnv(name string) map[string]string {
+	env := map[string]string{name: "1", "GORACE": raceQuickExit()}
+	if d := os.Getenv("GOCOVERDIR"); d != "" {
+		env["GOCOVERDIR"] = d
+	}
+	return env
 }
 
 // result is what one in-process run of the CLI did.
@@ -73,7 +97,7 @@ func serversFile(t *testing.T, names ...string) string {
 	for _, n := range names {
 		switch n {
 		case "docs", "faulty":
-			entries[n] = map[string]any{"command": self, "args": []string{"fake-mcp", n}, "env": map[string]string{mainEnv: "1"}}
+			entries[n] = map[string]any{"command": self, "args": []string{"fake-mcp", n}, "env": selfEnv(mainEnv)}
 		case "fs":
 			files := filepath.Join(dir, "files")
 			os.MkdirAll(files, 0o755)
@@ -99,19 +123,8 @@ func filesystemServer(t *testing.T) string {
 	return refservers.Script(t, "../..", refservers.Filesystem)
 }
 
-func TestAskOneCallThenTheAnswer(t *testing.T) {
-	_, url := fakeOllama(t, nil)
-	r := runCLI(t, context.Background(), "ask", "--servers", serversFile(t, "docs"), "--model", "scripted-good", "--ollama", url, "Can I bring my dog?")
-	if r.err != nil {
-		t.Fatalf("%v\n%s", r.err, r.stderr)
-	}
-	want := "-> search({\"query\":\"can I bring a dog\",\"top_k\":5})\nYes. Dogs are welcome on the terrace.\n"
-	if r.stdout != want {
-		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, want)
-	}
-}
-
 func TestAskReadsServiceConfThroughTheRealFilesystemServer(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	r := runCLI(t, context.Background(), "ask", "--servers", serversFile(t, "fs"), "--model", "scripted-good", "--ollama", url, "--json",
 		"Read service.conf in the allowed directory and report the database port.")
@@ -136,80 +149,6 @@ func TestAskReadsServiceConfThroughTheRealFilesystemServer(t *testing.T) {
 	}
 	if !strings.Contains(tr.Answer, "5432") {
 		t.Errorf("answer %q", tr.Answer)
-	}
-}
-
-func TestAskHonoursOLLAMA_HOST(t *testing.T) {
-	_, url := fakeOllama(t, nil)
-	t.Setenv("OLLAMA_HOST", strings.TrimPrefix(url, "http://"))
-	r := runCLI(t, context.Background(), "ask", "--servers", serversFile(t, "docs"), "--model", "scripted-good", "What documents can you search?")
-	if r.err != nil || !strings.HasPrefix(r.stdout, "-> list_documents({})\n") {
-		t.Fatalf("err %v\nstdout %s\nstderr %s", r.err, r.stdout, r.stderr)
-	}
-}
-
-func TestAskSkipsAServerThatFailed(t *testing.T) {
-	_, url := fakeOllama(t, nil)
-	cfg := serversFile(t, "docs", "broken")
-	r := runCLI(t, context.Background(), "ask", "--servers", cfg, "--model", "scripted-good", "--ollama", url, "Can I bring my dog?")
-	if r.err != nil || !strings.Contains(r.stdout, "terrace") {
-		t.Fatalf("err %v\n%s", r.err, r.stdout)
-	}
-	if !strings.Contains(r.stderr, `server "broken" skipped`) {
-		t.Errorf("stderr %q", r.stderr)
-	}
-	r = runCLI(t, context.Background(), "ask", "--servers", cfg, "--require-all-servers", "--model", "scripted-good", "--ollama", url, "Can I bring my dog?")
-	if r.code != exitInfra || !strings.Contains(r.err.Error(), "broken") {
-		t.Errorf("--require-all-servers: code %d err %v", r.code, r.err)
-	}
-}
-
-func TestAskErrorsBeforeAnyWork(t *testing.T) {
-	_, url := fakeOllama(t, nil)
-	docs := serversFile(t, "docs")
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	closed := "http://" + ln.Addr().String()
-	ln.Close()
-	badJSON := filepath.Join(t.TempDir(), "bad.json")
-	os.WriteFile(badJSON, []byte("{\n  \"mcpServers\": {\n    \"docs\": {\"comand\": \"x\"}\n  }\n}\n"), 0o644)
-	empty := filepath.Join(t.TempDir(), "empty.json")
-	os.WriteFile(empty, []byte(`{"mcpServers": {}}`), 0o644)
-
-	for _, tc := range []struct {
-		name string
-		args []string
-		code int
-		want []string
-	}{
-		{"ollama unreachable", []string{"--servers", docs, "--model", "scripted-good", "--ollama", closed},
-			exitInfra, []string{"cannot reach Ollama at " + closed, "ollama serve", "OLLAMA_HOST"}},
-		{"model not pulled", []string{"--servers", docs, "--model", "qwen3:8b", "--ollama", url},
-			exitInfra, []string{`model "qwen3:8b" is not pulled`, "ollama pull qwen3:8b"}},
-		{"model misspelt", []string{"--servers", docs, "--model", "scripted-goood", "--ollama", url},
-			exitInfra, []string{`model "scripted-goood" is not pulled on Ollama at ` + url + `; did you mean "scripted-good"?`}},
-		{"model without tools", []string{"--servers", docs, "--model", "scripted-notools", "--ollama", url},
-			exitInfra, []string{`model "scripted-notools" does not support tools`, "completion"}},
-		{"bad config", []string{"--servers", badJSON, "--model", "scripted-good", "--ollama", url},
-			exitUsage, []string{badJSON + ":3:", `"comand"`, `did you mean "command"`}},
-		{"no tools", []string{"--servers", empty, "--model", "scripted-good", "--ollama", url},
-			exitInfra, []string{"no tools"}},
-		{"no question", []string{"--servers", docs, "--model", "scripted-good"}, exitUsage, []string{"exactly one question"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			args := append([]string{"ask"}, tc.args...)
-			if tc.name != "no question" {
-				args = append(args, "Can I bring my dog?")
-			}
-			r := runCLI(t, context.Background(), args...)
-			if r.err == nil || r.code != tc.code {
-				t.Fatalf("code %d, err %v", r.code, r.err)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(r.err.Error(), w) {
-					t.Errorf("error %q lacks %q", r.err, w)
-				}
-			}
-		})
 	}
 }
 
@@ -277,6 +216,7 @@ func children(t *testing.T) []int {
 }
 
 func TestToolsListsTheCatalog(t *testing.T) {
+	t.Parallel()
 	cfg := serversFile(t, "docs", "fs")
 	r := runCLI(t, context.Background(), "tools", "--servers", cfg)
 	if r.err != nil {
@@ -294,23 +234,5 @@ func TestToolsListsTheCatalog(t *testing.T) {
 		if again.stdout != first.stdout || first.stdout == "" {
 			t.Fatalf("tool JSON differs between runs:\n%s\n%s", first.stdout, again.stdout)
 		}
-	}
-}
-
-func TestUsage(t *testing.T) {
-	if r := runCLI(t, context.Background(), "frobnicate"); r.code != exitUsage || !strings.Contains(r.err.Error(), `unknown command "frobnicate" (known commands: ask, tools, run,`) {
-		t.Errorf("unknown command: code %d, %v", r.code, r.err)
-	}
-	if r := runCLI(t, context.Background(), "rnu", "suite.yaml"); r.code != exitUsage || r.err.Error() != `unknown command "rnu" (did you mean "run"?)` {
-		t.Errorf("misspelled command: code %d, %v", r.code, r.err)
-	}
-	if r := runCLI(t, context.Background(), "help"); r.code != exitOK || !strings.Contains(r.stdout, "ask") {
-		t.Errorf("help: code %d\n%s", r.code, r.stdout)
-	}
-	if r := runCLI(t, context.Background(), "help", "run"); r.code != exitOK || !strings.HasPrefix(r.stderr, "Usage: toolgrade run [flags] SUITE.yaml") {
-		t.Errorf("help run: code %d\n%s", r.code, r.stderr)
-	}
-	if r := runCLI(t, context.Background(), "ask", "--bogus"); r.code != exitUsage {
-		t.Errorf("bad flag: code %d", r.code)
 	}
 }

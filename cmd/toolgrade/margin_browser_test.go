@@ -17,6 +17,7 @@ import (
 // worse, not worse, undecided with the cases it needs), and the note that
 // says how it reads beside the McNemar colour.
 func TestComparePageShowsTheMargin(t *testing.T) {
+	t.Parallel()
 	ctx := browsertest.New(t)
 	dir := marginRun(t, 100, 2)
 	page := filepath.Join(t.TempDir(), "compare.html")

@@ -78,6 +78,7 @@ func passMargin(t *testing.T, dir, models string, extra ...string) *compare.NonI
 // of the 100 cases more is worse by more than 5. The margin comes from the
 // suite's margin:, and the gate and plan say the same.
 func TestMarginVerdictsEndToEnd(t *testing.T) {
+	t.Parallel()
 	many := marginRun(t, 100, 2)
 	if ni := passMargin(t, many, "twin-a,twin-b"); ni.Verdict != "not_worse" || ni.Pairs != 200 || ni.Evidence.Cases != 100 ||
 		ni.Words != "not worse by more than 5 pts" || ni.Lo <= -0.05 {
@@ -137,6 +138,7 @@ func TestMarginVerdictsEndToEnd(t *testing.T) {
 // included; a bad value is one line, exit 2; a run's --gate refuses a
 // noninferior gate before anything runs.
 func TestMarginInEveryMode(t *testing.T) {
+	t.Parallel()
 	base, cur := compareRuns+"base", compareRuns+"current"
 	for _, args := range [][]string{{base, cur}, {base, "--models", "m,n"}, {base, "--variants", "base,terse"}} {
 		c := compareJSON(t, append(args, "--margin", "0.1")...)

@@ -58,6 +58,7 @@ func untimed(t *testing.T, dir string) string {
 // by trial and by model) and merged gives the summary of the same run done
 // in one piece, apart from timings, and the trials' scores key by key.
 func TestMergedShardsReportAsTheUnshardedRun(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	suite := docsSuite(t)
 	tmp := t.TempDir()

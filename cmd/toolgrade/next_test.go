@@ -12,6 +12,7 @@ import (
 // TestARunEndsWithWhereAndWhatNext: the run's last lines name its report
 // and the commands that come next, and each of them runs as printed.
 func TestARunEndsWithWhereAndWhatNext(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	dir := filepath.Join(t.TempDir(), "run")
 	r := runCLI(t, context.Background(), "run", docsSuite(t), "--out", dir, "--ollama", url)
@@ -67,6 +68,7 @@ func shellSplit(cmd string) ([]string, error) {
 // the suite's models: is reported at its place in the suite, with the name
 // meant; one given with --models is the flag's, with no place.
 func TestAModelOfTheSuiteNotPulledSaysWhereItIsWritten(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	text := "name: typo\nservers: " + serversFile(t, "docs") + "\nmodels:\n  - scripted-good\n  - scripted-goood\ncases:\n  - {id: a, ask: hi, expect: {no_tool: true}}\n"
 	suite := filepath.Join(t.TempDir(), "typo.yaml")

@@ -43,6 +43,7 @@ rules:
 // truncated and how many calls repeated, from the run's summary.json; the
 // outcome call_in_thinking has its colour in the legend.
 func TestHTMLReportShowsTheNamedOutcomes(t *testing.T) {
+	t.Parallel()
 	ctx := browsertest.New(t)
 	script, err := fakeollama.ParseScript([]byte(namedOutcomesScript), "named.yaml")
 	if err != nil {

@@ -37,6 +37,7 @@ cases:
 }
 
 func TestRunFlagsOverrideTheSuiteAndResumeAppliesThemAgain(t *testing.T) {
+	t.Parallel()
 	fake, url := fakeOllama(t, nil)
 	dir := filepath.Join(t.TempDir(), "run")
 	servers := serversFile(t, "docs")
@@ -114,6 +115,7 @@ func TestRunFlagsOverrideTheSuiteAndResumeAppliesThemAgain(t *testing.T) {
 }
 
 func TestRunWithoutOverridesKeepsTheSuitesSettings(t *testing.T) {
+	t.Parallel()
 	fake, url := fakeOllama(t, nil)
 	dir := filepath.Join(t.TempDir(), "run")
 	r := runCLI(t, context.Background(), "run", docsSuite(t), "--out", dir, "--ollama", url, "--models", "scripted-good")
@@ -132,6 +134,7 @@ func TestRunWithoutOverridesKeepsTheSuitesSettings(t *testing.T) {
 }
 
 func TestRunRejectsBadOverridesBeforeAnyWork(t *testing.T) {
+	t.Parallel()
 	fake, url := fakeOllama(t, nil)
 	suite := docsSuite(t)
 	for _, tc := range []struct {

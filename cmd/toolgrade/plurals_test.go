@@ -12,6 +12,7 @@ import (
 // one case, one model, one repeat and one server reads in the singular, and
 // a kind of benign schema drop the tools do not have is not listed as (0).
 func TestCountsAgreeWithTheirNouns(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	cfg := serversFile(t, "docs")
 	dir := t.TempDir()

@@ -87,6 +87,7 @@ func runWriteStderr(t *testing.T, defaults string, flags ...string) (*record.Tri
 }
 
 func TestRunWarnsOfAPatternThatMatchesNoTool(t *testing.T) {
+	t.Parallel()
 	_, _, stderr := runWriteStderr(t, ", allow_tools: [fs.write_file, wirte_file]")
 	if !strings.Contains(stderr, `tool pattern "wirte_file" matches no tool`) || strings.Contains(stderr, `"fs.write_file" matches`) {
 		t.Errorf("stderr:\n%s", stderr)
@@ -94,6 +95,7 @@ func TestRunWarnsOfAPatternThatMatchesNoTool(t *testing.T) {
 }
 
 func TestRunBlocksTheRealWriteFile(t *testing.T) {
+	t.Parallel()
 	tr, note := runWrite(t, "")
 	if _, err := os.Stat(note); !os.IsNotExist(err) {
 		t.Fatalf("note.txt: %v; want it never written", err)
@@ -110,6 +112,7 @@ func TestRunBlocksTheRealWriteFile(t *testing.T) {
 }
 
 func TestRunAllowToolsRunsTheRealWriteFile(t *testing.T) {
+	t.Parallel()
 	tr, note := runWrite(t, ", allow_tools: [fs.write_file]")
 	got, err := os.ReadFile(note)
 	if err != nil || string(got) != "hello" {
@@ -121,6 +124,7 @@ func TestRunAllowToolsRunsTheRealWriteFile(t *testing.T) {
 }
 
 func TestRunDenyToolsBeatsAllowTools(t *testing.T) {
+	t.Parallel()
 	tr, note := runWrite(t, ", allow_tools: [\"*\"], deny_tools: [write_*]")
 	if _, err := os.Stat(note); !os.IsNotExist(err) {
 		t.Fatalf("note.txt: %v; want it never written", err)
@@ -131,6 +135,7 @@ func TestRunDenyToolsBeatsAllowTools(t *testing.T) {
 }
 
 func TestRunNoExecuteRunsNothing(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name     string
 		defaults string
@@ -155,6 +160,7 @@ func TestRunNoExecuteRunsNothing(t *testing.T) {
 }
 
 func TestToolsSaysWhichToolsASuiteBlocks(t *testing.T) {
+	t.Parallel()
 	r := runCLI(t, context.Background(), "tools", "--servers", serversFile(t, "docs", "fs"))
 	if r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.stderr)
@@ -177,6 +183,7 @@ func TestToolsSaysWhichToolsASuiteBlocks(t *testing.T) {
 }
 
 func TestAskNoExecutePrintsTheCallsUnrun(t *testing.T) {
+	t.Parallel()
 	fake, url := fakeOllama(t, nil)
 	r := runCLI(t, context.Background(), "ask", "--servers", serversFile(t, "docs"), "--model", "scripted-good", "--ollama", url, "--no-execute", "Can I bring my dog?")
 	if r.err != nil {
@@ -197,6 +204,7 @@ func TestAskNoExecutePrintsTheCallsUnrun(t *testing.T) {
 }
 
 func TestAskRejectsABadToolPattern(t *testing.T) {
+	t.Parallel()
 	r := runCLI(t, context.Background(), "ask", "--servers", serversFile(t, "docs"), "--model", "m", "--allow-tools", "write_[", "hi")
 	if r.code != exitUsage || !strings.Contains(r.err.Error(), `tool pattern "write_["`) {
 		t.Errorf("code %d, err %v", r.code, r.err)
@@ -204,6 +212,7 @@ func TestAskRejectsABadToolPattern(t *testing.T) {
 }
 
 func TestResumeKeepsNoExecute(t *testing.T) {
+	t.Parallel()
 	script, err := fakeollama.ParseScript([]byte(writeScript), "write.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -51,6 +51,7 @@ var glossaryWords = []string{
 // commands, explains the words of the reports, and links every page under
 // docs/, where the reference lives.
 func TestReadmeIsAFrontDoor(t *testing.T) {
+	t.Parallel()
 	text := readme(t)
 	if n := strings.Count(strings.TrimSuffix(text, "\n"), "\n") + 1; n > readmeMaxLines {
 		t.Errorf("README.md has %d lines, at most %d: move reference text to a page under docs/", n, readmeMaxLines)

@@ -48,6 +48,7 @@ func trialsByKey(t *testing.T, dir string) map[record.TrialKey]*record.Trial {
 // into a pass; a case whose question changed is listed and copied, not
 // rescored.
 func TestRescoreOffline(t *testing.T) {
+	t.Parallel()
 	fake, url := fakeOllama(t, nil)
 	suite := docsSuite(t)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -154,6 +155,7 @@ func TestRescoreOffline(t *testing.T) {
 // models settle every case of the docs suite after 4 of 20 repeats; run.json
 // records the rule and the 2 × 25 × 16 trials saved, and the report says so.
 func TestRunStopEarlySavesTrials(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	dir := filepath.Join(t.TempDir(), "run")
 	r := runCLI(t, context.Background(), "run", docsSuite(t), "--out", dir, "--ollama", url, "--repeat", "20", "--parallel", "2", "--stop-early")
@@ -211,6 +213,7 @@ func TestRunStopEarlySavesTrials(t *testing.T) {
 // schema the model was shown, which lacks what Ollama's shape drops (here
 // additionalProperties: false), so the validator may name another fault.
 func TestRescoreNoExecuteChecksCallsAgainstTheRecordedCatalog(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	suite := docsSuite(t)
 	dir := filepath.Join(t.TempDir(), "run")

@@ -19,6 +19,7 @@ import (
 // restarted for the next trial, and run.json, summary.json and the report
 // say how often.
 func TestRunCountsServerRestarts(t *testing.T) {
+	t.Parallel()
 	script, err := fakeollama.ParseScript([]byte(`
 models:
   - {name: scripted-good}
@@ -89,6 +90,7 @@ cases:
 // TestMaxResultBytesFlag: --max-result-bytes reaches mcpclient.Options, and
 // values that would mean nothing are refused.
 func TestMaxResultBytesFlag(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want int

@@ -48,6 +48,7 @@ func readTrialKeys(t *testing.T, dir string) map[record.TrialKey]int {
 }
 
 func TestRunWritesTheRunAndReportRebuildsIt(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	dir := filepath.Join(t.TempDir(), "run")
 	r := runCLI(t, context.Background(), "run", docsSuite(t), "--out", dir, "--ollama", url, "--repeat", "2", "--parallel", "3")
@@ -94,6 +95,7 @@ func TestRunWritesTheRunAndReportRebuildsIt(t *testing.T) {
 }
 
 func TestRunRejectsBadSuitesBeforeAnyModel(t *testing.T) {
+	t.Parallel()
 	fake, url := fakeOllama(t, nil)
 	dir := t.TempDir()
 	servers := serversFile(t, "docs")
@@ -139,7 +141,7 @@ func child(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffe
 		t.Fatal(err)
 	}
 	cmd := exec.Command(self, args...)
-	cmd.Env = append(os.Environ(), mainEnv+"=1", "GORACE=atexit_sleep_ms=0")
+	cmd.Env = append(os.Environ(), mainEnv+"=1", "GORACE="+raceQuickExit())
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Start(); err != nil {
@@ -179,6 +181,7 @@ func slowDemo(t *testing.T) *fakeollama.Script {
 }
 
 func TestResumeAfterAKilledRunRepeatsNoTrial(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, slowDemo(t))
 	suite := docsSuite(t)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -216,6 +219,7 @@ func TestResumeAfterAKilledRunRepeatsNoTrial(t *testing.T) {
 }
 
 func TestInterruptStopsCleanlyWith130(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, slowDemo(t))
 	dir := filepath.Join(t.TempDir(), "run")
 	cmd, stdout, stderr := child(t, "run", docsSuite(t), "--out", dir, "--ollama", url)
@@ -255,6 +259,7 @@ func TestInterruptStopsCleanlyWith130(t *testing.T) {
 // TestFilesSuiteOnTheRealFilesystemServer runs the shipped files suite as
 // is: the real @modelcontextprotocol/server-filesystem over stdio.
 func TestFilesSuiteOnTheRealFilesystemServer(t *testing.T) {
+	t.Parallel()
 	filesystemServer(t) // fails with a hint when `make deps` has not run
 	_, url := fakeOllama(t, nil)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -303,6 +308,7 @@ func readTrials(dir string, warn io.Writer, fn func(*record.Trial)) error {
 // TestReportRefusesANewerFormat: run.json or a trials line written by a newer
 // major format is refused (exit 2) with the file, the line and what to do.
 func TestReportRefusesANewerFormat(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, record.RunFile), []byte(`{"format":"2.0","status":"complete"}`), 0o644)
 	r := runCLI(t, context.Background(), "report", dir)

@@ -17,7 +17,7 @@ func twoDocsServers(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entry := map[string]any{"command": self, "args": []string{"fake-mcp", "docs"}, "env": map[string]string{mainEnv: "1"}}
+	entry := map[string]any{"command": self, "args": []string{"fake-mcp", "docs"}, "env": selfEnv(mainEnv)}
 	data, err := json.Marshal(map[string]any{"mcpServers": map[string]any{"a": entry, "b": entry}})
 	if err != nil {
 		t.Fatal(err)
@@ -30,6 +30,7 @@ func twoDocsServers(t *testing.T) string {
 }
 
 func TestClashesAreLoud(t *testing.T) {
+	t.Parallel()
 	cfg := twoDocsServers(t)
 	r := runCLI(t, context.Background(), "tools", "--servers", cfg)
 	if r.err != nil {

@@ -19,6 +19,7 @@ import (
 )
 
 func TestServeWithOllamaDownExitsThreeWithoutBinding(t *testing.T) {
+	t.Parallel()
 	docs := serversFile(t, "docs")
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	closed := "http://" + ln.Addr().String()
@@ -46,6 +47,7 @@ func TestServeWithOllamaDownExitsThreeWithoutBinding(t *testing.T) {
 }
 
 func TestServeListensOnLoopbackOnly(t *testing.T) {
+	t.Parallel()
 	r := runCLI(t, context.Background(), "serve", "--servers", "x.json", "--listen", "0.0.0.0:11500")
 	if r.code != exitUsage || !strings.Contains(r.err.Error(), "loopback only") {
 		t.Errorf("code %d, err %v", r.code, r.err)
@@ -154,6 +156,7 @@ func TestServeRefusesABadOrigin(t *testing.T) {
 
 // TestServeRefusesBadLimits: each limit flag says what it wants.
 func TestServeRefusesBadLimits(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ flag, value, want string }{
 		{"--max-body", "lots", `serve: --max-body "lots": want a size such as 64MiB`},
 		{"--max-body", "0", `serve: --max-body "0": want a size`},

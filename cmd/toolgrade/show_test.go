@@ -48,6 +48,7 @@ func fixtureTrials(t *testing.T) []*record.Trial {
 // TestShowFilters: each filter alone and together selects exactly the
 // trials it names, in the file's order.
 func TestShowFilters(t *testing.T) {
+	t.Parallel()
 	dir := recordedRun(t)
 	all := fixtureTrials(t)
 	judgedFail := func(tr *record.Trial) bool { j := record.Judge(tr); return j.Pass.Defined && !j.Pass.OK }
@@ -135,6 +136,7 @@ func TestShowMatchesThePrinter(t *testing.T) {
 // TestShowLastLineWins: a key written twice (a resumed infra_error) is
 // shown once, from its last line.
 func TestShowLastLineWins(t *testing.T) {
+	t.Parallel()
 	dir := recordedRun(t)
 	first := fixtureTrials(t)[0]
 	again := *first
@@ -156,6 +158,7 @@ func TestShowLastLineWins(t *testing.T) {
 // TestShowHostileAnswer: escape sequences in a recorded answer, tool result
 // or name reach the terminal escaped, even with colour on.
 func TestShowHostileAnswer(t *testing.T) {
+	t.Parallel()
 	dir := recordedRun(t)
 	tr := fixtureTrials(t)[0]
 	tr.CaseID = "evil\x1b]0;title\a"
@@ -186,52 +189,11 @@ func TestShowHostileAnswer(t *testing.T) {
 	}
 }
 
-// TestShowNoMatch: a filter naming nothing in the run is a usage error
-// (exit 2) saying what the run holds, with did-you-mean; filters that each
-// match but not together exit 1, saying what the others leave.
-func TestShowNoMatch(t *testing.T) {
-	dir := recordedRun(t)
-	for _, c := range []struct {
-		args []string
-		code int
-		want string
-	}{
-		{[]string{"--case", "menu-infull"}, exitUsage, `show: no trial has --case "menu-infull" (did you mean "menu-in-full"?)`},
-		{[]string{"--case", "nothing-like-it"}, exitUsage, `show: no trial has --case "nothing-like-it" (cases of the run: list-documents, dog, faq-in-full,`},
-		{[]string{"--model", "scripted-god"}, exitUsage, `no trial has --model "scripted-god" (did you mean "scripted-good"?)`},
-		{[]string{"--variant", "terse", "--repeat", "7"}, exitUsage,
-			`show: no trial has --variant "terse" (variants of the run: base); no trial has --repeat 7 (repeats of the run: 0 to 1)`},
-		{[]string{"--model", "scripted-good", "--outcome", "wrong_args"}, exitFailed,
-			"show: no trial matches --model scripted-good --outcome wrong_args (outcomes of the trials without --outcome: pass 50)"},
-		{[]string{"--outcome", "infra_error"}, exitFailed, "show: no trial matches --outcome infra_error (outcomes of the run's trials: pass 72,"},
-		{[]string{"--outcome", "wrong_arg"}, exitUsage, `--outcome: unknown outcome "wrong_arg" (did you mean "wrong_args"?)`},
-		{[]string{"--case", "[menu"}, exitUsage, `--case "[menu": syntax error in pattern`},
-		{[]string{"--repeat", "-1"}, exitUsage, "want a repeat number"},
-		{[]string{"--color", "sometimes"}, exitUsage, `--color "sometimes": must be auto, always or never`},
-	} {
-		r := runCLI(t, context.Background(), append([]string{"show", dir}, c.args...)...)
-		if r.code != c.code || r.err == nil || !strings.Contains(r.err.Error(), c.want) {
-			t.Errorf("%v: code %d, err %v; want code %d and %q", c.args, r.code, r.err, c.code, c.want)
-		}
-		if r.stdout != "" {
-			t.Errorf("%v: printed %q", c.args, r.stdout)
-		}
-	}
-	empty := t.TempDir()
-	b, _ := os.ReadFile(filepath.Join(dir, record.RunFile))
-	os.WriteFile(filepath.Join(empty, record.RunFile), b, 0o644)
-	if r := runCLI(t, context.Background(), "show", empty); r.code != exitFailed || !strings.Contains(r.err.Error(), "has no trials yet") {
-		t.Errorf("empty run: code %d, err %v", r.code, r.err)
-	}
-	if r := runCLI(t, context.Background(), "show", t.TempDir()); r.code != exitUsage {
-		t.Errorf("not a run: code %d, err %v", r.code, r.err)
-	}
-}
-
 // TestColorOn: always and never decide alone; auto colours only a
 // terminal, never a buffer or a plain file, and never under NO_COLOR or
 // TERM=dumb.
 func TestColorOn(t *testing.T) {
+	t.Parallel()
 	file, err := os.Create(filepath.Join(t.TempDir(), "out"))
 	if err != nil {
 		t.Fatal(err)
@@ -288,6 +250,7 @@ func TestColorOn(t *testing.T) {
 // TestShowVariant: --variant picks a variant's trials by name, base the
 // servers' own, and the header names the variant.
 func TestShowVariant(t *testing.T) {
+	t.Parallel()
 	dir := recordedRun(t)
 	f, err := os.OpenFile(filepath.Join(dir, record.TrialsFile), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
@@ -321,6 +284,7 @@ func TestShowVariant(t *testing.T) {
 // rate of a run that excludes such trials, so it is no failure there, and
 // it is one in a run recorded with keep_truncated.
 func TestShowFailJudgesAsTheRunRecorded(t *testing.T) {
+	t.Parallel()
 	dir := recordedRun(t)
 	var cut *record.Trial
 	for _, tr := range fixtureTrials(t) {

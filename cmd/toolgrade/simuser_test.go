@@ -40,6 +40,7 @@ func shippedScenarios(t *testing.T) string {
 // turns, who wrote them and what the user model took are in the record,
 // and show, report.md and summary.json carry them.
 func TestSimulatedUserScenarioEndToEnd(t *testing.T) {
+	t.Parallel()
 	suitePath := shippedScenarios(t)
 	script, err := fakeollama.DemoScript()
 	if err != nil {
@@ -98,6 +99,7 @@ func TestSimulatedUserScenarioEndToEnd(t *testing.T) {
 // TestUserModelNotPulled: a suite whose user model the Ollama lacks is
 // refused before any trial, at the case's user:, as a usage error.
 func TestUserModelNotPulled(t *testing.T) {
+	t.Parallel()
 	suitePath := shippedScenarios(t)
 	b, _ := os.ReadFile(suitePath)
 	os.WriteFile(suitePath, []byte(strings.Replace(string(b), "user_model: scripted-user", "user_model: scripted-nobody", 1)), 0o644)

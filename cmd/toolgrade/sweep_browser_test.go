@@ -17,6 +17,7 @@ import (
 // dot per point left to right inside its panel, drawn at a readable size,
 // and the page requests nothing but itself.
 func TestHTMLSweepInChromium(t *testing.T) {
+	t.Parallel()
 	ctx := browsertest.New(t)
 	dir := sweepRun(t)
 	out := filepath.Join(dir, record.HTMLFile)

@@ -34,6 +34,7 @@ func sweepRun(t *testing.T) string {
 // model, and --gate judges a point of it: exit 4 on the weak model at 60
 // decoys, 0 on the good one, and a point the run lacks fails listing them.
 func TestReportSweep(t *testing.T) {
+	t.Parallel()
 	dir := sweepRun(t)
 	r := runCLI(t, context.Background(), "report", dir, "--gate", "good:selection@60>=0.8")
 	if r.code != exitOK || !strings.Contains(r.stdout, "\nTool-count sweep: weak\n") ||
@@ -65,6 +66,7 @@ func TestReportSweep(t *testing.T) {
 // and says where each model falls below --threshold; the usage errors say
 // what to give.
 func TestCompareSweep(t *testing.T) {
+	t.Parallel()
 	dir := sweepRun(t)
 	r := runCLI(t, context.Background(), "compare", dir, "--sweep", "decoys")
 	if r.code != exitOK || !strings.Contains(r.stdout, "weak: selection falls below 80% at 30 decoys (33 tools); its 95% interval is wholly below 80% from 60 decoys (63 tools)\n") ||

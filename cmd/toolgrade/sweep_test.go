@@ -50,6 +50,7 @@ func sweepSuite(t *testing.T, edit func(string) string) string {
 // wrong_tool naming them and run nothing, and a resume with another grid is
 // refused.
 func TestSweepRunRecordsItsGrid(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	suitePath := sweepSuite(t, nil)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -164,6 +165,7 @@ func mustRead(t *testing.T, path string) string {
 // A named variant's options and think are recorded and part of its
 // catalog's hash: a resume after they changed is refused.
 func TestResumeRefusesChangedVariantOptions(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	suitePath := sweepSuite(t, func(s string) string {
 		s = strings.Replace(s, "sweep: {decoys: [0, 10, 30, 60]}", "sweep: {decoys: [0, 10, 30, 60]}\nvariants:\n  - {name: ctx, think: false, options: {num_ctx: 4096}}", 1)
@@ -226,6 +228,7 @@ func (s staticTools) Call(_ context.Context, name string, args json.RawMessage, 
 }
 
 func TestToolsShowsADecoyVariant(t *testing.T) {
+	t.Parallel()
 	suitePath := sweepSuite(t, nil)
 	r := runCLI(t, context.Background(), "tools", "--suite", suitePath, "--variant", "decoys=30")
 	if r.err != nil {
@@ -248,6 +251,7 @@ func TestToolsShowsADecoyVariant(t *testing.T) {
 // A {servers: FILE} pool entry: that file's servers are listed once and
 // their tools offered as decoys, never called.
 func TestDecoysFromServers(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	dir := t.TempDir()
 	suitePath := filepath.Join(dir, "s.yaml")
@@ -287,6 +291,7 @@ func TestDecoysFromServers(t *testing.T) {
 // Without execution a decoy call is named from the catalog, live and when
 // judged again from run.json.
 func TestNoExecuteSweepNamesDecoys(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	suitePath := sweepSuite(t, func(s string) string {
 		return strings.Replace(s, "models: [scripted-good, scripted-weak]", "models: [scripted-weak]", 1)

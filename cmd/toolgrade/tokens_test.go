@@ -47,6 +47,7 @@ func toolsJSON(t *testing.T, args ...string) (toolsPrompt, result) {
 // minimal prompt (the fake counts 4 bytes of the request a token, so the
 // share is about the tools' JSON over 4) beside the model's num_ctx.
 func TestToolsMeasuresTokensOnTheModel(t *testing.T) {
+	t.Parallel()
 	srv, url := fakeOllama(t, nil)
 	cfg := serversFile(t, "docs")
 	plain := runCLI(t, context.Background(), "tools", "--servers", cfg, "--json")
@@ -104,6 +105,7 @@ func TestToolsMeasuresTokensOnTheModel(t *testing.T) {
 // Tools that take more than half of num_ctx are warned about; -o num_ctx
 // is the context compared with.
 func TestToolsWarnsAtHalfOfNumCtx(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	cfg := serversFile(t, "docs")
 	base, _ := toolsJSON(t, "--servers", cfg, "--model", "scripted-good", "--ollama", url)
@@ -126,6 +128,7 @@ func TestToolsWarnsAtHalfOfNumCtx(t *testing.T) {
 // A model whose num_ctx the catalog does not fit in: Ollama cuts the
 // prompt at num_ctx, and tools says the tools do not fit.
 func TestToolsWarnsWhenTheToolsDoNotFit(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, &fakeollama.Script{Models: []fakeollama.Model{{Name: "tiny-ctx", NumCtx: 64}}})
 	cfg := serversFile(t, "docs")
 	out, r := toolsJSON(t, "--servers", cfg, "--model", "tiny-ctx", "--ollama", url)
@@ -142,6 +145,7 @@ func TestToolsWarnsWhenTheToolsDoNotFit(t *testing.T) {
 }
 
 func TestToolsOllamaFlagsNeedModel(t *testing.T) {
+	t.Parallel()
 	r := runCLI(t, context.Background(), "tools", "--servers", serversFile(t, "docs"), "-o", "num_ctx=10")
 	if r.code != exitUsage || !strings.Contains(r.err.Error(), "give --model NAME too") {
 		t.Errorf("code %d, %v", r.code, r.err)
@@ -151,6 +155,7 @@ func TestToolsOllamaFlagsNeedModel(t *testing.T) {
 // ask warns when a prompt reached num_ctx, as run does, and --json carries
 // the flag; a conversation that fits has neither.
 func TestAskWarnsWhenAPromptReachedNumCtx(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	cfg := serversFile(t, "docs")
 	var tr struct {
@@ -221,6 +226,7 @@ func showWithoutNumCtx(t *testing.T, target string) string {
 // Without num_ctx in /api/show, tools and ask take the context the model
 // was loaded with from /api/ps, so they still compare and warn.
 func TestNumCtxFromTheLoadedModel(t *testing.T) {
+	t.Parallel()
 	_, target := fakeOllama(t, &fakeollama.Script{Models: []fakeollama.Model{{Name: "tiny-ctx", NumCtx: 64}}})
 	url := showWithoutNumCtx(t, target)
 	cfg := serversFile(t, "docs")

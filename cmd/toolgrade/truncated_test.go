@@ -49,6 +49,7 @@ func summaryOf(t *testing.T, out string) *summary.ModelSummary {
 // --keep-truncated counts them, on run (recorded in run.json, so report
 // follows) or on report and compare alone.
 func TestTruncatedTrialsAreKeptOutOfTheRates(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	suite := smallSuite(t)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -129,6 +130,7 @@ func TestTruncatedTrialsAreKeptOutOfTheRates(t *testing.T) {
 // num_ctx each trial ran with (here from -o, which the suite does not
 // know), and --keep-truncated is recorded in the new run.json.
 func TestRescoreKeepsTheTrialsNumCtx(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	suite := smallSuite(t)
 	dir := filepath.Join(t.TempDir(), "run")

@@ -31,7 +31,7 @@ func variantsSuite(t *testing.T) (suitePath, branchServers string) {
 		t.Fatal(err)
 	}
 	branch, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
-		"branch": map[string]any{"command": self, "args": []string{"fake-mcp", "docs"}, "env": map[string]string{mainEnv: "1"}},
+		"branch": map[string]any{"command": self, "args": []string{"fake-mcp", "docs"}, "env": selfEnv(mainEnv)},
 	}})
 	branchServers = filepath.Join(dir, "branch.json")
 	if err := os.WriteFile(branchServers, branch, 0o644); err != nil {
@@ -60,6 +60,7 @@ func readTrialsAll(t *testing.T, dir string) []*record.Trial {
 }
 
 func TestRunWithVariantsIsPairedAndResumesExactly(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	suitePath, _ := variantsSuite(t)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -169,6 +170,7 @@ func TestRunWithVariantsIsPairedAndResumesExactly(t *testing.T) {
 }
 
 func TestRunVariantsSubset(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	suitePath, _ := variantsSuite(t)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -229,6 +231,7 @@ func TestRunVariantsSubset(t *testing.T) {
 
 // A resume refuses a run whose variant's catalog changed, naming it.
 func TestResumeRefusesAChangedVariantCatalog(t *testing.T) {
+	t.Parallel()
 	_, url := fakeOllama(t, nil)
 	suitePath, branchServers := variantsSuite(t)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -250,6 +253,7 @@ func TestResumeRefusesAChangedVariantCatalog(t *testing.T) {
 }
 
 func TestVariantLoadErrors(t *testing.T) {
+	t.Parallel()
 	fake, url := fakeOllama(t, nil)
 	dir := t.TempDir()
 	servers := serversFile(t, "docs")
@@ -263,7 +267,7 @@ func TestVariantLoadErrors(t *testing.T) {
 	tool := write("tool.yaml", head+"variants:\n  - name: v\n    tools:\n      get_documnet: {description: x}\n"+cases)
 	param := write("param.yaml", head+"variants:\n  - name: v\n    tools:\n      search: {params: {qurey: x}}\n"+cases)
 	missing := write("missing.yaml", head+"variants:\n  - name: v\n    servers: empty.json\n"+cases)
-	write("empty.json", `{"mcpServers": {"d": {"command": "`+os.Args[0]+`", "args": ["fake-mcp", "docs"], "env": {"`+mainEnv+`": "1"}, "toolFilter": {"mode": "exclude", "tools": ["list_documents"]}}}}`)
+	write("empty.json", `{"mcpServers": {"d": {"command": "`+os.Args[0]+`", "args": ["fake-mcp", "docs"], "env": {"`+mainEnv+`": "1", "GORACE": "`+raceQuickExit()+`"}, "toolFilter": {"mode": "exclude", "tools": ["list_documents"]}}}}`)
 	for _, tc := range []struct {
 		file, want string
 	}{
@@ -291,6 +295,7 @@ func TestVariantLoadErrors(t *testing.T) {
 }
 
 func TestToolsShowsAVariantsCatalog(t *testing.T) {
+	t.Parallel()
 	suitePath, _ := variantsSuite(t)
 	base := runCLI(t, context.Background(), "tools", "--suite", suitePath)
 	v := runCLI(t, context.Background(), "tools", "--suite", suitePath, "--variant", "explicit-get")

@@ -13,6 +13,7 @@ import (
 // and the Ollama api and MCP go-sdk modules the build has; the README and
 // the commands page say so.
 func TestVersionCommandAndFlagPrintTheBuild(t *testing.T) {
+	t.Parallel()
 	if version() == "" {
 		t.Fatal("empty version")
 	}
@@ -43,6 +44,7 @@ func TestVersionCommandAndFlagPrintTheBuild(t *testing.T) {
 }
 
 func TestVersionHonoursLdflags(t *testing.T) {
+	t.Parallel()
 	old := harnessVersion
 	t.Cleanup(func() { harnessVersion = old })
 	// What -ldflags "-X main.harnessVersion=v3.1.4" does before main runs.

@@ -12,6 +12,7 @@ import (
 )
 
 func TestViewListensOnLoopbackOnly(t *testing.T) {
+	t.Parallel()
 	r := runCLI(t, context.Background(), "view", "--listen", "0.0.0.0:8700", t.TempDir())
 	if r.code != exitUsage || !strings.Contains(r.err.Error(), "view listens on loopback only") {
 		t.Errorf("code %d, err %v", r.code, r.err)
@@ -21,6 +22,7 @@ func TestViewListensOnLoopbackOnly(t *testing.T) {
 // TestViewCommand: `toolgrade view DIR` serves the folder's runs (a folder
 // that is no run among them, with its error) until its context ends.
 func TestViewCommand(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	if err := os.Mkdir(filepath.Join(root, "junk"), 0o755); err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package mcpclient
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -32,10 +33,11 @@ func TestStdioServerSeesOnlySafeEnv(t *testing.T) {
 		k, v, _ := strings.Cut(kv, "=")
 		got[k] = v
 	}
-	want := map[string]string{
+	want := childRunEnv()
+	maps.Copy(want, map[string]string{
 		childEnv: "1", "FAKE_K": "from-config", "HOME": "/home/someone",
 		"TOOLGRADE_PASS_ONE": "one", "TOOLGRADE_PASS_TWO": "two", "TOOLGRADE_NAMED": "named",
-	}
+	})
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("%s = %q, want %q", k, got[k], v)

@@ -41,16 +41,38 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
+// raceQuickExit is GORACE's option for a child run of this test binary: a
+// binary built with -race sleeps a second before it exits (atexit_sleep_ms,
+// so that other goroutines' race reports get out), and every close of a
+// stdio server waits for its exit. Races a child finds are still reported
+// as they happen.
+func raceQuickExit() string {
+	return strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
+}
+
+// childRunEnv is what a child run of this test binary needs beside its
+// role: GORACE (raceQuickExit), and under go test -cover the GOCOVERDIR
+// its counters go to, without which it warns on stderr that it has none.
+func childRunEnv() map[string]string {
+	env := map[string]string{"GORACE": raceQuickExit()}
+	if d := os.Getenv("GOCOVERDIR"); d != "" {
+		env["GOCOVERDIR"] = d
+	}
+	return env
+}
+
 // childServer runs this test binary as a stdio MCP server (see runChild).
 func childServer(t *testing.T, name string) serversfile.Server {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
+	env := childRunEnv()
+	env[childEnv], env["FAKE_K"] = "1", "from-config"
 	return serversfile.Server{
 		Name:      name,
 		Command:   exe,
-		Env:       map[string]string{childEnv: "1", "FAKE_K": "from-config"},
+		Env:       env,
 		Cwd:       t.TempDir(),
 		Transport: serversfile.TransportStdio,
 	}
@@ -104,7 +126,7 @@ func TestStdioChildCrash(t *testing.T) {
 func TestStdioFailures(t *testing.T) {
 	missing := serversfile.Server{Name: "missing", Command: "toolgrade-no-such-command", Transport: serversfile.TransportStdio}
 	exits := childServer(t, "exits")
-	exits.Env = nil // not a server: the test binary runs no tests and exits
+	exits.Env = childRunEnv() // not a server: the test binary runs no tests and exits
 	exits.Args = []string{"-test.run=^$"}
 	c := mustConnect(t, &Options{ConnectTimeout: 10 * time.Second}, missing, exits)
 	f := c.Failed()

@@ -167,6 +167,7 @@ func (t *simTable) row(format string, a ...any) { fmt.Fprintf(&t.b, format+"\n",
 // The Wilson interval of a clustered rate covers the mean pass rate of the
 // cases at every grid point.
 func TestClusteredRateCoverage(t *testing.T) {
+	t.Parallel()
 	g := grid()
 	rng := rand.New(rand.NewPCG(29, 1))
 	var tab simTable
@@ -204,6 +205,7 @@ func pairedCellsOf(pA, pB, disc float64) []float64 {
 // Tango's interval on clustered pairs covers the true difference, and
 // McNemar's test on them keeps its level when the two sides are equal.
 func TestClusteredPairedCoverage(t *testing.T) {
+	t.Parallel()
 	g := grid()
 	rng := rand.New(rand.NewPCG(29, 2))
 	var tab simTable
@@ -245,6 +247,7 @@ func TestClusteredPairedCoverage(t *testing.T) {
 // A candidate exactly on the margin (π_A − π_B = −M) is called not worse
 // no more often than the one-sided level, however its pairs cluster.
 func TestClusteredNonInferiorityTypeI(t *testing.T) {
+	t.Parallel()
 	g := grid()
 	rng := rand.New(rand.NewPCG(29, 3))
 	const margin = 0.1

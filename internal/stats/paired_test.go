@@ -145,6 +145,7 @@ func pairedCells(pA, pB, disc float64) (onlyA, onlyB, both float64, ok bool) {
 // not below its level, and not much wider than it needs to be (with few
 // pairs, the discreteness of the counts makes it conservative).
 func TestPairedDiffIntervalCoverage(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(19, 1))
 	const draws = 2000
 	sum, points, worst := 0.0, 0, 1.0

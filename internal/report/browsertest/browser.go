@@ -33,16 +33,17 @@ func Binary() string {
 }
 
 // New starts headless Chromium with a temporary profile and returns a
-// browser context for chromedp.Run. The test fails when Chromium is
-// missing, and is skipped under -short. The browser and its children are
-// killed when the test ends.
+// browser context for chromedp.Run. The test is skipped under -short
+// (starting Chromium takes about a second of CPU, and what the page does
+// only a browser shows), and fails when Chromium is missing. The browser
+// and its children are killed when the test ends.
 func New(tb testing.TB) context.Context {
 	tb.Helper()
+	if testing.Short() {
+		tb.Skip("-short: skipping the browser test (slow: it starts Chromium)")
+	}
 	bin := Binary()
 	if bin == "" {
-		if testing.Short() {
-			tb.Skip("-short: skipping the browser test (it needs chromium)")
-		}
 		tb.Fatal("chromium is not on PATH: install chromium (.ci/run does: apt-get install -y chromium)")
 	}
 	profile, err := os.MkdirTemp("", "toolgrade-chromium-*")
