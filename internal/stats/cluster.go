@@ -3,6 +3,7 @@ package stats
 import (
 	"math"
 	"math/big"
+	"sync"
 )
 
 // A case is the unit of evidence: the repeats of one case (per model and
@@ -106,9 +107,27 @@ func smallSample(m int) float64 {
 		return 1
 	}
 	f := float64(m) / float64(m-1)
-	t := studentQuantile(0.975, float64(m-1))
+	var t float64
+	if df := m - 1; df < len(fewCasesT95{}) {
+		t = fewCasesT()[df]
+	} else {
+		t = studentQuantile(0.975, float64(df))
+	}
 	return f * (t / Z95) * (t / Z95)
 }
+
+// fewCasesT95 holds the 97.5% quantiles of Student's t for 1 to 4 degrees
+// of freedom, where studentQuantile inverts the distribution by bisection:
+// an interval's own bisection asks for one at each of its steps.
+type fewCasesT95 [5]float64
+
+var fewCasesT = sync.OnceValue(func() fewCasesT95 {
+	var t fewCasesT95
+	for df := 1; df < len(t); df++ {
+		t[df] = studentQuantile(0.975, float64(df))
+	}
+	return t
+})
 
 // studentQuantile is the p quantile (p > ½) of Student's t with df degrees
 // of freedom: from 5 degrees of freedom on, the Cornish-Fisher expansion
