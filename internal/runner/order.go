@@ -111,7 +111,7 @@ func (o *order) together(ctx context.Context, lanes []*lane) (bool, string, erro
 			return false, "", err
 		}
 	}
-	judge, err := o.loadJudge(ctx, lanes)
+	helpers, err := o.loadHelpers(ctx, lanes)
 	if err != nil {
 		return false, "", err
 	}
@@ -123,9 +123,7 @@ func (o *order) together(ctx context.Context, lanes []*lane) (bool, string, erro
 	for _, l := range lanes {
 		all = append(all, held{l.info.Name, l.info.Digest, l.info.Name})
 	}
-	if judge != nil {
-		all = append(all, *judge)
-	}
+	all = append(all, helpers...)
 	var gone []string
 	for _, h := range all {
 		got, err := lr.Loaded(ctx, h.name, h.digest)
@@ -138,8 +136,8 @@ func (o *order) together(ctx context.Context, lanes []*lane) (bool, string, erro
 	}
 	if len(gone) > 0 {
 		why := fmt.Sprintf("Ollama unloaded %s to load the others (it holds fewer at once: OLLAMA_MAX_LOADED_MODELS, or memory)", strings.Join(gone, ", "))
-		if judge != nil {
-			why += fmt.Sprintf("; the judge model %s answers on the same Ollama and counts among them", judge.name)
+		for _, h := range helpers {
+			why += fmt.Sprintf("; %s answers on the same Ollama and counts among them", h.label)
 		}
 		return false, why, nil
 	}
@@ -150,25 +148,43 @@ func (o *order) together(ctx context.Context, lanes []*lane) (bool, string, erro
 // digest, and how the reason names it.
 type held struct{ name, digest, label string }
 
-// loadJudge loads the grader's model (the judge model) beside the lanes'
-// when the run has one that is none of them: it answers on the same
-// Ollama while they run, so it must fit there with them. Nil when there
-// is no such model.
-func (o *order) loadJudge(ctx context.Context, lanes []*lane) (*held, error) {
-	mg, ok := o.r.Grader.(ModelGrader)
-	if !ok {
-		return nil, nil
-	}
-	name, digest, options := mg.GraderModel()
+// loadHelpers loads, beside the lanes' models, the models that answer on
+// the same Ollama while they run and are none of them: the grader's (the
+// judge model) and the simulated users' (a case's user.model), so they
+// must fit there with them. Nil when there is none.
+func (o *order) loadHelpers(ctx context.Context, lanes []*lane) ([]held, error) {
+	run := map[string]bool{}
 	for _, l := range lanes {
-		if name == "" || l.info.Name == name {
-			return nil, nil // one of the models run: loaded already
+		run[l.info.Name] = true
+	}
+	var out []held
+	add := func(name, digest, role string, options map[string]any) error {
+		if name == "" || run[name] {
+			return nil // none, or one of the models run: loaded already
+		}
+		run[name] = true
+		if _, err := o.r.Models.Warmup(ctx, name, o.ka, options); err != nil {
+			return fmt.Errorf("loading %s %s: %w", role, name, err)
+		}
+		out = append(out, held{name, digest, role + " " + name})
+		return nil
+	}
+	if mg, ok := o.r.Grader.(ModelGrader); ok {
+		name, digest, options := mg.GraderModel()
+		if err := add(name, digest, "the judge model", options); err != nil {
+			return nil, err
 		}
 	}
-	if _, err := o.r.Models.Warmup(ctx, name, o.ka, options); err != nil {
-		return nil, fmt.Errorf("loading the judge model %s: %w", name, err)
+	if o.cfg.Users != nil {
+		for i := range o.cfg.Suite.Cases {
+			if u := o.cfg.Suite.Cases[i].User; u != nil {
+				if err := add(u.Model, "", "the user model", loadOptions(o.cfg.Suite)); err != nil {
+					return nil, err
+				}
+			}
+		}
 	}
-	return &held{name, digest, name + " (the judge model)"}, nil
+	return out, nil
 }
 
 // blocks runs each lane over cases, one after another.

@@ -170,3 +170,34 @@ func TestTheJudgeModelCountsInWhatTheHostHolds(t *testing.T) {
 		t.Errorf("judged by %s: schedule %q (%s), %v; want interleaved", g, schedule, why, err)
 	}
 }
+
+// doneUser is a simulated user that has nothing more to say.
+type doneUser struct{}
+
+func (doneUser) Next(context.Context, []api.Message) (string, bool, error) { return "", true, nil }
+
+// TestTheUserModelCountsInWhatTheHostHolds: a simulated user's model
+// answers on the same Ollama while the models run, as a judge does: an
+// Ollama that holds two models keeps two interleaved alone, but not with
+// a user model beside them: they run ABBA, and the reason names it.
+func TestTheUserModelCountsInWhatTheHostHolds(t *testing.T) {
+	g, w := "scripted-good", "scripted-weak"
+	script := demoWith(t, 2, "")
+	script.Models = append(script.Models, fakeollama.Model{Name: "user", ParameterSize: "4B", Family: "qwen3"})
+	r := newRig(t, script, nil, nil, "docs")
+	s := loadSuite(t, "../../cases/docs.yaml", r.cat)
+	s.Cases = s.Cases[:4]
+	for i := range s.Cases {
+		c := &s.Cases[i]
+		c.User = &suite.SimUser{Goal: "ask the question", Model: "user", MaxTurns: 1, First: c.Messages[len(c.Messages)-1].Content}
+	}
+	var schedule, why string
+	r.runner.OnSchedule = func(s, w string) { schedule, why = s, w }
+	users := func(*suite.Case, *record.Trial) runner.UserModel { return doneUser{} }
+	if _, err := r.runner.Run(context.Background(), runner.Config{Suite: s, Models: models(t, r, g, w), Users: users}); err != nil {
+		t.Fatal(err)
+	}
+	if schedule != record.ScheduleABBA || !strings.Contains(why, "the user model user answers on the same Ollama") {
+		t.Errorf("with a user model: schedule %q (%s), want abba, the user model named", schedule, why)
+	}
+}
