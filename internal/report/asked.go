@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 	"io"
 	"strings"
 
@@ -38,12 +39,12 @@ func writeConversation(w io.Writer, t *record.Transcript) {
 				// Whole: the end of an error is often what says what to do.
 				line += fmt.Sprintf("  [%s: %s]", ex.ErrorKind, block(strings.TrimPrefix(ex.Result, "error: "), "    "))
 			}
-			fmt.Fprintln(w, Printable(line))
+			fmt.Fprintln(w, termtext.Printable(line))
 		}
 	}
 	if t.NotExecuted {
 		for _, c := range t.ToolCalls() {
-			fmt.Fprintln(w, Printable(fmt.Sprintf("-> %s(%s)  [not run: --no-execute]", c.Name, askJSON(c.Arguments))))
+			fmt.Fprintln(w, termtext.Printable(fmt.Sprintf("-> %s(%s)  [not run: --no-execute]", c.Name, askJSON(c.Arguments))))
 		}
 	}
 	if t.RoundLimitHit {
@@ -53,7 +54,7 @@ func writeConversation(w io.Writer, t *record.Transcript) {
 		if t.Answer == "" {
 			fmt.Fprintln(w, "(empty answer)")
 		} else {
-			fmt.Fprintln(w, Printable(t.Answer))
+			fmt.Fprintln(w, termtext.Printable(t.Answer))
 		}
 	}
 }

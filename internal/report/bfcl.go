@@ -136,12 +136,12 @@ func writeBFCLTerminal(w io.Writer, s *summary.Summary, variants bool) error {
 		return nil
 	}
 	fmt.Fprintln(w, "\nBFCL categories:")
-	if err := Table(w, bfclHeader, bfclRows(s, variants, Printable)); err != nil {
+	if err := Table(w, bfclHeader, bfclRows(s, variants, termtext.Printable)); err != nil {
 		return err
 	}
 	for _, m := range s.Models {
 		if m.BFCL != nil {
-			fmt.Fprintf(w, "%s: %s\n", Printable(m.Label(variants)), bfclLine(m.BFCL))
+			fmt.Fprintf(w, "%s: %s\n", termtext.Printable(m.Label(variants)), bfclLine(m.BFCL))
 		}
 	}
 	fmt.Fprintln(w, bfclNote)

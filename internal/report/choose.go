@@ -17,17 +17,17 @@ import (
 // cost, whether it is on the frontier, how it fares against the reference),
 // then the recommendation and the warnings.
 func WriteChooseTerminal(w io.Writer, c *choose.Choice) error {
-	fmt.Fprintf(w, "Choosing a model in %s: %s\n\n", Printable(c.Dir), Printable(chooseHow(c)))
+	fmt.Fprintf(w, "Choosing a model in %s: %s\n\n", termtext.Printable(c.Dir), termtext.Printable(chooseHow(c)))
 	header, rows := chooseTable(c)
 	if err := Table(w, header, rows); err != nil {
 		return err
 	}
 	for _, l := range chooseNotes(c) {
-		fmt.Fprintln(w, Printable(l))
+		fmt.Fprintln(w, termtext.Printable(l))
 	}
-	fmt.Fprintf(w, "\nRecommendation: %s\n", Printable(c.Recommendation.Text))
+	fmt.Fprintf(w, "\nRecommendation: %s\n", termtext.Printable(c.Recommendation.Text))
 	for _, warn := range c.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", Printable(warn))
+		fmt.Fprintf(w, "warning: %s\n", termtext.Printable(warn))
 	}
 	return nil
 }

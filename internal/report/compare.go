@@ -21,12 +21,12 @@ func WriteCompareTerminal(w io.Writer, c *compare.Comparison) error {
 	baseH, curH := "base", "current"
 	switch c.Mode {
 	case compare.ModeRuns:
-		fmt.Fprintf(w, "Comparing runs: %s → %s\n", Printable(c.Base), Printable(c.Current))
+		fmt.Fprintf(w, "Comparing runs: %s → %s\n", termtext.Printable(c.Base), termtext.Printable(c.Current))
 	case compare.ModeModels:
-		fmt.Fprintf(w, "Comparing models in %s: %s → %s\n", Printable(c.Dirs[0]), Printable(c.Base), Printable(c.Current))
+		fmt.Fprintf(w, "Comparing models in %s: %s → %s\n", termtext.Printable(c.Dirs[0]), termtext.Printable(c.Base), termtext.Printable(c.Current))
 		baseH, curH = c.Base, c.Current
 	case compare.ModeVariants:
-		fmt.Fprintf(w, "Comparing variants in %s: %s → %s\n", Printable(c.Dirs[0]), Printable(c.Base), Printable(c.Current))
+		fmt.Fprintf(w, "Comparing variants in %s: %s → %s\n", termtext.Printable(c.Dirs[0]), termtext.Printable(c.Base), termtext.Printable(c.Current))
 		baseH, curH = c.Base, c.Current
 	}
 	writeDrift(w, c)
@@ -61,7 +61,7 @@ func WriteCompareTerminal(w io.Writer, c *compare.Comparison) error {
 	}
 	writeMarginNote(w, c)
 	for _, warn := range c.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", Printable(warn))
+		fmt.Fprintf(w, "warning: %s\n", termtext.Printable(warn))
 	}
 	return nil
 }
@@ -71,7 +71,7 @@ type footnotes struct{ rates, latency bool }
 
 // writeGroupHead writes a group's heading and what its pairs are made of.
 func writeGroupHead(w io.Writer, g *compare.Group, mode string) {
-	fmt.Fprintf(w, "\n== %s ==\n", Printable(compare.GroupLabel(g, mode)))
+	fmt.Fprintf(w, "\n== %s ==\n", termtext.Printable(compare.GroupLabel(g, mode)))
 	if g.Evidence.Cases > 0 {
 		// A case is the unit of evidence: say it before the pairs.
 		fmt.Fprintf(w, "%s; ", g.Evidence)
@@ -149,7 +149,7 @@ func writeDrift(w io.Writer, c *compare.Comparison) {
 	} else {
 		fmt.Fprintln(w, "Drift (settings that differ between the runs):")
 		for _, d := range c.Drift {
-			fmt.Fprintf(w, "  %s: %s → %s\n", Printable(d.Field), Printable(d.Base), Printable(d.Current))
+			fmt.Fprintf(w, "  %s: %s → %s\n", termtext.Printable(d.Field), termtext.Printable(d.Base), termtext.Printable(d.Current))
 		}
 	}
 	if len(c.Catalog) > 0 {
@@ -162,14 +162,14 @@ func writeDrift(w io.Writer, c *compare.Comparison) {
 			if ch.Param != "" {
 				where += "." + ch.Param
 			}
-			fmt.Fprintf(w, "  %s: %s", Printable(where), ch.Change)
+			fmt.Fprintf(w, "  %s: %s", termtext.Printable(where), ch.Change)
 			switch {
 			case ch.Base != "" && ch.Current != "":
-				fmt.Fprintf(w, "\n    - %s\n    + %s\n", indent(Printable(ch.Base), "      "), indent(Printable(ch.Current), "      "))
+				fmt.Fprintf(w, "\n    - %s\n    + %s\n", indent(termtext.Printable(ch.Base), "      "), indent(termtext.Printable(ch.Current), "      "))
 			case ch.Base != "":
-				fmt.Fprintf(w, "\n    - %s\n", indent(Printable(ch.Base), "      "))
+				fmt.Fprintf(w, "\n    - %s\n", indent(termtext.Printable(ch.Base), "      "))
 			case ch.Current != "":
-				fmt.Fprintf(w, "\n    + %s\n", indent(Printable(ch.Current), "      "))
+				fmt.Fprintf(w, "\n    + %s\n", indent(termtext.Printable(ch.Current), "      "))
 			default:
 				fmt.Fprintln(w)
 			}
@@ -178,7 +178,7 @@ func writeDrift(w io.Writer, c *compare.Comparison) {
 		fmt.Fprintln(w, "Tool catalogs: the same.")
 	}
 	if len(c.ChangedCases) > 0 {
-		fmt.Fprintf(w, "Changed cases (question or expectation edited under the same id; not paired): %s\n", Printable(strings.Join(c.ChangedCases, ", ")))
+		fmt.Fprintf(w, "Changed cases (question or expectation edited under the same id; not paired): %s\n", termtext.Printable(strings.Join(c.ChangedCases, ", ")))
 	}
 }
 
@@ -203,13 +203,13 @@ func writeCases(w io.Writer, g *compare.Group) {
 			if ch.Kind != kind {
 				continue
 			}
-			fmt.Fprintf(w, "  %s: %d/%d → %d/%d passed; #%d %s → %s", Printable(ch.Case), ch.Pass.Base.K, ch.Pass.Base.N, ch.Pass.Current.K, ch.Pass.Current.N,
+			fmt.Fprintf(w, "  %s: %d/%d → %d/%d passed; #%d %s → %s", termtext.Printable(ch.Case), ch.Pass.Base.K, ch.Pass.Base.N, ch.Pass.Current.K, ch.Pass.Current.N,
 				ch.Repeat, ch.Outcome.Base, ch.Outcome.Current)
 			switch {
 			case ch.Detail != "" && kind == compare.KindFix:
-				fmt.Fprintf(w, " (was: %s)", indent(Printable(ch.Detail), "    "))
+				fmt.Fprintf(w, " (was: %s)", indent(termtext.Printable(ch.Detail), "    "))
 			case ch.Detail != "":
-				fmt.Fprintf(w, ": %s", indent(Printable(ch.Detail), "    "))
+				fmt.Fprintf(w, ": %s", indent(termtext.Printable(ch.Detail), "    "))
 			}
 			fmt.Fprintln(w)
 		}
@@ -221,7 +221,7 @@ func writeCases(w io.Writer, g *compare.Group) {
 			for i, r := range u.Repeats {
 				reps[i] = fmt.Sprintf("#%d", r)
 			}
-			fmt.Fprintf(w, "  %s only: %s %s\n", u.Side, Printable(u.Case), strings.Join(reps, " "))
+			fmt.Fprintf(w, "  %s only: %s %s\n", u.Side, termtext.Printable(u.Case), strings.Join(reps, " "))
 		}
 	}
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 	"io"
 	"strings"
 
@@ -69,7 +70,7 @@ func (a *adviceLines) add(name, advice string) {
 // piece of advice, in the order first given.
 func (a *adviceLines) write(w io.Writer) {
 	for _, t := range a.texts {
-		fmt.Fprintln(w, Printable(strings.Join(a.names[t], ", ")+": "+t))
+		fmt.Fprintln(w, termtext.Printable(strings.Join(a.names[t], ", ")+": "+t))
 	}
 }
 

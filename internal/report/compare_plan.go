@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 	"io"
 	"math"
 
@@ -18,10 +19,10 @@ func WritePlanTerminal(w io.Writer, p *compare.Plan) error {
 	m := stats.Points(p.Margin)
 	if p.Dir != "" {
 		fmt.Fprintf(w, "Planning %s against %s from the pilot in %s: margin %s, %.0f%% power, one-sided alpha %.3g (compare's 95%% interval)\n",
-			Printable(p.Current), Printable(p.Base), Printable(p.Dir), m, 100*p.Power, p.Alpha)
+			termtext.Printable(p.Current), termtext.Printable(p.Base), termtext.Printable(p.Dir), m, 100*p.Power, p.Alpha)
 	} else {
 		fmt.Fprintf(w, "Planning from stated rates (base %s, candidate %s): margin %s, %.0f%% power, one-sided alpha %.3g (compare's 95%% interval)\n",
-			Printable(p.Base), Printable(p.Current), m, 100*p.Power, p.Alpha)
+			termtext.Printable(p.Base), termtext.Printable(p.Current), m, 100*p.Power, p.Alpha)
 	}
 	head := []string{"Variant", "Rate", "base → candidate", "Discordant", "Cases now", "Decides now at", "Cases needed"}
 	var rows [][]string
@@ -44,7 +45,7 @@ func WritePlanTerminal(w io.Writer, p *compare.Plan) error {
 		}
 		// The smallest margin rounded up: a margin must exceed it.
 		at := stats.Points(math.Ceil(1000**r.SmallestMargin-1e-9) / 1000)
-		rows = append(rows, []string{Printable(r.Group), name, rates, disc, fmt.Sprintf("%s (%s)", r.Evidence, r.Verdict), at, need})
+		rows = append(rows, []string{termtext.Printable(r.Group), name, rates, disc, fmt.Sprintf("%s (%s)", r.Evidence, r.Verdict), at, need})
 		advice.add(r.Group+" "+name, r.Advice)
 	}
 	if err := Table(w, head, rows); err != nil {

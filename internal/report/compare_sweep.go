@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 	"io"
 	"math"
 	"strconv"
@@ -20,19 +21,19 @@ import (
 // selection falls below the threshold.
 func WriteSweepCompareTerminal(w io.Writer, sc *compare.SweepComparison) error {
 	fmt.Fprintf(w, "Sweep of %s in %s: each point paired with its line's first, case by case and repeat by repeat; threshold %s\n",
-		Printable(sc.Axis), Printable(sc.Dir), sweepThreshold(sc))
+		termtext.Printable(sc.Axis), termtext.Printable(sc.Dir), sweepThreshold(sc))
 	for i := range sc.Curves {
 		c := &sc.Curves[i]
-		fmt.Fprintf(w, "\n== %s ==\n", Printable(sweepHeading(&c.Curve)))
-		header, rows := sweepCompareTable(c, Printable)
+		fmt.Fprintf(w, "\n== %s ==\n", termtext.Printable(sweepHeading(&c.Curve)))
+		header, rows := sweepCompareTable(c, termtext.Printable)
 		if err := Table(w, header, rows); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "%s: %s\n", Printable(c.Model), c.Crossing.String(c.Axis))
+		fmt.Fprintf(w, "%s: %s\n", termtext.Printable(c.Model), c.Crossing.String(c.Axis))
 	}
 	fmt.Fprintf(w, "\n%s\n", sweepCompareNote(sc))
 	for _, warn := range sc.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", Printable(warn))
+		fmt.Fprintf(w, "warning: %s\n", termtext.Printable(warn))
 	}
 	return nil
 }

@@ -85,7 +85,7 @@ func (p *TranscriptPrinter) judged(b *strings.Builder, jd *record.Judged) {
 	verdict := p.paint(sgrRed, jd.Verdict)
 	switch {
 	case jd.Error != "":
-		verdict = p.paint(sgrYellow, "judge error (not the model's failure): "+Printable(jd.Error))
+		verdict = p.paint(sgrYellow, "judge error (not the model's failure): "+termtext.Printable(jd.Error))
 	case jd.Verdict == record.VerdictPass:
 		verdict = p.paint(sgrGreen, jd.Verdict)
 	}
@@ -93,7 +93,7 @@ func (p *TranscriptPrinter) judged(b *strings.Builder, jd *record.Judged) {
 	if jd.Stale {
 		stale = p.paint(sgrYellow, " (stale: the rubric has changed since)")
 	}
-	fmt.Fprintf(b, "%s %s%s\n", p.paint(sgrBold, "judged by "+Printable(jd.Model)+" against "+Printable(fmt.Sprintf("%q", jd.Rubric))+":"), verdict, stale)
+	fmt.Fprintf(b, "%s %s%s\n", p.paint(sgrBold, "judged by "+termtext.Printable(jd.Model)+" against "+termtext.Printable(fmt.Sprintf("%q", jd.Rubric))+":"), verdict, stale)
 	for i, v := range jd.Verdicts {
 		line := cmpOr(v.Verdict, "no verdict")
 		if v.Reason != "" {
@@ -112,7 +112,7 @@ func (p *TranscriptPrinter) judged(b *strings.Builder, jd *record.Judged) {
 		if len(notes) > 0 {
 			line += " (" + strings.Join(notes, "; ") + ")"
 		}
-		fmt.Fprintf(b, "  %s %s\n", p.paint(sgrDim, fmt.Sprintf("#%d seed %d", i+1, v.Seed)), Printable(line))
+		fmt.Fprintf(b, "  %s %s\n", p.paint(sgrDim, fmt.Sprintf("#%d seed %d", i+1, v.Seed)), termtext.Printable(line))
 	}
 }
 

@@ -416,7 +416,7 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 // xmlSafe returns s with every character XML 1.0 forbids (C0 controls other
 // than tab, newline and carriage return; U+FFFE, U+FFFF; bytes that are not
 // UTF-8), and those a terminal would act on (carriage return, C1, bidi
-// overrides: see Printable), written as escapes such as \x1b. encoding/xml
+// overrides: see termtext.Printable), written as escapes such as \x1b. encoding/xml
 // would turn the forbidden ones into U+FFFD, losing what the model wrote; the rest it escapes itself.
 func xmlSafe(s string) string { return termtext.Escape(s, xmlUnsafe) }
 

@@ -31,7 +31,7 @@ func skippedServerText(sk record.RunSkippedServer) string {
 // model table whose rates it qualifies.
 func writeSkippedTerminal(w io.Writer, s *summary.Summary) {
 	for _, sk := range s.SkippedServers {
-		fmt.Fprintf(w, "warning: %s\n", indent(Printable(skippedServerText(sk)), "  "))
+		fmt.Fprintf(w, "warning: %s\n", indent(termtext.Printable(skippedServerText(sk)), "  "))
 	}
 }
 

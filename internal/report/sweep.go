@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/toolgrade/toolgrade/internal/termtext"
 	"io"
 	"math"
 	"strings"
@@ -77,7 +78,7 @@ func crossingLine(c *curve.Curve) string {
 func writeSweepTerminal(w io.Writer, s *summary.Summary) error {
 	for i := range s.Sweep {
 		c := &s.Sweep[i]
-		fmt.Fprintf(w, "\n%s\n", Printable(sweepHeading(c)))
+		fmt.Fprintf(w, "\n%s\n", termtext.Printable(sweepHeading(c)))
 		header, rows := sweepTable(c)
 		if err := Table(w, header, rows); err != nil {
 			return err

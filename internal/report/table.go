@@ -6,6 +6,7 @@
 package report
 
 import (
+	"github.com/toolgrade/toolgrade/internal/termtext"
 	"io"
 
 	"github.com/olekukonko/tablewriter"
@@ -14,7 +15,7 @@ import (
 
 // Table writes rows under header as a terminal table, in one fixed style
 // (headers as given, cells left-aligned) so output is stable for golden files.
-// Cells go through Printable: they often hold what models and servers wrote.
+// Cells go through termtext.Printable: they often hold what models and servers wrote.
 func Table(w io.Writer, header []string, rows [][]string) error {
 	t := tablewriter.NewTable(w,
 		tablewriter.WithHeaderAutoFormat(tw.Off),
@@ -26,7 +27,7 @@ func Table(w io.Writer, header []string, rows [][]string) error {
 	for i, row := range rows {
 		safe[i] = make([]string, len(row))
 		for j, c := range row {
-			safe[i][j] = Printable(c)
+			safe[i][j] = termtext.Printable(c)
 		}
 	}
 	if err := t.Bulk(safe); err != nil {

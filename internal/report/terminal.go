@@ -15,7 +15,7 @@ import (
 // WriteTerminal writes the human report: one row per model, then for a
 // sweep run a table per model and axis of the sweep, then the failing trials
 // grouped by outcome, then warnings. Text from the trials (names,
-// details quoting what a model answered) goes through Printable.
+// details quoting what a model answered) goes through termtext.Printable.
 func WriteTerminal(w io.Writer, s *summary.Summary) error {
 	variants := s.HasVariants()
 	// The table leaves round_limit to each row's line under it.
@@ -37,7 +37,7 @@ func WriteTerminal(w io.Writer, s *summary.Summary) error {
 	if len(s.Warnings) > 0 {
 		fmt.Fprintln(w, "\nWarnings:")
 		for _, warn := range s.Warnings {
-			fmt.Fprintf(w, "  %s\n", Printable(warn))
+			fmt.Fprintf(w, "  %s\n", termtext.Printable(warn))
 		}
 	}
 	return nil
@@ -79,17 +79,17 @@ func modelTable(s *summary.Summary, variants bool, skip metric.Name) (header []s
 func writeModelLines(w io.Writer, s *summary.Summary, variants bool) {
 	for _, m := range s.Models {
 		fmt.Fprintf(w, "%s: %s (%s); %srounds %s, round limit hit %s; per round p50 %s p95 %s; %s prompt and %s eval tokens; warm-up load %s\n",
-			Printable(m.Label(variants)), termtext.Count(m.Trials, "trial"), termtext.Count(m.Infra, "infrastructure error"), evidence(m), roundsDist(m.Rounds), m.RoundLimit.Percent(), secs(m.RoundLatency.P50), secs(m.RoundLatency.P95),
+			termtext.Printable(m.Label(variants)), termtext.Count(m.Trials, "trial"), termtext.Count(m.Infra, "infrastructure error"), evidence(m), roundsDist(m.Rounds), m.RoundLimit.Percent(), secs(m.RoundLatency.P50), secs(m.RoundLatency.P95),
 			count(m.PromptTokens), count(m.EvalTokens), secs(m.WarmupSeconds))
 	}
 	for _, m := range s.Models {
 		for _, line := range notes(m) {
-			fmt.Fprintf(w, "%s: %s\n", Printable(m.Label(variants)), line)
+			fmt.Fprintf(w, "%s: %s\n", termtext.Printable(m.Label(variants)), line)
 		}
 	}
 	for _, m := range s.Models {
 		if m.PassAtK != nil {
-			fmt.Fprintf(w, "%s: %s\n", Printable(m.Label(variants)), passAtK(m))
+			fmt.Fprintf(w, "%s: %s\n", termtext.Printable(m.Label(variants)), passAtK(m))
 		}
 	}
 }
@@ -110,7 +110,7 @@ func writeRunLines(w io.Writer, s *summary.Summary) {
 			termtext.Count(se.TrialsSaved, "trial"), max(se.Threshold-se.Delta, 0), min(se.Threshold+se.Delta, 1), se.Alpha, se.Beta)
 	}
 	if s.RescoredFrom != "" {
-		fmt.Fprintf(w, "rescored from %s: transcripts judged again, nothing rerun\n", Printable(s.RescoredFrom))
+		fmt.Fprintf(w, "rescored from %s: transcripts judged again, nothing rerun\n", termtext.Printable(s.RescoredFrom))
 	}
 }
 
@@ -122,13 +122,13 @@ func writeFailures(w io.Writer, s *summary.Summary, variants bool) {
 		if len(groups) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\nFailures of %s:\n", Printable(m.Label(variants)))
+		fmt.Fprintf(w, "\nFailures of %s:\n", termtext.Printable(m.Label(variants)))
 		for _, g := range groups {
 			fmt.Fprintf(w, "  %s (%d)\n", g.Outcome, g.Count)
 			for _, ex := range g.Examples {
-				fmt.Fprintf(w, "    %s #%d", Printable(ex.Case), ex.Repeat)
+				fmt.Fprintf(w, "    %s #%d", termtext.Printable(ex.Case), ex.Repeat)
 				if ex.Detail != "" {
-					fmt.Fprintf(w, ": %s", indent(Printable(ex.Detail), "      "))
+					fmt.Fprintf(w, ": %s", indent(termtext.Printable(ex.Detail), "      "))
 				}
 				fmt.Fprintln(w)
 			}

@@ -38,7 +38,7 @@ type TranscriptOptions struct {
 // TranscriptPrinter writes the transcripts of trials to a terminal one at a
 // time, as they are read, so a run of any size is shown without holding
 // more than one transcript. Everything a model, a tool or a suite wrote goes
-// through Printable; the only escape sequences in the output are the colour
+// through termtext.Printable; the only escape sequences in the output are the colour
 // codes the printer adds itself.
 type TranscriptPrinter struct {
 	w   io.Writer
@@ -120,11 +120,11 @@ func (p *TranscriptPrinter) Add(t *record.Trial) {
 }
 
 func (p *TranscriptPrinter) header(b *strings.Builder, t *record.Trial) {
-	name := Printable(t.Model)
+	name := termtext.Printable(t.Model)
 	if t.Variant != "" {
-		name += " (" + Printable(t.Variant) + ")"
+		name += " (" + termtext.Printable(t.Variant) + ")"
 	}
-	fmt.Fprintf(b, "%s %s  %s\n", p.paint(sgrBold, fmt.Sprintf("=== %s %s #%d", name, Printable(t.CaseID), t.Repeat)),
+	fmt.Fprintf(b, "%s %s  %s\n", p.paint(sgrBold, fmt.Sprintf("=== %s %s #%d", name, termtext.Printable(t.CaseID), t.Repeat)),
 		p.paint(sgrDim, fmt.Sprintf("seed %d", t.Seed)), p.outcome(t.Score.Outcome))
 	var facts []string
 	if t.IsCopy() {
@@ -154,7 +154,7 @@ func (p *TranscriptPrinter) header(b *strings.Builder, t *record.Trial) {
 		facts = append(facts, termtext.Count(t.Attempts, "attempt"))
 	}
 	if len(t.Tags) > 0 {
-		facts = append(facts, "tags "+Printable(strings.Join(t.Tags, ", ")))
+		facts = append(facts, "tags "+termtext.Printable(strings.Join(t.Tags, ", ")))
 	}
 	fmt.Fprintf(b, "%s\n", p.paint(sgrDim, strings.Join(facts, "; ")))
 	if t.Score.Truncated {
@@ -179,7 +179,7 @@ func (p *TranscriptPrinter) outcome(o string) string {
 	case record.OutcomeInfraError:
 		code = sgrYellow
 	}
-	return p.paint(sgrBold+";"+code, Printable(o))
+	return p.paint(sgrBold+";"+code, termtext.Printable(o))
 }
 
 // detail renders a score's detail, its lines kept (one per differing
@@ -188,7 +188,7 @@ func (p *TranscriptPrinter) outcome(o string) string {
 func (p *TranscriptPrinter) detail(outcome, d string) string {
 	lines := strings.Split(strings.TrimRight(d, "\n"), "\n")
 	for i, l := range lines {
-		l = Printable(l)
+		l = termtext.Printable(l)
 		if outcome == record.OutcomeWrongArgs && i > 0 {
 			switch {
 			case strings.HasPrefix(l, "-"):
@@ -206,15 +206,15 @@ func (p *TranscriptPrinter) detail(outcome, d string) string {
 }
 
 func (p *TranscriptPrinter) message(b *strings.Builder, m record.Message) {
-	role := Printable(m.Role)
+	role := termtext.Printable(m.Role)
 	if m.Role == "tool" && m.ToolName != "" {
-		role += " " + Printable(m.ToolName)
+		role += " " + termtext.Printable(m.ToolName)
 	}
 	if m.Thinking != "" {
-		fmt.Fprintf(b, "%s %s\n", p.paint(sgrDim, role+" thinking:"), p.paint(sgrDim, block(Printable(m.Thinking), "  ")))
+		fmt.Fprintf(b, "%s %s\n", p.paint(sgrDim, role+" thinking:"), p.paint(sgrDim, block(termtext.Printable(m.Thinking), "  ")))
 	}
 	if m.Content != "" || len(m.ToolCalls) == 0 {
-		fmt.Fprintf(b, "%s %s\n", p.paint(sgrBold+";"+sgrBlue, role+":"), block(Printable(m.Content), "  "))
+		fmt.Fprintf(b, "%s %s\n", p.paint(sgrBold+";"+sgrBlue, role+":"), block(termtext.Printable(m.Content), "  "))
 	}
 	for _, c := range m.ToolCalls {
 		fmt.Fprintf(b, "%s %s\n", p.paint(sgrBold+";"+sgrBlue, role+":"), p.call(c.Name, c.Arguments))
@@ -233,17 +233,17 @@ func (p *TranscriptPrinter) round(b *strings.Builder, r record.Round, notExecute
 		line = append(line, "no tools offered")
 	}
 	if d := r.Response.DoneReason; d != "" && d != "stop" {
-		line = append(line, "done: "+Printable(d))
+		line = append(line, "done: "+termtext.Printable(d))
 	}
 	fmt.Fprintf(b, "%s\n", p.paint(sgrBold, "-- "+strings.Join(line, ", ")))
 	resp := r.Response
 	if resp.Thinking != "" {
-		fmt.Fprintf(b, "  %s %s\n", p.paint(sgrDim, "thinking:"), p.paint(sgrDim, block(Printable(resp.Thinking), "    ")))
+		fmt.Fprintf(b, "  %s %s\n", p.paint(sgrDim, "thinking:"), p.paint(sgrDim, block(termtext.Printable(resp.Thinking), "    ")))
 	}
 	// A round's content beside its calls is said on the way; the last
 	// round's content is the answer, shown once at the end.
 	if resp.Content != "" && len(resp.ToolCalls) > 0 {
-		fmt.Fprintf(b, "  %s %s\n", p.paint(sgrBlue, "says:"), block(Printable(resp.Content), "    "))
+		fmt.Fprintf(b, "  %s %s\n", p.paint(sgrBlue, "says:"), block(termtext.Printable(resp.Content), "    "))
 	}
 	used := make([]bool, len(r.Executions))
 	for i, c := range resp.ToolCalls {
@@ -292,13 +292,13 @@ func (p *TranscriptPrinter) call(name string, args json.RawMessage) string {
 	if json.Compact(&c, []byte(a)) == nil {
 		a = c.String()
 	}
-	return p.paint(sgrCyan, Printable(name)) + "(" + p.cut(a, "     ") + ")"
+	return p.paint(sgrCyan, termtext.Printable(name)) + "(" + p.cut(a, "     ") + ")"
 }
 
 func (p *TranscriptPrinter) execution(b *strings.Builder, e record.Execution) {
 	var at []string
 	if e.Server != "" {
-		at = append(at, Printable(e.Server)+"."+Printable(e.Tool))
+		at = append(at, termtext.Printable(e.Server)+"."+termtext.Printable(e.Tool))
 	}
 	if e.Duration > 0 {
 		at = append(at, duration(e.Duration))
@@ -312,7 +312,7 @@ func (p *TranscriptPrinter) execution(b *strings.Builder, e record.Execution) {
 		fmt.Fprintf(b, "     %s %s\n", p.paint(sgrDim, label), p.cut(e.Result, "        "))
 		return
 	}
-	kind := Printable(e.ErrorKind)
+	kind := termtext.Printable(e.ErrorKind)
 	code := sgrRed
 	switch {
 	case e.ErrorKind == record.ExecBlocked:
@@ -336,18 +336,18 @@ func (p *TranscriptPrinter) execution(b *strings.Builder, e record.Execution) {
 }
 
 func (p *TranscriptPrinter) failure(f *record.Failure) string {
-	kind := Printable(f.Kind)
+	kind := termtext.Printable(f.Kind)
 	if f.HTTPStatus != 0 {
 		kind += fmt.Sprintf(", HTTP %d", f.HTTPStatus)
 	}
-	return p.paint(sgrYellow, "failed ("+kind+", infrastructure):") + " " + block(Printable(f.Message), "    ")
+	return p.paint(sgrYellow, "failed ("+kind+", infrastructure):") + " " + block(termtext.Printable(f.Message), "    ")
 }
 
 func (p *TranscriptPrinter) ending(b *strings.Builder, tr *record.Transcript) {
 	if tr.Answer != "" || tr.Failure == nil {
 		answer := p.paint(sgrDim, "(empty)")
 		if tr.Answer != "" {
-			answer = block(Printable(tr.Answer), "  ")
+			answer = block(termtext.Printable(tr.Answer), "  ")
 		}
 		fmt.Fprintf(b, "%s %s\n", p.paint(sgrBold+";"+sgrGreen, "answer:"), answer)
 	}
@@ -381,10 +381,10 @@ func (p *TranscriptPrinter) cut(s, prefix string) string {
 				note += ", " + termtext.Count(l, "more line")
 			}
 			note += "; --full shows all]"
-			return block(Printable(s[:n]), prefix) + " " + p.paint(sgrDim, note)
+			return block(termtext.Printable(s[:n]), prefix) + " " + p.paint(sgrDim, note)
 		}
 	}
-	return block(Printable(s), prefix)
+	return block(termtext.Printable(s), prefix)
 }
 
 // block indents every line of s after the first by prefix, so multi-line

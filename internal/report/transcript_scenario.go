@@ -42,26 +42,26 @@ func (p *TranscriptPrinter) scenario(b *strings.Builder, tr *record.Transcript) 
 			head += ", round limit hit"
 		}
 		fmt.Fprintf(b, "%s %s\n", p.paint(sgrBold, head), p.paint(sgrDim, duration(tu.Wall)))
-		fmt.Fprintf(b, "%s %s\n", p.paint(sgrBold+";"+sgrBlue, who+":"), block(Printable(tu.User), "  "))
+		fmt.Fprintf(b, "%s %s\n", p.paint(sgrBold+";"+sgrBlue, who+":"), block(termtext.Printable(tu.User), "  "))
 		for _, r := range tr.TurnRounds(i) {
 			p.round(b, r, tr.NotExecuted)
 		}
 		if i < len(tr.Turns)-1 || tr.Failure == nil {
 			answer := p.paint(sgrDim, "(empty)")
 			if tu.Answer != "" {
-				answer = block(Printable(tu.Answer), "  ")
+				answer = block(termtext.Printable(tu.Answer), "  ")
 			}
 			fmt.Fprintf(b, "%s %s\n", p.paint(sgrBold+";"+sgrGreen, "answer:"), answer)
 		}
 	}
 	if u := tr.UserModel; u != nil {
 		fmt.Fprintf(b, "%s\n", p.paint(sgrDim, fmt.Sprintf("the user model %s took %s: %d prompt and %d generated tokens, %s",
-			Printable(u.Model), termtext.Count(u.Requests, "request"), u.PromptTokens, u.EvalTokens, duration(u.Wall))))
+			termtext.Printable(u.Model), termtext.Count(u.Requests, "request"), u.PromptTokens, u.EvalTokens, duration(u.Wall))))
 	}
 	for i, c := range tr.Checks {
 		verdict := p.paint(sgrBold+";"+sgrGreen, "ok")
 		if !c.OK {
-			verdict = p.paint(sgrBold+";"+sgrRed, "failed: ") + Printable(c.Detail)
+			verdict = p.paint(sgrBold+";"+sgrRed, "failed: ") + termtext.Printable(c.Detail)
 		}
 		fmt.Fprintf(b, "%s %s %s\n", p.paint(sgrBold, fmt.Sprintf("check %d:", i+1)), p.call(c.Name, c.Arguments), verdict)
 		fmt.Fprintf(b, "     %s %s\n", p.paint(sgrDim, "<-"), p.cut(c.Result, "        "))
