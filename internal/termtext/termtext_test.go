@@ -74,7 +74,7 @@ func TestDuration(t *testing.T) {
 		d    time.Duration
 		want string
 	}{
-		{0, "0"},
+		{0, "0s"},
 		{5 * time.Minute, "5m"},
 		{time.Hour, "1h"},
 		{time.Hour + 5*time.Minute, "1h5m"},
