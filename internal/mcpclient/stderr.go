@@ -3,6 +3,8 @@ package mcpclient
 import (
 	"bytes"
 	"io"
+	"regexp"
+	"slices"
 	"sync"
 )
 
@@ -82,18 +84,31 @@ const (
 	stderrTailLines = 5
 )
 
-// tailBuffer keeps the last bytes written to it: a server that dies while
-// connecting usually said why on stderr, and the user should see it even
-// when stderr is not passed through.
+// stderrHeadSize is how much of a stdio server's first stderr output is
+// kept: a crash often says what went wrong before its stack trace (Node's
+// "Error: Cannot find module ..."), whose last lines say nothing of it.
+const stderrHeadSize = 4096
+
+// errorLineRE finds the line of a crash that names what went wrong: Node's
+// and Rust's "Error: ...", Go's "panic: ...", "fatal: ...", an exception.
+var errorLineRE = regexp.MustCompile(`(?i)^(\w*error\b|panic:|fatal\b|\w*exception\b)`)
+
+// tailBuffer keeps the first and the last bytes written to it: a server
+// that dies while connecting usually said why on stderr, and the user
+// should see it even when stderr is not passed through.
 type tailBuffer struct {
-	mu  sync.Mutex
-	buf []byte
-	cut bool // older output was dropped, so buf may start mid-line
+	mu   sync.Mutex
+	head []byte // the first stderrHeadSize bytes, never dropped
+	buf  []byte
+	cut  bool // older output was dropped, so buf may start mid-line
 }
 
 func (t *tailBuffer) Write(b []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if n := stderrHeadSize - len(t.head); n > 0 {
+		t.head = append(t.head, b[:min(n, len(b))]...)
+	}
 	t.buf = append(t.buf, b...)
 	if over := len(t.buf) - stderrTailSize; over > 0 {
 		t.buf = append(t.buf[:0], t.buf[over:]...)
@@ -103,7 +118,8 @@ func (t *tailBuffer) Write(b []byte) (int, error) {
 }
 
 // String returns the last few non-empty lines on one line, joined with
-// " | "; "" when there were none.
+// " | ", after the first that names an error ("Error: ...", "panic: ...")
+// and "..." when that one is not among them; "" when there were none.
 func (t *tailBuffer) String() string {
 	if t == nil {
 		return ""
@@ -120,8 +136,26 @@ func (t *tailBuffer) String() string {
 			out = append(out, p)
 		}
 	}
-	if len(out) > stderrTailLines {
-		out = out[len(out)-stderrTailLines:]
+	if len(out) > stderrTailLines || t.cut {
+		out = out[max(len(out)-stderrTailLines, 0):]
+		if e := errorLine(t.head); len(e) > 0 && !slices.ContainsFunc(out, func(l []byte) bool { return bytes.Equal(l, e) }) {
+			out = append([][]byte{e, []byte("...")}, out...)
+		}
 	}
 	return string(bytes.Join(out, []byte(" | ")))
+}
+
+// errorLine is the first whole line of b that names an error
+// (errorLineRE), trimmed; nil when none does.
+func errorLine(b []byte) []byte {
+	for {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			return nil
+		}
+		if l := bytes.TrimSpace(b[:i]); errorLineRE.Match(l) {
+			return l
+		}
+		b = b[i+1:]
+	}
 }

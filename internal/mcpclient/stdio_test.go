@@ -392,6 +392,19 @@ func TestTailBufferKeepsTheEnd(t *testing.T) {
 	if s := long.String(); s != "last words" {
 		t.Errorf("tail after a long line %q", s)
 	}
+	// A crash says what went wrong first and ends in its stack: Node's
+	// missing module, its trace in between left out.
+	var node tailBuffer
+	node.Write([]byte("node:internal/modules/cjs/loader:1228\n  throw err;\n  ^\n\nError: Cannot find module '/x/missing.js'\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15)\n    at Module._load (node:internal/modules/cjs/loader:1051:27)\n    at node:internal/main/run_main_module:28:49 {\n  code: 'MODULE_NOT_FOUND',\n  requireStack: []\n}\n\nNode.js v20.20.2\n"))
+	if s := node.String(); !strings.HasPrefix(s, "Error: Cannot find module '/x/missing.js' | ... | ") || !strings.HasSuffix(s, "| Node.js v20.20.2") {
+		t.Errorf("node's crash %q", s)
+	}
+	// Five lines or fewer are shown whole, once.
+	var few tailBuffer
+	few.Write([]byte("loading config\nfatal: no API key\n"))
+	if s := few.String(); s != "loading config | fatal: no API key" {
+		t.Errorf("few lines %q", s)
+	}
 	if (&tailBuffer{}).String() != "" || (*tailBuffer)(nil).String() != "" {
 		t.Error("empty tail not empty")
 	}
