@@ -321,36 +321,30 @@ func (p *parser) calls(n *yaml.Node, path string) []ExpectedCall {
 	if !p.nonEmptyList(n, path, "a list of calls [{tool: ..., args: ...}]", "must list at least one call (for no call, write no_tool: true)") {
 		return nil
 	}
-	var out []ExpectedCall
-	for i, item := range n.Content {
-		item = srcpos.Deref(item)
-		cp := index(path, i)
-		fs, ok := p.mapping(item, cp, "a call {tool: ..., args: ...}")
-		if !ok {
-			continue
-		}
-		var c ExpectedCall
-		var tool *yaml.Node
-		for _, f := range fs {
-			switch f.key.Value {
-			case "tool":
-				tool = f.val
-			case "args":
-				c.Args = p.args(f.val, join(cp, "args"))
-			default:
-				p.unknownKey(f.key, cp, callKeys, "")
-			}
-		}
-		if tool == nil {
-			p.errorf(item, join(cp, "tool"), "missing; name the tool this call should use")
-			continue
-		}
-		if name, ok := p.nonEmpty(tool, join(cp, "tool")); ok {
-			c.Tool, c.Pos = name, p.pos(tool)
-			out = append(out, c)
+	return listOf(p, n, path, "a call {tool: ..., args: ...}", p.call)
+}
+
+// call reads one expected call {tool, args} of calls:, at cp.
+func (p *parser) call(item *yaml.Node, fs []field, cp string) (ExpectedCall, bool) {
+	var c ExpectedCall
+	var tool *yaml.Node
+	for _, f := range fs {
+		switch f.key.Value {
+		case "tool":
+			tool = f.val
+		case "args":
+			c.Args = p.args(f.val, join(cp, "args"))
+		default:
+			p.unknownKey(f.key, cp, callKeys, "")
 		}
 	}
-	return out
+	if tool == nil {
+		p.errorf(item, join(cp, "tool"), "missing; name the tool this call should use")
+		return c, false
+	}
+	name, ok := p.nonEmpty(tool, join(cp, "tool"))
+	c.Tool, c.Pos = name, p.pos(tool)
+	return c, ok
 }
 
 // nonEmptyList reports whether n is a list holding at least one item; if

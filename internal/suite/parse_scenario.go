@@ -80,44 +80,38 @@ func (p *parser) turns(n *yaml.Node, path string) []Turn {
 	if !p.nonEmptyList(n, path, "a list of turns [{ask: ..., expect: ...}]", "must list at least one turn") {
 		return nil
 	}
-	var out []Turn
-	for i, item := range n.Content {
-		item = srcpos.Deref(item)
-		tp := index(path, i)
-		fs, ok := p.mapping(item, tp, "a turn {ask: ..., expect: ...}")
-		if !ok {
-			continue
-		}
-		t := Turn{Pos: p.pos(item)}
-		var ask *yaml.Node
-		for _, f := range fs {
-			switch f.key.Value {
-			case "ask":
-				ask = f.val
-			case "expect":
-				e, rounds := p.expect(f.val, join(tp, "expect"))
-				if rounds != nil {
-					p.errorf(rounds, join(tp, "expect.max_rounds"), "a round limit is the case's, for every turn: set max_rounds on the case")
-				}
-				t.Expect = &e
-			default:
-				p.unknownKey(f.key, tp, turnKeys, "")
+	return listOf(p, n, path, "a turn {ask: ..., expect: ...}", p.turn)
+}
+
+// turn reads one turn {ask, expect} of turns:, at tp.
+func (p *parser) turn(item *yaml.Node, fs []field, tp string) (Turn, bool) {
+	t := Turn{Pos: p.pos(item)}
+	var ask *yaml.Node
+	for _, f := range fs {
+		switch f.key.Value {
+		case "ask":
+			ask = f.val
+		case "expect":
+			e, rounds := p.expect(f.val, join(tp, "expect"))
+			if rounds != nil {
+				p.errorf(rounds, join(tp, "expect.max_rounds"), "a round limit is the case's, for every turn: set max_rounds on the case")
 			}
-		}
-		if ask == nil {
-			p.errorf(item, join(tp, "ask"), "missing; give the user's message of this turn")
-			continue
-		}
-		if ask.Kind == yaml.SequenceNode {
-			p.errorf(ask, join(tp, "ask"), "a turn's ask is one message (a string); earlier turns are the conversation so far")
-			continue
-		}
-		if s, ok := p.nonEmpty(ask, join(tp, "ask")); ok {
-			t.Ask = s
-			out = append(out, t)
+			t.Expect = &e
+		default:
+			p.unknownKey(f.key, tp, turnKeys, "")
 		}
 	}
-	return out
+	if ask == nil {
+		p.errorf(item, join(tp, "ask"), "missing; give the user's message of this turn")
+		return t, false
+	}
+	if ask.Kind == yaml.SequenceNode {
+		p.errorf(ask, join(tp, "ask"), "a turn's ask is one message (a string); earlier turns are the conversation so far")
+		return t, false
+	}
+	s, ok := p.nonEmpty(ask, join(tp, "ask"))
+	t.Ask = s
+	return t, ok
 }
 
 // stateCalls reads setup: (check false) or check: (check true): a list of
@@ -130,46 +124,43 @@ func (p *parser) stateCalls(n *yaml.Node, path string, check bool) []StateCall {
 	if !p.nonEmptyList(n, path, what, "must list at least one call (or leave the key out)") {
 		return nil
 	}
-	var out []StateCall
-	for i, item := range n.Content {
-		item = srcpos.Deref(item)
-		cp := index(path, i)
-		fs, ok := p.mapping(item, cp, "a call {tool: ..., args: {...}}")
-		if !ok {
-			continue
-		}
-		c := StateCall{Field: cp, Args: json.RawMessage("{}")}
-		var tool *yaml.Node
-		good := true
-		for _, f := range fs {
-			switch f.key.Value {
-			case "tool":
-				tool = f.val
-			case "args":
-				good = p.stateArgs(f.val, join(cp, "args"), &c) && good
-			case "result":
-				if !check {
-					p.unknownKey(f.key, cp, keys, " (a setup call's result is not checked: a failing setup call fails the trial as infrastructure; put checks in check:)")
-					good = false
-					continue
-				}
-				c.Result = p.resultMatcher(f.val, join(cp, "result"))
-				good = good && c.Result != nil
-			default:
-				p.unknownKey(f.key, cp, keys, "")
+	return listOf(p, n, path, "a call {tool: ..., args: {...}}", func(item *yaml.Node, fs []field, cp string) (StateCall, bool) {
+		return p.stateCall(item, fs, cp, check, keys)
+	})
+}
+
+// stateCall reads one setup call or check {tool, args, result} at cp; keys
+// are the keys it may have.
+func (p *parser) stateCall(item *yaml.Node, fs []field, cp string, check bool, keys []string) (StateCall, bool) {
+	c := StateCall{Field: cp, Args: json.RawMessage("{}")}
+	var tool *yaml.Node
+	good := true
+	for _, f := range fs {
+		switch f.key.Value {
+		case "tool":
+			tool = f.val
+		case "args":
+			good = p.stateArgs(f.val, join(cp, "args"), &c) && good
+		case "result":
+			if !check {
+				p.unknownKey(f.key, cp, keys, " (a setup call's result is not checked: a failing setup call fails the trial as infrastructure; put checks in check:)")
 				good = false
+				continue
 			}
-		}
-		if tool == nil {
-			p.errorf(item, join(cp, "tool"), "missing; name the tool to call (plain, or server.tool)")
-			continue
-		}
-		if name, ok := p.nonEmpty(tool, join(cp, "tool")); ok && good {
-			c.Tool, c.Pos = name, p.pos(tool)
-			out = append(out, c)
+			c.Result = p.resultMatcher(f.val, join(cp, "result"))
+			good = good && c.Result != nil
+		default:
+			p.unknownKey(f.key, cp, keys, "")
+			good = false
 		}
 	}
-	return out
+	if tool == nil {
+		p.errorf(item, join(cp, "tool"), "missing; name the tool to call (plain, or server.tool)")
+		return c, false
+	}
+	name, ok := p.nonEmpty(tool, join(cp, "tool"))
+	c.Tool, c.Pos = name, p.pos(tool)
+	return c, ok && good
 }
 
 // stateArgs reads a setup or check call's args: a literal object, sent as

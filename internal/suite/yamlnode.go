@@ -220,6 +220,25 @@ func (p *parser) mergeFields(v *yaml.Node, path string) []field {
 }
 
 // mapping returns n's fields, or reports that n is not a mapping.
+// listOf reads the items of the sequence n (at path) with read: each item
+// that is a mapping (what names one, for the error when it is not), its
+// fields and its own path; the items read accepts, in order.
+func listOf[T any](p *parser, n *yaml.Node, path, what string, read func(item *yaml.Node, fs []field, path string) (T, bool)) []T {
+	var out []T
+	for i, item := range n.Content {
+		item = srcpos.Deref(item)
+		ip := index(path, i)
+		fs, ok := p.mapping(item, ip, what)
+		if !ok {
+			continue
+		}
+		if v, ok := read(item, fs, ip); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 func (p *parser) mapping(n *yaml.Node, path, what string) ([]field, bool) {
 	if n.Kind != yaml.MappingNode {
 		p.errorf(n, path, "must be %s, not %s", what, srcpos.KindName(n))
