@@ -254,22 +254,7 @@ func checkScenarioReports(t *testing.T, dir string) {
 	if !strings.Contains(string(md), "`wrong_state`: 3") || !strings.Contains(string(md), "check 1 (fs.read\\_text\\_file)") {
 		t.Errorf("report.md:\n%s", md)
 	}
-	var sum struct {
-		Models []struct {
-			Model string
-			State struct{ K, N int }
-		}
-	}
-	b, _ := os.ReadFile(filepath.Join(dir, "summary.json"))
-	if err := json.Unmarshal(b, &sum); err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range sum.Models {
-		want := map[string]int{"scripted-scribe": 3, "scripted-sloppy": 0}[m.Model]
-		if m.State.K != want || m.State.N != 3 {
-			t.Errorf("%s: state %d/%d, want %d/3", m.Model, m.State.K, m.State.N, want)
-		}
-	}
+	checkStateRates(t, dir, map[string]int{"scripted-scribe": 3, "scripted-sloppy": 0}, 3)
 }
 
 // TestScenarioResumesFromItsSetup: a scenario cut off in its second turn is
@@ -334,5 +319,32 @@ func TestScenarioResumesFromItsSetup(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(tmp, "toolgrade-trial-*")); len(left) != 0 {
 		t.Errorf("left behind after the resume: %q", left)
+	}
+}
+
+// checkStateRates checks summary.json's end-state rate of each model in
+// dir: want[model] of n trials passed their state checks.
+func checkStateRates(t *testing.T, dir string, want map[string]int, n int) {
+	t.Helper()
+	var sum struct {
+		Models []struct {
+			Model string
+			State struct{ K, N int }
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Models) != len(want) {
+		t.Errorf("summary.json has %d models, want %d", len(sum.Models), len(want))
+	}
+	for _, m := range sum.Models {
+		if m.State.K != want[m.Model] || m.State.N != n {
+			t.Errorf("%s: state %d/%d, want %d/%d", m.Model, m.State.K, m.State.N, want[m.Model], n)
+		}
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,21 +78,7 @@ func TestSimulatedUserScenarioEndToEnd(t *testing.T) {
 	if !strings.Contains(string(md), "packing-list") || !strings.Contains(string(md), "wrong_state") {
 		t.Errorf("report.md does not name the failed scenario:\n%s", md)
 	}
-	var sum struct {
-		Models []struct {
-			Model string
-			State struct{ K, N int }
-		}
-	}
-	b, _ := os.ReadFile(filepath.Join(out, "summary.json"))
-	if err := json.Unmarshal(b, &sum); err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range sum.Models {
-		if want := map[string]int{"scripted-good": 4, "scripted-weak": 0}[m.Model]; m.State.K != want || m.State.N != 4 {
-			t.Errorf("%s: state %d/%d, want %d/4", m.Model, m.State.K, m.State.N, want)
-		}
-	}
+	checkStateRates(t, out, map[string]int{"scripted-good": 4, "scripted-weak": 0}, 4)
 }
 
 // TestUserModelNotPulled: a suite whose user model the Ollama lacks is
