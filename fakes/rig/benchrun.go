@@ -23,7 +23,7 @@ func BenchRun(dir string, n, resultBytes, side int) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := record.WriteRun(dir, benchMeta()); err != nil {
+	if err := record.WriteRun(dir, RunMeta(benchTools)); err != nil {
 		return err
 	}
 	f, err := os.Create(filepath.Join(dir, record.TrialsFile))
@@ -45,8 +45,13 @@ func BenchRun(dir string, n, resultBytes, side int) error {
 	return f.Close()
 }
 
-// benchMeta is the run.json of a benchmark run.
-func benchMeta() *record.Run {
+// benchTools is the catalog of a benchmark run: the docs server's search.
+const benchTools = `[{"type":"function","function":{"name":"search","description":"Search the docs.","parameters":{"type":"object","properties":{"query":{"type":"string"},"top_k":{"type":"integer"}},"required":["query"]}}}]`
+
+// RunMeta is the run.json of a recorded two-model run (m and n) on the docs
+// suite whose one catalog is tools (Ollama's tool format, as JSON): what
+// benchmark runs and comparison fixtures start from.
+func RunMeta(tools string) *record.Run {
 	return &record.Run{
 		Suite:   record.RunSuite{Name: "docs", Path: "suite.yaml", Hash: "s1"},
 		Harness: "v1",
@@ -58,8 +63,7 @@ func benchMeta() *record.Run {
 		CatalogHash: "c1", Repeat: 1, BaseSeed: 42,
 		Options:   map[string]any{"temperature": 0.0},
 		MaxRounds: 5, Status: "complete",
-		Catalogs: []record.RunCatalog{{Variant: "", Hash: "h1", Tools: json.RawMessage(
-			`[{"type":"function","function":{"name":"search","description":"Search the docs.","parameters":{"type":"object","properties":{"query":{"type":"string"},"top_k":{"type":"integer"}},"required":["query"]}}}]`)}},
+		Catalogs: []record.RunCatalog{{Variant: "", Hash: "h1", Tools: json.RawMessage(tools)}},
 	}
 }
 

@@ -1,35 +1,20 @@
 package compare
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/toolgrade/toolgrade/internal/stats"
-
+	"github.com/toolgrade/toolgrade/fakes/rig"
 	"github.com/toolgrade/toolgrade/internal/record"
+	"github.com/toolgrade/toolgrade/internal/stats"
 	"github.com/toolgrade/toolgrade/internal/store"
 )
 
 // baseRun is the run.json every fixture starts from.
-func baseRun() *record.Run {
-	return &record.Run{
-		Suite:   record.RunSuite{Name: "docs", Path: "suite.yaml", Hash: "s1"},
-		Harness: "v1",
-		Ollama:  record.RunOllama{URL: "http://127.0.0.1:11434", Version: "0.12.0"},
-		Models: []record.Model{
-			{Name: "m", Digest: "d1", ParameterSize: "8B", Quantization: "Q4_K_M", Load: 2 * time.Second},
-			{Name: "n", Digest: "d2", ParameterSize: "1.7B", Quantization: "Q8_0", Load: time.Second},
-		},
-		CatalogHash: "c1", Repeat: 1, BaseSeed: 42,
-		Options:   map[string]any{"temperature": 0.0},
-		MaxRounds: 5, Status: "complete",
-		Catalogs: []record.RunCatalog{{Variant: "", Hash: "h1", Tools: json.RawMessage(searchTools)}},
-	}
-}
+func baseRun() *record.Run { return rig.RunMeta(searchTools) }
 
 const searchTools = `[{"type":"function","function":{"name":"search","description":"Search the docs.","parameters":{"type":"object","properties":{"query":{"type":"string","description":"what to look for"},"top_k":{"type":"integer"}},"required":["query"]}}}]`
 
