@@ -37,8 +37,9 @@ func UserModels(ctx context.Context, s *suite.Suite, ol *Conn) (func(*suite.Case
 	if len(checked) == 0 {
 		return nil, nil
 	}
+	seed0, _ := s.Defaults.Seed()
 	return func(c *suite.Case, t *record.Trial) runner.UserModel {
-		opts := map[string]any{"seed": simuser.TrialSeed(t.Seed-int64(t.Repeat), c.ID, t.Repeat)}
+		opts := map[string]any{"seed": simuser.TrialSeed(seed0, c.ID, t.Repeat)}
 		for _, k := range []string{"temperature", "num_ctx"} {
 			if v, ok := s.Defaults.Options[k]; ok {
 				opts[k] = v
