@@ -156,6 +156,9 @@ type schemaProblems struct {
 	tool      *api.Tool
 	argsField string
 	field     string
+	// sent: the arguments are a setup or check call's, sent as written,
+	// not an expectation of the model's call.
+	sent bool
 }
 
 // report reports err, the validator's error on args, at the argument it

@@ -276,7 +276,13 @@ func (p *parser) checkStateCalls(s *Suite, c Catalog) {
 				}
 				sc.Exposed = exposed
 				if err := c.ValidateArgs(exposed, sc.Args); err != nil && !seen[sc.Field] {
-					p.errorAt(sc.Pos, sc.Field+".args", "the arguments do not fit the tool %s: %v", exposed, err)
+					// In a user's words, as an expected call's arguments
+					// are; at the call, whose args carry no positions.
+					var args map[string]any
+					json.Unmarshal(sc.Args, &args) // the parser wrote it from an object
+					sp := schemaProblems{p: p, call: &ExpectedCall{Tool: sc.Tool, Exposed: exposed, Pos: sc.Pos},
+						tool: listedTool(c, exposed), argsField: sc.Field + ".args.", field: sc.Field + ".args", sent: true}
+					sp.report(err, args, "")
 				}
 				seen[sc.Field] = true
 			}

@@ -185,6 +185,9 @@ cases:
   - id: b
     ask: hi
     check: [{tool: search, args: {query: x}, result: {contains: y}}]
+  - id: c
+    ask: hi
+    check: [{tool: search, result: {contains: y}}]
 `), "s.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -196,11 +199,15 @@ cases:
 	}
 	for _, want := range []string{
 		`s.yaml:3:18: defaults.check[0].tool: unknown tool "serch" (did you mean "search"?`,
-		`s.yaml:7:20: cases[0].setup[0].args: the arguments do not fit the tool search:`,
+		`s.yaml:7:20: cases[0].setup[0].args.top_k: must be an integer, got the string "ten"`,
+		`s.yaml:13:20: cases[2].check[0].args: the arguments {} leave out query, which the tool search requires`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("errors:\n%s\nwant one holding:\n%s", got, want)
 		}
+	}
+	if strings.Contains(got, "strict_args") {
+		t.Errorf("a setup or check call's arguments are sent, not expected, yet the error speaks of strict_args:\n%s", got)
 	}
 	if strings.Count(got, "serch") != 1 {
 		t.Errorf("the defaults' check is reported once per case:\n%s", got)

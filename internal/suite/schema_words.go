@@ -97,6 +97,8 @@ func (sp schemaProblems) words(path []string, kind string, args map[string]any) 
 		return fmt.Sprintf("must have %s %s items%s (%s)", least, m[3], got, m[2])
 	case re == patternMsg:
 		return fmt.Sprintf("must match the pattern %s%s", m[1], got)
+	case re == requiredMsg && len(path) == 0 && sp.sent:
+		return fmt.Sprintf("the arguments %s leave out %s, which the tool %s requires", Flow(args), names(m[1]), sp.call.Exposed)
 	case re == requiredMsg && len(path) == 0:
 		return fmt.Sprintf("the expected arguments %s leave out %s, which the tool %s requires; with strict_args they are all a passing call may send", Flow(args), names(m[1]), sp.call.Exposed)
 	case re == requiredMsg:
